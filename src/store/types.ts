@@ -1,0 +1,106 @@
+// The store's contract: what the sync engine, the receiver and the scheduler may ask of a database.
+// One implementation serves both dialects; only the adapter (sqlite-adapter.ts / postgres-adapter.ts)
+// knows which one it is talking to.
+import type { Kysely } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A row as the engine builds it: column name to a JS value (number, string, boolean, null, object). */
+export type Row = Record<string, unknown>;
+
+/** Counts of one write, summed into a stream's run record. */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** Column type names a migration asks for; each adapter maps them to its dialect's types. */
+export interface ColumnTypes {
+  text: 'text';
+  integer: 'integer' | 'bigint';
+  bigint: 'integer' | 'bigint';
+  double: 'real' | 'double precision';
+  boolean: 'integer' | 'boolean';
+  json: 'text' | 'jsonb';
+  timestamp: 'text' | 'timestamptz';
+}
+
+export interface StoreTx {
+  /**
+   * Writes the rows that are new, changed (their `row_hash` differs from the stored one) or
+   * come back after a soft delete; leaves the others untouched (no write at all).
+   * Every row carries all of the table's mirrored columns plus `row_hash` and `raw`.
+   * `first_seen_at` is set on insert and kept on update; `synced_at` = now on every write;
+   * `deleted_at` is cleared on every write.
+   */
+  upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string): Promise<WriteCounts>;
+  /** Atomically replaces the child rows of one parent (e.g. a chart's data rows). Returns rows written. */
+  replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number>;
+  /** Plain multi-row insert that ignores rows whose key already exists; returns rows inserted. */
+  insertIgnore(table: string, key: readonly string[], rows: readonly Row[]): Promise<number>;
+  /** Saves a stream's checkpoint in the same transaction as the page it follows. */
+  saveCheckpoint(stream: string, checkpoint: unknown): Promise<void>;
+  quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void>;
+  readonly db: Kysely<any>;
+}
+
+export interface StreamState {
+  stream: string;
+  checkpoint: unknown | null;   // null when the last pass completed
+  highWater: string | null;     // e.g. the newest date seen by a date-window stream
+  lastSuccessAt: string | null;
+  lastError: string | null;
+  lastRunId: number | null;
+}
+
+export interface StreamRunStats {
+  stream: string;
+  fetched: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  errors: number;
+  requests: number;
+  durationMs: number;
+  outcome: 'success' | 'partial' | 'stopped' | 'failed';
+  error?: string | null;
+}
+
+export interface Lease {
+  readonly name: string;
+  /** Extends the lease; false when it was lost (expired and taken by another owner). */
+  renew(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+export interface Store {
+  readonly dialect: Dialect;
+  readonly db: Kysely<any>;
+  /** Applies pending migrations from schema/migrations; never throws, returns per-migration results. */
+  migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+
+  /** Soft-deletes rows of `table` (within `scope`, e.g. {asset_class: 'token'}) whose key is not in `seen`. */
+  /** `seen` holds `keyString(values)` of every key served in the pass. */
+  softDeleteMissing(table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row, now: string): Promise<number>;
+
+  getState(stream: string): Promise<StreamState | null>;
+  /** Records the end of a stream's pass: clears/keeps the checkpoint, sets high water, success or error. */
+  finishStream(runId: number, stats: StreamRunStats, state: { checkpoint: unknown | null; highWater?: string | null }): Promise<void>;
+
+  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string): Promise<number>;
+  finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void>;
+
+  /**
+   * Takes a named lease (sync of one stream, the receiver's writer, ...) for `ttlMs`; null if held by
+   * another live owner. An expired lease can be taken over, so a crashed worker never blocks forever.
+   */
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<Lease | null>;
+  close(): Promise<void>;
+}
+
+export function keyString(values: readonly unknown[]): string {
+  return values.map((v) => String(v)).join('\u0000');
+}
