@@ -1,0 +1,47 @@
+// The catalog: every stream ds-mirror knows, by name. A new endpoint is one entry here plus one migration.
+import { ConfigError } from '../errors.js';
+import type { StreamDef } from './types.js';
+import { v1Lists } from './v1.js';
+import { v1Fanouts } from './v1-fanouts.js';
+
+export type { ListStream, FanoutStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
+
+const registered: StreamDef[] = [...v1Lists, ...v1Fanouts];
+
+/** Named groups a user can give instead of stream names. */
+const groups: Record<string, (s: StreamDef) => boolean> = {
+  all: (s) => !s.optIn,
+  v1: (s) => !s.optIn && 'path' in s && typeof s.path === 'string' && s.path.startsWith('/v1/'),
+  fanouts: (s) => s.kind === 'fanout',
+};
+
+export function registerStreams(streams: readonly StreamDef[]): void {
+  for (const s of streams) {
+    if (registered.some((r) => r.name === s.name)) throw new Error(`stream ${s.name} is registered twice`);
+    registered.push(s);
+  }
+}
+
+export function allStreams(): readonly StreamDef[] {
+  return registered;
+}
+
+export function findStream(name: string): StreamDef | undefined {
+  return registered.find((s) => s.name === name);
+}
+
+/** Streams named on the command line (names or groups), in catalog order; default: every non-opt-in stream. */
+export function resolveStreams(names: readonly string[]): StreamDef[] {
+  if (names.length === 0) return registered.filter(groups.all);
+  const chosen = new Set<StreamDef>();
+  for (const name of names) {
+    const group = groups[name];
+    const matches = group ? registered.filter(group) : registered.filter((s) => s.name === name);
+    if (matches.length === 0) {
+      const known = [...Object.keys(groups), ...registered.map((s) => s.name)].join(', ');
+      throw new ConfigError(`unknown stream "${name}"; known streams and groups: ${known}`);
+    }
+    for (const m of matches) chosen.add(m);
+  }
+  return registered.filter((s) => chosen.has(s));
+}

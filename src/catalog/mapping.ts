@@ -1,0 +1,53 @@
+// Turns a record into a row with the columns a stream declares. Nested objects become flat columns
+// (`market_cap.rank` → market_cap_rank) so SQL can use them; arrays and objects kept whole become JSON.
+import type { Row } from '../store/types.js';
+import type { ColumnMap } from './types.js';
+
+export function pick(record: unknown, path: string): unknown {
+  let value: any = record;
+  for (const part of path.split('.')) {
+    if (value === null || value === undefined) return null;
+    value = value[part];
+  }
+  return value === undefined ? null : value;
+}
+
+export function toRow(record: unknown, columns: ColumnMap): Row {
+  const row: Row = {};
+  for (const [column, source] of Object.entries(columns)) {
+    const value = typeof source === 'string' ? pick(record, source) : source(record);
+    row[column] = value === undefined ? null : value;
+  }
+  return row;
+}
+
+/** Columns for every field of a nested object, named `<prefix>_<field>`. */
+export function nested(prefix: string, fields: readonly string[]): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [`${prefix}_${f}`, `${prefix}.${f}`]));
+}
+
+/** Columns whose name is the field's own name. */
+export function same(fields: readonly string[]): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [f, f]));
+}
+
+/** The first present field of several spellings (records whose fields the spec does not show). */
+export function firstOf(...paths: string[]): (record: unknown) => unknown {
+  return (record) => {
+    for (const p of paths) {
+      const v = pick(record, p);
+      if (v !== null) return v;
+    }
+    return null;
+  };
+}
+
+/** Why a record cannot be mirrored, or null when it can. */
+export function missingRequired(record: unknown, required: readonly string[]): string | null {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'record is not a JSON object';
+  for (const field of required) {
+    const v = pick(record, field);
+    if (v === null || v === '') return `required field "${field}" is missing or null`;
+  }
+  return null;
+}

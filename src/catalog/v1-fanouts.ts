@@ -1,0 +1,84 @@
+// Per-item endpoints under a mirrored list: fetched for a configured selection of parents only
+// (every asset is 133,000 requests on the real service), so each is opt-in.
+import { toRow, same } from './mapping.js';
+import type { ColumnMap, FanoutParent, FanoutStream } from './types.js';
+
+const byRank = { table: 'assets', key: 'id', idOrSlug: 'slug', orderBy: 'market_cap_rank' };
+
+/** One record per asset from `/v1/assets/{idOrSlug}/<sub>`. */
+function assetDetail(name: string, sub: string, table: string, columns: ColumnMap, description: string): FanoutStream {
+  return {
+    kind: 'fanout',
+    name,
+    description,
+    parent: byRank,
+    path: (p) => `/v1/assets/${encodeURIComponent(p.idOrSlug)}/${sub}`,
+    table,
+    key: ['asset_id'],
+    shape: 'record',
+    toRows: (record, p) => [{ asset_id: p.key, ...toRow(record, columns) }],
+    optIn: true,
+  };
+}
+
+const OHLCV = ['open', 'high', 'low', 'close', 'volume', 'updated_at', 'asset_code', 'asset_slug'];
+
+export const assetFanouts: readonly FanoutStream[] = [
+  assetDetail('asset-markets', 'markets', 'asset_markets', same(['volume_24h', 'ath', 'ath_date',
+    'ath_change_percentage', 'total_open_interest', 'total_liquidations', 'updated_at', 'asset_code', 'asset_slug']),
+  'Market details of selected assets (volume, ATH, open interest, liquidations)'),
+  assetDetail('asset-ohlcv', 'ohlcv', 'asset_ohlcv', same(OHLCV), 'Last 24 h OHLCV of selected assets'),
+  assetDetail('asset-price', 'price', 'asset_price', {}, 'Price detail records of selected assets (raw)'),
+  assetDetail('asset-market-cap', 'market-cap', 'asset_market_cap', {}, 'Market-cap detail records (raw)'),
+  assetDetail('asset-supply', 'supply', 'asset_supply', {}, 'Supply detail records of selected assets (raw)'),
+  assetDetail('asset-transparency', 'transparency', 'asset_transparency', { rating_id: 'id' },
+    'Transparency rating of selected assets'),
+];
+
+export const projectChains: FanoutStream = {
+  kind: 'fanout',
+  name: 'project-chains',
+  description: 'Chains of selected projects',
+  parent: { table: 'projects', key: 'id', idOrSlug: 'slug' },
+  path: (p) => `/v1/projects/${encodeURIComponent(p.idOrSlug)}/chains`,
+  table: 'project_chains',
+  key: ['project_id', 'chain_id'],
+  shape: 'rows',
+  toRows: (page: { data?: unknown[] }, p) =>
+    (page.data ?? []).map((chain: any) => ({ project_id: p.key, chain_id: chain.id, raw: chain })),
+  optIn: true,
+};
+
+export const metricSeries: FanoutStream = {
+  kind: 'fanout',
+  name: 'metric-series',
+  description: 'Daily series of selected metrics for the configured projects',
+  parent: { table: 'metrics', key: 'identifier', idOrSlug: 'identifier' },
+  path: (p) => `/v1/metrics/${encodeURIComponent(p.idOrSlug)}`,
+  query: (_p, settings) => ({ project: settings.metricProjects.join(',') }),
+  table: 'metric_series',
+  key: ['metric', 'project', 'date'],
+  shape: 'rows',
+  toRows: (byProject: Record<string, any[]>, p) =>
+    Object.entries(byProject ?? {}).flatMap(([project, points]) =>
+      (points ?? []).map((pt) => ({ metric: p.key, project, date: pt?.date ?? null, value: pt?.value ?? null, raw: pt })),
+    ),
+  optIn: true,
+};
+
+export const chartRows: FanoutStream = {
+  kind: 'fanout',
+  name: 'chart-rows',
+  description: 'Data rows of selected charts, replaced atomically per chart',
+  parent: { table: 'charts', key: 'id', idOrSlug: 'id' },
+  path: (p: FanoutParent) => `/v1/charts/${encodeURIComponent(p.idOrSlug)}/data`,
+  table: 'chart_rows',
+  key: ['chart_id', 'row_number'],
+  shape: 'rows',
+  pageSize: 100_000,
+  toRows: (page: { data?: unknown[] }, p) =>
+    (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
+  optIn: true,
+};
+
+export const v1Fanouts: readonly FanoutStream[] = [...assetFanouts, projectChains, metricSeries, chartRows];

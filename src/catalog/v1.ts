@@ -1,0 +1,195 @@
+// The `/v1` lists of the DESIGN streams table. Page sizes are each endpoint's maximum (requests are
+// precious: the real `/v1` has a monthly quota).
+import { firstOf, nested, same } from './mapping.js';
+import type { ListStream } from './types.js';
+
+const MARKET_CAP = [
+  'rank', 'usd', 'dominance', 'percent_change_btc_1h', 'percent_change_btc_24h', 'percent_change_usd_1h',
+  'percent_change_usd_24h', 'percent_change_usd_7d', 'percent_change_usd_30d', 'percent_change_usd_ytd',
+  'percent_change_eth_1h', 'percent_change_eth_24h', 'updated_at',
+] as const;
+const PRICE = ['usd', 'btc', 'eth', 'updated_at'] as const;
+const EQUITY = [
+  'market_cap', 'shares_outstanding', 'avg_daily_volume_30d', 'ttm_revenue', 'ttm_earnings', 'price_to_sales',
+  'price_to_earnings', 'earnings_per_share', 'updated_at',
+] as const;
+const RATINGS = ['project_team', 'token_allocation', 'market_structure', 'financial_disclosure'] as const;
+
+/** Records whose fields the spec does not show: identifiers lifted into columns, the rest in `raw`. */
+const LIFTED = {
+  id: 'id',
+  slug: 'slug',
+  title: firstOf('title', 'name'),
+  updated_at: firstOf('updated_at', 'updatedAt'),
+};
+
+export const assets: ListStream = {
+  kind: 'list',
+  name: 'assets',
+  description: 'Assets of every class (token, equity, tokenizedStock) with market cap, price and equity data',
+  path: '/v1/assets',
+  pageSize: 100,
+  query: { expand: 'market_cap,price,equity_market_data,project' },
+  variants: (['token', 'equity', 'tokenizedStock'] as const).map((c) => ({
+    name: c,
+    query: { asset_class: c },
+    scope: { asset_class: c },
+  })),
+  table: 'assets',
+  key: ['id'],
+  columns: {
+    ...same(['id', 'asset_class', 'code', 'title', 'slug', 'tag_line', 'description', 'image_url', 'category',
+      'is_preview', 'updated_at', 'type', 'sector', 'sparkline']),
+    ...nested('market_cap', MARKET_CAP),
+    ...nested('price', PRICE),
+    ...Object.fromEntries(EQUITY.map((f) => [`equity_${f}`, `equity_market_data.${f}`])),
+    ...nested('project', ['id', 'title', 'slug', 'image_url']),
+  },
+  required: ['id', 'code', 'title', 'slug', 'asset_class'],
+  detectDeletes: true,
+};
+
+export const transparency: ListStream = {
+  kind: 'list',
+  name: 'transparency',
+  description: 'Transparency ratings of assets',
+  path: '/v1/transparency',
+  pageSize: 1000,
+  table: 'transparency_ratings',
+  key: ['id'],
+  columns: {
+    ...same(['id', 'asset_id', 'summary', 'created_at', 'updated_at', 'asset_code', 'asset_title', 'asset_slug',
+      'asset_image_url', 'download_url']),
+    ...Object.fromEntries(RATINGS.flatMap((r) => [[`${r}_rating`, `${r}.rating`], [`${r}_max`, `${r}.max`]])),
+  },
+  required: ['id', 'asset_id'],
+  detectDeletes: true,
+};
+
+export const projects: ListStream = {
+  kind: 'list',
+  name: 'projects',
+  description: 'Projects with their industry, sector, group and parent project',
+  path: '/v1/projects',
+  pageSize: 10000,
+  // `asset` is not expanded: its market data changes every minute and would make every project a change.
+  query: { expand: 'parent_project' },
+  table: 'projects',
+  key: ['id'],
+  columns: {
+    ...same(['id', 'title', 'tagline', 'description', 'slug', 'url', 'image_url', 'updated_at', 'force_searchable',
+      'industry', 'sector', 'leaderboards']),
+    group_name: 'group',
+    parent_project_id: 'parent_project.id',
+  },
+  required: ['id', 'title', 'slug'],
+  detectDeletes: true,
+};
+
+export const chains: ListStream = {
+  kind: 'list',
+  name: 'chains',
+  description: 'Chains (fields not shown by the spec: kept in raw)',
+  path: '/v1/chains',
+  pageSize: 10000,
+  table: 'chains',
+  key: ['id'],
+  columns: LIFTED,
+  required: ['id'],
+  detectDeletes: true,
+};
+
+function taxonomy(name: 'sectors' | 'groups' | 'industries'): ListStream {
+  return {
+    kind: 'list',
+    name,
+    description: `${name[0].toUpperCase()}${name.slice(1)} (fields not shown by the spec: kept in raw)`,
+    path: `/v1/${name}`,
+    pageSize: 1000,
+    query: { order_by: 'slug', order_dir: 'asc' },
+    table: name,
+    key: ['slug'],
+    columns: LIFTED,
+    required: ['slug'],
+    detectDeletes: true,
+  };
+}
+
+export const glossary: ListStream = {
+  kind: 'list',
+  name: 'glossary',
+  description: 'Glossary entries',
+  path: '/v1/glossary',
+  pageSize: 1000,
+  table: 'glossary',
+  key: ['id'],
+  columns: { ...LIFTED, title: firstOf('title', 'term', 'name') },
+  required: ['id'],
+  detectDeletes: true,
+};
+
+export const marketStats: ListStream = {
+  kind: 'list',
+  name: 'market-stats',
+  description: 'Market statistics by date; incremental from the newest date minus a lookback',
+  path: '/v1/market-stats',
+  pageSize: 100,
+  query: { order_by: 'id', order_dir: 'asc' },
+  table: 'market_stats',
+  key: ['id'],
+  columns: { id: 'id', date: firstOf('date', 'timestamp') },
+  required: ['id', 'date'],
+  detectDeletes: true,
+  window: { startParam: 'start_date', field: 'date', format: 'date', defaultLookbackDays: 3 },
+};
+
+export const metrics: ListStream = {
+  kind: 'list',
+  name: 'metrics',
+  description: 'The metrics catalogue',
+  path: '/v1/metrics',
+  pageSize: 1000,
+  table: 'metrics',
+  key: ['identifier'],
+  columns: { identifier: 'identifier', title: firstOf('title', 'name'), data_type: firstOf('data_type', 'dataType') },
+  required: ['identifier'],
+  detectDeletes: true,
+};
+
+export const secFilings: ListStream = {
+  kind: 'list',
+  name: 'sec-filings',
+  description: 'SEC filings; incremental from the newest filing date minus a lookback',
+  path: '/v1/sec/filings',
+  pageSize: 100,
+  table: 'sec_filings',
+  key: ['accession_number'],
+  columns: {
+    accession_number: firstOf('accessionNumber', 'accession_number'),
+    company: 'company',
+    form_type: firstOf('formType', 'form_type'),
+    category: 'category',
+    filing_date: firstOf('filingDate', 'filing_date'),
+  },
+  required: [],
+  detectDeletes: true,
+  window: { startParam: 'start_filing_date', field: 'filing_date', format: 'date', defaultLookbackDays: 7 },
+};
+
+export const charts: ListStream = {
+  kind: 'list',
+  name: 'charts',
+  description: 'Charts and the dashboards that show them',
+  path: '/v1/charts',
+  pageSize: 100,
+  table: 'charts',
+  key: ['id'],
+  columns: same(['id', 'title', 'dashboards']),
+  required: ['id'],
+  detectDeletes: true,
+};
+
+export const v1Lists: readonly ListStream[] = [
+  assets, transparency, projects, chains, taxonomy('sectors'), taxonomy('groups'), taxonomy('industries'),
+  glossary, marketStats, metrics, secFilings, charts,
+];
