@@ -1,0 +1,68 @@
+// Response checking: a status becomes a typed error, a 2xx body is parsed whole, and the
+// monitoring / token-unlock envelope `{error, data}` is an error whenever `error` is not null.
+import type { ApiFamily } from './api-family.js';
+import {
+  ApiEnvelopeError,
+  AuthError,
+  BadResponseError,
+  BODY_EXCERPT_MAX,
+  HttpStatusError,
+  NotFoundError,
+} from './client-errors.js';
+import { parseRetryAfter } from './retry.js';
+import { failure, type AttemptContext, type RawResponse } from './send-once.js';
+
+const ENVELOPE_FAMILIES: ReadonlySet<ApiFamily> = new Set(['monitoring', 'tokenUnlocks']);
+const AUTH_MESSAGE = /invalid auth mechanism/i;
+
+function excerpt(text: string): string {
+  return text.length > BODY_EXCERPT_MAX ? text.slice(0, BODY_EXCERPT_MAX - 1) + '…' : text;
+}
+
+/** The server's own words: the envelope's `error`, or a `/v1` body's `message` (a string or a list). */
+function serverMessageOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  if (typeof error === 'string') return error;
+  return null;
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function checkResponse<T>(res: RawResponse, ctx: AttemptContext): T {
+  const { status } = res;
+  if (status >= 200 && status < 300) {
+    let body: unknown;
+    try {
+      body = JSON.parse(res.text);
+    } catch (err) {
+      // Often a body cut short on the way; the retry layer tries again.
+      const detail = ctx.redact(`${(err as Error).message}; ${res.text.length} characters`);
+      throw new BadResponseError(failure(ctx, status, excerpt(ctx.redact(res.text))), detail);
+    }
+    if (ENVELOPE_FAMILIES.has(ctx.family)) {
+      const error = (body as { error?: unknown } | null)?.error;
+      if (error !== null && error !== undefined) {
+        const message = ctx.redact(typeof error === 'string' ? error : JSON.stringify(error));
+        const f = failure(ctx, status, excerpt(ctx.redact(res.text)), excerpt(message));
+        throw AUTH_MESSAGE.test(message) ? new AuthError(f) : new ApiEnvelopeError(f);
+      }
+    }
+    return body as T;
+  }
+
+  const raw = serverMessageOf(tryParse(res.text));
+  const message = raw === null ? null : excerpt(ctx.redact(raw));
+  const f = failure(ctx, status, excerpt(ctx.redact(res.text)), message);
+  if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) throw new AuthError(f);
+  if (status === 404) throw new NotFoundError(f);
+  throw new HttpStatusError(f, parseRetryAfter(res.headers['retry-after']));
+}

@@ -1,0 +1,60 @@
+// Retry as a thin layer: an attempt function is tried again while it fails with a retriable
+// ClientError, waiting an exponential backoff with full jitter, or the server's Retry-After.
+import { ClientError, HttpStatusError } from './client-errors.js';
+
+export interface Backoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (5 → at most 6 attempts). */
+  retries: number;
+  backoff: Backoff;
+  random?: () => number;
+}
+
+/** Full jitter (AWS architecture blog): uniform in [0, min(max, initial * 2^(retry-1))]. */
+export function backoffDelay(retry: number, backoff: Backoff, random: () => number = Math.random): number {
+  const ceiling = Math.min(backoff.maxMs, backoff.initialMs * 2 ** (retry - 1));
+  return Math.round(random() * ceiling);
+}
+
+/** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined) return null;
+  const text = v.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+/** The wait before retry number `retry`: the server's Retry-After if it sent one, capped at maxMs. */
+export function retryDelay(err: ClientError, retry: number, policy: RetryPolicy): number {
+  if (err instanceof HttpStatusError && err.retryAfterMs !== null) return Math.min(err.retryAfterMs, policy.backoff.maxMs);
+  return backoffDelay(retry, policy.backoff, policy.random);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `attempt(1)`, then `attempt(2)`, ... while it throws a retriable ClientError and retries remain.
+ * `onRetry` runs before each wait (logging, pausing the family's rate limit on a 429).
+ */
+export async function withRetry<T>(
+  attempt: (n: number) => Promise<T>,
+  policy: RetryPolicy,
+  onRetry: (err: ClientError, retry: number, delayMs: number) => void,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (err) {
+      if (!(err instanceof ClientError) || err.kind !== 'retriable' || n > policy.retries) throw err;
+      const delayMs = retryDelay(err, n, policy);
+      onRetry(err, n, delayMs);
+      await sleep(delayMs);
+    }
+  }
+}

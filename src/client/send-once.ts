@@ -1,0 +1,65 @@
+// One HTTP attempt over the pool: headers, a time-out on the whole attempt (headers and body),
+// the body read whole. Transport failures become DS_TIMEOUT or DS_NETWORK errors.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Pool } from 'undici';
+import type { ApiFamily } from './api-family.js';
+import { NetworkError, RequestTimeoutError, type RequestFailure } from './client-errors.js';
+
+/** What one attempt is about; every string that ends in an error passes through `redact`. */
+export interface AttemptContext {
+  family: ApiFamily;
+  endpoint: string;
+  attempt: number;
+  redact: (text: string) => string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/** Our own mistakes or a closed client: trying again cannot help. */
+const FATAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_NOT_SUPPORTED']);
+
+export function failure(ctx: AttemptContext, status: number | null, bodyExcerpt: string | null = null, serverMessage: string | null = null): RequestFailure {
+  return { family: ctx.family, endpoint: ctx.endpoint, status, bodyExcerpt, serverMessage, attempts: ctx.attempt };
+}
+
+function transportError(err: unknown, timedOut: boolean, ctx: AttemptContext, timeoutMs: number): Error {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (timedOut || (typeof code === 'string' && TIMEOUT_CODES.has(code))) return new RequestTimeoutError(failure(ctx, null), timeoutMs);
+  const name = typeof code === 'string' ? code : err instanceof Error ? err.name : 'Error';
+  const detail = `${name}: ${ctx.redact(err instanceof Error ? err.message : String(err))}`;
+  const fatal = typeof code === 'string' && FATAL_CODES.has(code);
+  return new NetworkError(failure(ctx, null), detail, fatal ? 'fatal' : 'retriable');
+}
+
+export async function sendOnce(
+  pool: Pool,
+  path: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  ctx: AttemptContext,
+): Promise<RawResponse> {
+  // headersTimeout/bodyTimeout bound each silence; the abort bounds the whole attempt (a slow drip).
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    const res = await pool.request({
+      method: 'GET',
+      path,
+      headers,
+      signal: abort.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text };
+  } catch (err) {
+    throw transportError(err, abort.signal.aborted, ctx, timeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
