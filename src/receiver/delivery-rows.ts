@@ -1,0 +1,74 @@
+// One accepted delivery becomes a row in each of three tables: the append-only delivery log, the
+// alert history the backfill also fills, and the development the sync will complete later.
+import { createHash } from 'node:crypto';
+import type { Row } from '../store/types.js';
+import type { Envelope } from './parse-envelope.js';
+
+export interface AcceptedDelivery {
+  envelope: Envelope;
+  /** The body exactly as received (decoded UTF-8, byte for byte). */
+  body: string;
+  signed: boolean;
+  receivedAt: string;
+}
+
+export interface DeliveryRows {
+  delivery: Row;
+  alert: Row;
+  development: Row;
+}
+
+export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
+  const { envelope: e, receivedAt } = d;
+  const dev = e.data.latest_development;
+  const delivery: Row = {
+    id: e.id,
+    view_id: e.data.view.id,
+    view_name: e.data.view.name,
+    event_id: e.data.event.id,
+    development_id: dev.id,
+    type: e.type,
+    event_timestamp: e.timestamp,
+    signed: d.signed,
+    body: d.body,
+    received_at: receivedAt,
+  };
+  const alert: Row = {
+    view_id: e.data.view.id,
+    event_id: e.data.event.id,
+    first_seen_at: receivedAt,
+    source: 'webhook',
+    delivery_id: e.id,
+    development_id: dev.id,
+  };
+  // JSON columns get JSON text: it is stored as is on SQLite and cast by PostgreSQL to jsonb.
+  const raw = JSON.stringify(dev);
+  // The webhook carries a subset of the detail: detail_fetched_at stays null so the next sync fetches
+  // the rest; fields the webhook does not carry stay null rather than guessed.
+  const development: Row = {
+    id: dev.id,
+    event_id: e.data.event.id,
+    title: dev.title,
+    summary: dev.summary,
+    industry: null,
+    importance: dev.importance ?? null,
+    verified: null,
+    actionable: dev.actionable,
+    governance: null,
+    intel_categories: JSON.stringify(dev.category ?? []),
+    intel_subcategories: JSON.stringify(dev.subcategory ?? []),
+    documents: null,
+    assets: null,
+    started_at: dev.started_at,
+    ended_at: dev.ended_at ?? null,
+    created_at: dev.created_at,
+    updated_at: null,
+    detail_fetched_at: null,
+    raw,
+    row_hash: createHash('sha256').update(raw).digest('hex'),
+    first_seen_at: receivedAt,
+    synced_at: receivedAt,
+    deleted_at: null,
+  };
+  return { delivery, alert, development };
+}

@@ -1,0 +1,3 @@
+// Public surface of the webhook receiver; the CLI and the daemon use only these.
+export { startReceiver, RECEIVER_DEFAULTS, type Receiver, type ReceiverOptions, type ReceiverStats } from './start-receiver.js';
+export { loadSecrets } from './load-secrets.js';

@@ -1,0 +1,66 @@
+// The `monitoring_event` envelope (spec, Events > Envelope). Unknown extra fields are kept (loose
+// objects): the service may add fields, and the raw body is stored whole anyway. Optional fields are
+// omitted when empty, so they are `.optional()`, not nullable.
+import { z } from 'zod';
+
+// Format-only UUID check: the spec promises UUID strings, not a version or variant.
+const id = z.guid();
+const rfc3339 = z.iso.datetime({ offset: true });
+
+const latestDevelopment = z.looseObject({
+  id,
+  title: z.string(),
+  summary: z.string(),
+  category: z.array(z.string()).optional(),
+  subcategory: z.array(z.string()).optional(),
+  importance: z.enum(['low', 'medium', 'high']).optional(),
+  actionable: z.boolean(),
+  created_at: rfc3339,
+  started_at: rfc3339,
+  ended_at: rfc3339.optional(),
+});
+
+export const envelopeSchema = z.looseObject({
+  id,
+  type: z.literal('monitoring_event'),
+  timestamp: rfc3339,
+  data: z.looseObject({
+    view: z.looseObject({ id, name: z.string() }),
+    event: z.looseObject({ id, title: z.string() }),
+    assets: z.array(z.looseObject({ id, name: z.string(), logo_url: z.string().optional() })).optional(),
+    latest_development: latestDevelopment,
+  }),
+});
+
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+export type EnvelopeResult =
+  | { ok: true; envelope: Envelope; text: string }
+  | { ok: false; reason: 'invalid_utf8' | 'invalid_json' | 'invalid_envelope'; detail: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes the raw bytes (kept exactly as text: no BOM stripping) and validates the envelope. */
+export function parseEnvelope(raw: Buffer): EnvelopeResult {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    return { ok: false, reason: 'invalid_utf8', detail: 'body is not valid UTF-8' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: 'invalid_json', detail: (err as Error).message };
+  }
+  const parsed = envelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    return { ok: false, reason: 'invalid_envelope', detail };
+  }
+  return { ok: true, envelope: parsed.data, text };
+}

@@ -1,0 +1,25 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { loadSecrets } from '../../src/receiver/load-secrets.js';
+
+describe('loadSecrets', () => {
+  it('reads comma-separated secrets from the environment, trimmed, without empties', () => {
+    expect(loadSecrets({ DS_WEBHOOK_SECRETS: ' a1 ,b2,, c3' })).toEqual(['a1', 'b2', 'c3']);
+    expect(loadSecrets({})).toEqual([]);
+  });
+
+  it('adds one secret per line from a file, skipping comments and blank lines, deduplicated', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ds-secrets-')), 'secrets');
+    writeFileSync(file, '# view A (rotating)\nold-a\r\nnew-a\n\n  # view B\nb2\n');
+    expect(loadSecrets({ DS_WEBHOOK_SECRETS: 'b2,env-only' }, file)).toEqual(['b2', 'env-only', 'old-a', 'new-a']);
+  });
+
+  it('names an unreadable file without quoting anything from it', () => {
+    const missing = join(tmpdir(), 'ds-no-such-dir', 'secrets');
+    expect(() => loadSecrets({}, missing)).toThrow(ConfigError);
+    expect(() => loadSecrets({}, missing)).toThrow(/ENOENT/);
+  });
+});
