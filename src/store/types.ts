@@ -24,6 +24,8 @@ export interface ColumnTypes {
   boolean: 'integer' | 'boolean';
   json: 'text' | 'jsonb';
   timestamp: 'text' | 'timestamptz';
+  /** An auto-assigned integer primary key (`integer primary key` / `bigserial`); add `.primaryKey()`. */
+  serial: 'integer' | 'bigserial';
 }
 
 export interface StoreTx {
@@ -75,6 +77,11 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+export interface LeaseHolder {
+  owner: string;
+  expiresAt: string;
+}
+
 export interface Store {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
@@ -87,8 +94,9 @@ export interface Store {
   softDeleteMissing(table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row, now: string): Promise<number>;
 
   getState(stream: string): Promise<StreamState | null>;
-  /** Records the end of a stream's pass: clears/keeps the checkpoint, sets high water, success or error. */
-  finishStream(runId: number, stats: StreamRunStats, state: { checkpoint: unknown | null; highWater?: string | null }): Promise<void>;
+  /** Records the end of a stream's pass: success or error, high water when given; the checkpoint (saved per page by
+   *  StreamTx.saveCheckpoint) is replaced only when `checkpoint` is given. */
+  finishStream(runId: number, stats: StreamRunStats, state?: { checkpoint?: unknown | null; highWater?: string | null }): Promise<void>;
 
   startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string): Promise<number>;
   finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void>;
@@ -98,6 +106,10 @@ export interface Store {
    * another live owner. An expired lease can be taken over, so a crashed worker never blocks forever.
    */
   acquireLease(name: string, owner: string, ttlMs: number): Promise<Lease | null>;
+  /** acquireLease, or throws LeaseHeldError (DS_LEASE_HELD) naming the holder and what to do. */
+  holdLease(name: string, owner: string, ttlMs: number): Promise<Lease>;
+  /** Who holds a lease and until when (null when free or expired): for the "held by" message. */
+  leaseHolder(name: string): Promise<LeaseHolder | null>;
   close(): Promise<void>;
 }
 

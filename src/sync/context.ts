@@ -1,0 +1,48 @@
+// What every stream runner is given: the client, the store, the run's settings, and where to report.
+import type { Logger } from 'pino';
+import type { ApiClient } from '../client/index.js';
+import type { FanoutSettings } from '../catalog/types.js';
+import type { Store, StreamRunStats } from '../store/types.js';
+
+/** Which parents a fan-out covers: every live row, the first N by the parent's order, or given ids/slugs. */
+export type Selection = { all: true } | { top: number } | { ids: readonly string[] };
+
+export interface SyncSettings {
+  mode: 'full' | 'incremental';
+  /** Pages of one list in flight at once (within what the mirror already knows exists). */
+  pageWindow: number;
+  /** Per-stream lookback of date-window streams, in days. */
+  lookbackDays: Readonly<Record<string, number>>;
+  /** Fan-out selection per parent table ('assets', 'projects', 'metrics', 'charts'). */
+  selection: Readonly<Record<string, Selection>>;
+  fanout: FanoutSettings;
+  /** Parents of a fan-out fetched at once. */
+  fanoutConcurrency: number;
+}
+
+export interface Progress {
+  start(stream: string, expected: number | null): void;
+  advance(stream: string, stats: Readonly<StreamRunStats>): void;
+  finish(stream: string, stats: Readonly<StreamRunStats>): void;
+}
+
+export interface StreamContext {
+  client: ApiClient;
+  store: Store;
+  logger: Logger;
+  settings: SyncSettings;
+  progress: Progress;
+  /** Aborted when the run must stop (SIGTERM, daemon shutdown): the page in flight commits, nothing new starts. */
+  signal: AbortSignal;
+  now: () => string;
+  stats: StreamRunStats;
+}
+
+export function emptyStats(stream: string): StreamRunStats {
+  return {
+    stream, fetched: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, errors: 0, requests: 0,
+    durationMs: 0, outcome: 'success', error: null,
+  };
+}
+
+export const silentProgress: Progress = { start() {}, advance() {}, finish() {} };

@@ -1,0 +1,29 @@
+// Date-window streams (market stats, SEC filings) ask only for records from their high-water mark minus
+// a lookback, which catches records that arrived or changed late. A full run, or an empty table, has no window.
+import type { ListStream } from '../catalog/types.js';
+import type { StreamContext } from './context.js';
+
+const DAY_MS = 86_400_000;
+
+export async function windowStart(ctx: StreamContext, stream: ListStream): Promise<string | null> {
+  const window = stream.window;
+  if (!window || ctx.settings.mode === 'full') return null;
+  const row = (await ctx.store.db
+    .selectFrom(stream.table)
+    .select((eb) => eb.fn.max(window.field).as('hw'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()) as { hw: unknown } | undefined;
+  const highWater = toMillis(row?.hw);
+  if (highWater === null) return null;
+  const lookback = ctx.settings.lookbackDays[stream.name] ?? window.defaultLookbackDays;
+  const start = new Date(highWater - lookback * DAY_MS);
+  return window.format === 'date' ? start.toISOString().slice(0, 10) : start.toISOString();
+}
+
+/** A stored date (YYYY-MM-DD, RFC 3339, or Unix seconds) as epoch milliseconds. */
+function toMillis(value: unknown): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number' || /^\d+$/.test(String(value))) return Number(value) * 1000;
+  const ms = Date.parse(String(value));
+  return Number.isNaN(ms) ? null : ms;
+}

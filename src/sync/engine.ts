@@ -1,0 +1,107 @@
+// A sync run: every chosen stream under its own lease (two workers never interleave one stream), lists
+// first and in parallel, then fan-outs (their parents are fresh by then). Each stream's outcome and
+// counts are recorded in sync_runs; a failing stream does not stop the others.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { ApiClient } from '../client/index.js';
+import type { StreamDef } from '../catalog/types.js';
+import { DsMirrorError } from '../errors.js';
+import type { Store, StreamRunStats } from '../store/types.js';
+import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
+import { syncFanout } from './fanout-stream.js';
+import { syncList } from './list-stream.js';
+
+const LEASE_TTL_MS = 120_000;
+
+export interface RunOptions {
+  client: ApiClient;
+  store: Store;
+  logger: Logger;
+  settings: SyncSettings;
+  streams: readonly StreamDef[];
+  progress?: Progress;
+  signal?: AbortSignal;
+  /** Who holds the leases: defaults to host:pid:random. */
+  owner?: string;
+}
+
+export interface RunResult {
+  runId: number;
+  outcome: StreamRunStats['outcome'];
+  streams: StreamRunStats[];
+}
+
+const SEVERITY: StreamRunStats['outcome'][] = ['success', 'partial', 'stopped', 'failed'];
+
+export async function runSync(opts: RunOptions): Promise<RunResult> {
+  const { store } = opts;
+  const now = () => new Date().toISOString();
+  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const signal = opts.signal ?? new AbortController().signal;
+  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now());
+  const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
+
+  const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
+  results.push(...(await Promise.all(opts.streams.filter((s) => s.kind === 'fanout').map(run))));
+  const outcome = results.reduce<StreamRunStats['outcome']>(
+    (worst, s) => (SEVERITY.indexOf(s.outcome) > SEVERITY.indexOf(worst) ? s.outcome : worst),
+    'success',
+  );
+  await store.finishRun(runId, outcome, now());
+  return { runId, outcome, streams: results };
+}
+
+async function runStream(
+  opts: RunOptions,
+  def: StreamDef,
+  run: { runId: number; owner: string; signal: AbortSignal; now: () => string },
+): Promise<StreamRunStats> {
+  const { store, logger } = opts;
+  const progress = opts.progress ?? silentProgress;
+  const stats = emptyStats(def.name);
+  const started = Date.now();
+  const lease = await store.acquireLease(`sync:${def.name}`, run.owner, LEASE_TTL_MS);
+  if (!lease) {
+    const holder = await store.leaseHolder(`sync:${def.name}`);
+    stats.outcome = 'failed';
+    stats.error = `stream ${def.name} is being synced by another worker (${holder?.owner ?? 'unknown'}, lease until ${holder?.expiresAt ?? '?'}); skipped`;
+    logger.warn({ stream: def.name }, stats.error);
+    await store.finishStream(run.runId, stats, {});
+    return stats;
+  }
+  // Keep the lease while the stream runs; if it is lost, stop at the next page.
+  const lost = new AbortController();
+  const renewal = setInterval(() => {
+    lease.renew().then((ok) => ok || lost.abort(), () => lost.abort());
+  }, LEASE_TTL_MS / 3);
+  const ctx: StreamContext = {
+    client: opts.client,
+    store,
+    logger: logger.child({ stream: def.name }),
+    settings: opts.settings,
+    progress,
+    signal: AbortSignal.any([run.signal, lost.signal]),
+    now: run.now,
+    stats,
+  };
+  progress.start(def.name, null);
+  try {
+    if (def.kind === 'list') await syncList(ctx, def);
+    else await syncFanout(ctx, def);
+  } catch (error) {
+    const budget = error instanceof DsMirrorError && error.code === 'DS_REQUEST_BUDGET';
+    stats.outcome = budget ? 'stopped' : 'failed';
+    stats.error = error instanceof Error ? error.message : String(error);
+    if (!budget) stats.errors++;
+    (budget ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, budget ? 'request budget spent; stopped at the last checkpoint' : 'stream failed');
+  } finally {
+    clearInterval(renewal);
+    stats.durationMs = Date.now() - started;
+    if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
+    await store.finishStream(run.runId, stats, {});
+    await lease.release();
+    progress.finish(def.name, stats);
+  }
+  return stats;
+}

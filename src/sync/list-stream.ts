@@ -1,0 +1,92 @@
+// One pass over a list stream: page by page, each page and the stream's checkpoint committed in one
+// transaction, so an interrupted run resumes at the next page. After a complete pass (from page 1, no
+// date window) the rows no longer served are soft-deleted.
+import type { ListStream, Query } from '../catalog/types.js';
+import { DsMirrorError } from '../errors.js';
+import { keyString, type Row } from '../store/types.js';
+import type { StreamContext } from './context.js';
+import { pages } from './pager.js';
+import { recordsToRows } from './record-rows.js';
+import { windowStart } from './date-window.js';
+
+interface ListCheckpoint {
+  pass: string;
+  variant: number;
+  page: number;
+  windowStart: string | null;
+}
+
+const SINGLE = [{ name: '', query: {} as Query, scope: {} as Row }];
+
+export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
+  const { store, stats } = ctx;
+  const saved = ctx.settings.mode === 'full' ? null : ((await store.getState(stream.name))?.checkpoint as ListCheckpoint | null);
+  const variants = stream.variants ?? SINGLE;
+  const pass = saved?.pass ?? ctx.now();
+  const start = saved ? saved.windowStart : await windowStart(ctx, stream);
+  if (saved) ctx.logger.info({ stream: stream.name, variant: saved.variant, page: saved.page }, 'resuming from checkpoint');
+
+  for (let v = saved?.variant ?? 0; v < variants.length; v++) {
+    const variant = variants[v];
+    const startPage = saved && saved.variant === v ? saved.page : 1;
+    const seen = new Set<string>();
+    let previousFirst: string | undefined;
+    const fetchPage = async (page: number) => {
+      const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
+      if (start !== null && stream.window) query[stream.window.startParam] = start;
+      stats.requests++;
+      const body = await ctx.client.get<{ data?: unknown }>(stream.path, query);
+      if (!body || !Array.isArray(body.data)) {
+        throw new DsMirrorError('DS_BAD_RESPONSE', `${stream.path} page ${page}: the response has no data array`, 'retriable');
+      }
+      return body.data;
+    };
+    const expectedRows = start === null ? await liveRows(ctx, stream.table, variant.scope) : 0;
+
+    for await (const page of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window: ctx.settings.pageWindow })) {
+      const first = page.records.length > 0 ? JSON.stringify(page.records[0]) : undefined;
+      if (first !== undefined && first === previousFirst) {
+        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served page ${page.page} twice: paging is ignored, stopping`);
+      }
+      previousFirst = first;
+      const { rows, rejected } = recordsToRows(page.records, stream);
+      for (const row of rows) seen.add(keyString(stream.key.map((k) => row[k])));
+      const done = page.last && v === variants.length - 1;
+      const checkpoint: ListCheckpoint | null = done
+        ? null
+        : { pass, variant: page.last ? v + 1 : v, page: page.last ? 1 : page.page + 1, windowStart: start };
+      const now = ctx.now();
+      const counts = await store.transaction(async (tx) => {
+        for (const r of rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
+        const written = rows.length ? await tx.upsertChanged(stream.table, stream.key, rows, now) : null;
+        await tx.saveCheckpoint(stream.name, checkpoint);
+        return written;
+      });
+      stats.fetched += page.records.length;
+      stats.errors += rejected.length;
+      if (counts) {
+        stats.inserted += counts.inserted;
+        stats.updated += counts.updated;
+        stats.unchanged += counts.unchanged;
+      }
+      ctx.progress.advance(stream.name, stats);
+      if (ctx.signal.aborted && !done) {
+        stats.outcome = 'stopped';
+        return;
+      }
+    }
+
+    if (stream.detectDeletes && start === null && startPage === 1) {
+      stats.deleted += await store.softDeleteMissing(stream.table, stream.key, seen, variant.scope, ctx.now());
+    } else if (stream.detectDeletes && start === null) {
+      ctx.logger.info({ stream: stream.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
+    }
+  }
+}
+
+async function liveRows(ctx: StreamContext, table: string, scope: Row): Promise<number> {
+  let query = ctx.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+  for (const [column, value] of Object.entries(scope)) query = query.where(column, '=', value);
+  const row = (await query.executeTakeFirst()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}

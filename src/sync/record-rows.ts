@@ -1,0 +1,43 @@
+// Records → rows ready for the store: mapped columns, the record as received, and the content hash
+// that decides whether a re-fetched record is a change. Records that cannot be mirrored are set aside
+// with the reason (they go to quarantine; the sync goes on).
+import { createHash } from 'node:crypto';
+import { missingRequired, toRow } from '../catalog/mapping.js';
+import type { ColumnMap } from '../catalog/types.js';
+import type { Row } from '../store/types.js';
+
+export function contentHash(text: string): string {
+  return createHash('md5').update(text).digest('base64url');
+}
+
+export interface Mapped {
+  rows: Row[];
+  rejected: { record: unknown; reason: string }[];
+}
+
+export function recordsToRows(
+  records: readonly unknown[],
+  spec: { columns: ColumnMap; key: readonly string[]; required: readonly string[] },
+  extra?: Row,
+): Mapped {
+  const rows: Row[] = [];
+  const rejected: Mapped['rejected'] = [];
+  for (const record of records) {
+    const reason = missingRequired(record, spec.required);
+    if (reason) {
+      rejected.push({ record, reason });
+      continue;
+    }
+    const row = { ...toRow(record, spec.columns), ...extra };
+    const nullKey = spec.key.find((k) => row[k] === null || row[k] === undefined);
+    if (nullKey) {
+      rejected.push({ record, reason: `key column "${nullKey}" is empty` });
+      continue;
+    }
+    const raw = JSON.stringify(record);
+    row.raw = raw;
+    row.row_hash = contentHash(raw);
+    rows.push(row);
+  }
+  return { rows, rejected };
+}
