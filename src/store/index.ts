@@ -1,0 +1,20 @@
+// The store's public surface: open a mirror database, and the contract types.
+export { openStore } from './open-store.js';
+export type { OpenStoreOptions } from './open-store.js';
+export { LeaseHeldError } from './store-lease.js';
+export { parseStoreUrl, redactUrl } from './store-url.js';
+export type { StoreLocation } from './store-url.js';
+export { MIGRATIONS_DIR } from './run-migrations.js';
+export { keyString } from './types.js';
+export type {
+  ColumnTypes,
+  Dialect,
+  Lease,
+  LeaseHolder,
+  Row,
+  Store,
+  StoreTx,
+  StreamRunStats,
+  StreamState,
+  WriteCounts,
+} from './types.js';

@@ -1,0 +1,144 @@
+// The Store over Kysely: run records, stream state, soft deletes and leases, the same SQL on both
+// dialects; anything dialect-specific is asked of the adapter.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runMigrations } from './run-migrations.js';
+import { acquireLease, leaseHolder, LeaseHeldError } from './store-lease.js';
+import { jsonOrNull, KyselyStoreTx } from './store-tx.js';
+import { keyString } from './types.js';
+import type { StoreAdapter } from './store-adapter.js';
+import type { Dialect, Lease, LeaseHolder, Row, Store, StoreTx, StreamRunStats, StreamState } from './types.js';
+
+export class KyselyStore implements Store {
+  readonly dialect: Dialect;
+  readonly db: Kysely<any>;
+
+  constructor(private readonly adapter: StoreAdapter) {
+    this.dialect = adapter.dialect;
+    this.db = adapter.db;
+  }
+
+  migrate(): ReturnType<Store['migrate']> {
+    return runMigrations(this.db, this.adapter.columnTypes, this.adapter.schema);
+  }
+
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new KyselyStoreTx(trx, this.adapter)));
+  }
+
+  async softDeleteMissing(
+    table: string,
+    key: readonly string[],
+    seen: ReadonlySet<string>,
+    scope: Row,
+    now: string,
+  ): Promise<number> {
+    const scoped = Object.entries(scope).map(([column, value]) => [column, this.adapter.toDb(value)] as const);
+    return this.db.transaction().execute(async (trx) => {
+      let live = trx.selectFrom(table).select([...key]).where('deleted_at', 'is', null);
+      for (const [column, value] of scoped) live = live.where(column, '=', value);
+      const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
+      // Row-value IN lists, chunked under the bind-parameter cap.
+      const chunk = Math.floor((this.adapter.maxParams - scoped.length - 1) / key.length);
+      const keyTuple = sql.join(key.map((k) => sql.ref(k)));
+      let deleted = 0;
+      for (let i = 0; i < missing.length; i += chunk) {
+        const tuples = missing.slice(i, i + chunk).map((row) => sql`(${sql.join(key.map((k) => row[k]))})`);
+        let update = trx
+          .updateTable(table)
+          .set({ deleted_at: now })
+          .where('deleted_at', 'is', null)
+          .where(sql<boolean>`(${keyTuple}) in (${sql.join(tuples)})`);
+        for (const [column, value] of scoped) update = update.where(column, '=', value);
+        const [result] = await update.execute();
+        deleted += Number(result?.numUpdatedRows ?? 0n);
+      }
+      return deleted;
+    });
+  }
+
+  async getState(stream: string): Promise<StreamState | null> {
+    const row = await this.db.selectFrom('stream_state').selectAll().where('stream', '=', stream).executeTakeFirst();
+    if (!row) return null;
+    return {
+      stream: row.stream,
+      checkpoint: row.checkpoint === null ? null : JSON.parse(row.checkpoint),
+      highWater: row.high_water,
+      lastSuccessAt: row.last_success_at,
+      lastError: row.last_error,
+      lastRunId: row.last_run_id,
+    };
+  }
+
+  async finishStream(
+    runId: number,
+    stats: StreamRunStats,
+    state: { checkpoint?: unknown | null; highWater?: string | null } = {},
+  ): Promise<void> {
+    const now = new Date().toISOString();
+    const record = {
+      fetched: stats.fetched,
+      inserted: stats.inserted,
+      updated: stats.updated,
+      unchanged: stats.unchanged,
+      deleted: stats.deleted,
+      errors: stats.errors,
+      requests: stats.requests,
+      duration_ms: Math.round(stats.durationMs),
+      outcome: stats.outcome,
+      error: stats.error ?? null,
+    };
+    // Unset fields keep their stored value: high water when not given, last success on a failure.
+    const update: Row = {
+      ...(state.checkpoint === undefined ? {} : { checkpoint: jsonOrNull(state.checkpoint) }),
+      last_error: stats.error ?? null,
+      last_run_id: runId,
+      updated_at: now,
+      ...(state.highWater === undefined ? {} : { high_water: state.highWater }),
+      ...(stats.outcome === 'success' ? { last_success_at: now } : {}),
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sync_run_streams')
+        .values({ run_id: runId, stream: stats.stream, ...record })
+        .onConflict((oc) => oc.columns(['run_id', 'stream']).doUpdateSet(record))
+        .execute();
+      await trx
+        .insertInto('stream_state')
+        .values({ stream: stats.stream, ...update })
+        .onConflict((oc) => oc.column('stream').doUpdateSet(update))
+        .execute();
+    });
+  }
+
+  async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string): Promise<number> {
+    const row = await this.db
+      .insertInto('sync_runs')
+      .values({ started_at: now, mode, streams: JSON.stringify(streams) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  async finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void> {
+    await this.db.updateTable('sync_runs').set({ finished_at: now, outcome }).where('id', '=', runId).execute();
+  }
+
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<Lease | null> {
+    return acquireLease(this.db, this.adapter, name, owner, ttlMs);
+  }
+
+  async holdLease(name: string, owner: string, ttlMs: number): Promise<Lease> {
+    const lease = await this.acquireLease(name, owner, ttlMs);
+    if (lease) return lease;
+    throw new LeaseHeldError(name, await this.leaseHolder(name), this.adapter.leaseHint);
+  }
+
+  leaseHolder(name: string): Promise<LeaseHolder | null> {
+    return leaseHolder(this.db, this.adapter, name);
+  }
+
+  close(): Promise<void> {
+    return this.adapter.close();
+  }
+}

@@ -1,0 +1,78 @@
+// Opens the mirror named by `--db`: picks the adapter, checks the connection, applies pending
+// migrations. Errors name the database with its password redacted.
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import { DsMirrorError } from '../errors.js';
+import { KyselyStore } from './kysely-store.js';
+import { createPostgresAdapter } from './postgres-adapter.js';
+import { createSqliteAdapter } from './sqlite-adapter.js';
+import { parseStoreUrl, redactUrl } from './store-url.js';
+import type { StoreAdapter } from './store-adapter.js';
+import type { Store } from './types.js';
+
+export interface OpenStoreOptions {
+  /** 'sqlite:path/to/file.db', a plain file path, ':memory:', or 'postgres://...'. */
+  url: string;
+  /** PostgreSQL schema for every table (created if missing). */
+  schema?: string;
+  logger?: Logger;
+  /** Apply pending migrations on open (default true; `ds-mirror migrate` opens without and prints them). */
+  migrate?: boolean;
+}
+
+const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P03', 'SQLITE_BUSY']);
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  const location = parseStoreUrl(opts.url, opts.schema);
+  const where = location.dialect === 'sqlite' ? location.path : redactUrl(location.url);
+  const scrub = secretScrubber(opts.url);
+  let adapter: StoreAdapter | undefined;
+  try {
+    adapter =
+      location.dialect === 'sqlite'
+        ? createSqliteAdapter(location.path)
+        : await createPostgresAdapter(location.url, location.schema, opts.logger);
+    await sql`select 1`.execute(adapter.db);
+  } catch (err) {
+    await adapter?.close().catch(() => {});
+    const code = (err as { code?: string }).code ?? '';
+    // No `cause`: driver errors may carry the connection string.
+    throw new DsMirrorError(
+      'DS_DB_OPEN',
+      `cannot open the database ${where}: ${scrub(errorMessage(err))}`,
+      TRANSIENT.has(code) ? 'retriable' : 'fatal',
+    );
+  }
+
+  const store = new KyselyStore(adapter);
+  if (opts.migrate === false) return store;
+  const outcome = await store.migrate();
+  for (const r of outcome.results.filter((r) => r.status === 'Success')) {
+    opts.logger?.info({ migration: r.name, db: where }, 'migration applied');
+  }
+  if (outcome.error !== undefined) {
+    await store.close();
+    const failed = outcome.results.find((r) => r.status === 'Error')?.name ?? 'loading migrations';
+    throw new DsMirrorError(
+      'DS_DB_MIGRATE',
+      `migration ${failed} failed on ${where}: ${scrub(errorMessage(outcome.error))}`,
+      'fatal',
+    );
+  }
+  return store;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Removes the URL's password wherever a driver message might echo it. */
+function secretScrubber(url: string): (text: string) => string {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // not a URL (a file path): nothing to hide
+  }
+  return (text) => (password ? text.split(password).join('***') : text).split(url).join(redactUrl(url));
+}

@@ -1,0 +1,57 @@
+// Forward-only migrations: schema/migrations/NNNN-name.ts, each `up(db, t)` with the adapter's
+// column types, applied in name order by Kysely's Migrator (which locks against concurrent runs).
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Migrator } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { ColumnTypes, Store } from './types.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations/', import.meta.url));
+const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js|mjs)$/;
+
+export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
+
+type MigrationModule = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
+
+/** Imports every migration file of `dir`; the name (without extension) is what gets recorded. */
+export class ColumnTypesMigrationProvider implements MigrationProvider {
+  constructor(
+    private readonly dir: string,
+    private readonly types: ColumnTypes,
+  ) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = {};
+    for (const file of (await readdir(this.dir)).sort()) {
+      const match = MIGRATION_FILE.exec(file);
+      if (!match || file.endsWith('.d.ts')) continue;
+      const mod = (await import(pathToFileURL(this.dir + file).href)) as MigrationModule;
+      if (typeof mod.up !== 'function') throw new Error(`migration ${file} has no exported up(db, t)`);
+      migrations[match[1]] = { up: (db) => mod.up(db, this.types) };
+    }
+    return migrations;
+  }
+}
+
+/** Never throws: a failure is in `error` and in the failed migration's status. */
+export async function runMigrations(
+  db: Kysely<any>,
+  types: ColumnTypes,
+  schema?: string,
+  dir: string = MIGRATIONS_DIR,
+): Promise<MigrationOutcome> {
+  const migrator = new Migrator({
+    db,
+    provider: new ColumnTypesMigrationProvider(dir, types),
+    migrationTableSchema: schema,
+  });
+  try {
+    const { results = [], error } = await migrator.migrateToLatest();
+    return {
+      results: results.map((r) => ({ name: r.migrationName, status: r.status })),
+      ...(error === undefined ? {} : { error }),
+    };
+  } catch (error) {
+    return { results: [], error };
+  }
+}

@@ -1,0 +1,35 @@
+// Kysely's SQLite dialect, changed in two ways that matter when several processes share one file:
+// transactions start with BEGIN IMMEDIATE (take the write lock up front, so busy_timeout applies
+// instead of failing with SQLITE_BUSY when a reader upgrades), and migrations run inside one
+// transaction (SQLite's DDL is transactional), so two processes never apply the same migration.
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
+import type { DatabaseConnection, DialectAdapter, Driver, SqliteDialectConfig } from 'kysely';
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+export class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}

@@ -1,0 +1,60 @@
+// Named leases with expiry in the `leases` table: one statement takes a free, expired or own lease,
+// so two workers never both win, and a crashed worker's lease is taken over once it expires.
+import { DsMirrorError } from '../errors.js';
+import type { Kysely } from 'kysely';
+import type { StoreAdapter } from './store-adapter.js';
+import type { Lease, LeaseHolder } from './types.js';
+
+export class LeaseHeldError extends DsMirrorError {
+  constructor(
+    readonly leaseName: string,
+    readonly holder: LeaseHolder | null,
+    hint: string,
+  ) {
+    const by = holder ? `by ${holder.owner} until ${holder.expiresAt}` : 'by another owner';
+    super('DS_LEASE_HELD', `"${leaseName}" is already running: its lease is held ${by}; ${hint}`, 'retriable');
+  }
+}
+
+export async function acquireLease(
+  db: Kysely<any>,
+  adapter: StoreAdapter,
+  name: string,
+  owner: string,
+  ttlMs: number,
+): Promise<Lease | null> {
+  const taken = await db
+    .insertInto('leases')
+    .values({ name, owner, expires_at: adapter.leaseExpiry(ttlMs) })
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), expires_at: eb.ref('excluded.expires_at') }))
+        .where((eb) => eb.or([eb('leases.owner', '=', owner), eb('leases.expires_at', '<=', adapter.leaseNow())])),
+    )
+    .returning('owner')
+    .execute();
+  if (taken.length === 0) return null;
+
+  const mine = db.updateTable('leases').where('name', '=', name).where('owner', '=', owner);
+  return {
+    name,
+    async renew() {
+      const [result] = await mine.set({ expires_at: adapter.leaseExpiry(ttlMs) }).execute();
+      return Number(result?.numUpdatedRows ?? 0n) > 0;
+    },
+    async release() {
+      await db.deleteFrom('leases').where('name', '=', name).where('owner', '=', owner).execute();
+    },
+  };
+}
+
+export async function leaseHolder(db: Kysely<any>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
+  const row = await db
+    .selectFrom('leases')
+    .select(['owner', 'expires_at'])
+    .where('name', '=', name)
+    .where('expires_at', '>', adapter.leaseNow())
+    .executeTakeFirst();
+  return row ? { owner: row.owner, expiresAt: row.expires_at } : null;
+}

@@ -1,0 +1,91 @@
+// The writes the engine makes inside one page's transaction. Generic over the dialect: the adapter
+// supplies value conversion and the bulk-upsert statement.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { keyString } from './types.js';
+import type { Row, StoreTx, WriteCounts } from './types.js';
+import type { StoreAdapter } from './store-adapter.js';
+
+const MAX_ROWS_PER_INSERT = 1000;
+
+export class KyselyStoreTx implements StoreTx {
+  constructor(
+    readonly db: Kysely<any>,
+    private readonly adapter: StoreAdapter,
+  ) {}
+
+  async upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string): Promise<WriteCounts> {
+    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    const columns = Object.keys(rows[0]);
+    // The last of duplicate keys wins (PostgreSQL's ON CONFLICT cannot touch one row twice).
+    const unique = new Map<string, Row>();
+    for (const row of rows) unique.set(keyString(key.map((k) => row[k])), row);
+    const values = [...unique.values()].map((row) => columns.map((c) => this.adapter.toDb(row[c])));
+    const { inserted, updated } = await this.adapter.upsertPage(this.db, { table, key, columns, rows: values, now });
+    return { inserted, updated, unchanged: values.length - inserted - updated };
+  }
+
+  async replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number> {
+    // A savepoint keeps the replacement atomic even if the caller catches the error and commits.
+    await sql`savepoint replace_children`.execute(this.db);
+    try {
+      let remove = this.db.deleteFrom(table);
+      for (const [column, value] of Object.entries(parent)) remove = remove.where(column, '=', this.adapter.toDb(value));
+      await remove.execute();
+      const written = await this.insertRows(table, rows.map((row) => ({ ...row, ...parent })));
+      await sql`release savepoint replace_children`.execute(this.db);
+      return written;
+    } catch (err) {
+      await sql`rollback to savepoint replace_children`.execute(this.db);
+      await sql`release savepoint replace_children`.execute(this.db);
+      throw err;
+    }
+  }
+
+  insertIgnore(table: string, key: readonly string[], rows: readonly Row[]): Promise<number> {
+    return this.insertRows(table, rows, key);
+  }
+
+  async saveCheckpoint(stream: string, checkpoint: unknown): Promise<void> {
+    const row = { checkpoint: jsonOrNull(checkpoint), updated_at: new Date().toISOString() };
+    await this.db
+      .insertInto('stream_state')
+      .values({ stream, ...row })
+      .onConflict((oc) => oc.column('stream').doUpdateSet(row))
+      .execute();
+  }
+
+  async quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void> {
+    await this.db
+      .insertInto('quarantine')
+      .values({ stream, reason, record: jsonOrNull(record), seen_at: now })
+      .execute();
+  }
+
+  /** Multi-row inserts chunked under the bind-parameter cap; with `ignoreKey`, existing keys are skipped. */
+  private async insertRows(table: string, rows: readonly Row[], ignoreKey?: readonly string[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const perRow = Object.keys(rows[0]).length;
+    const chunk = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(this.adapter.maxParams / perRow)));
+    let written = 0;
+    for (let i = 0; i < rows.length; i += chunk) {
+      const values = rows.slice(i, i + chunk).map((row) => this.toDbRow(row));
+      let insert = this.db.insertInto(table).values(values);
+      if (ignoreKey) insert = insert.onConflict((oc) => oc.columns([...ignoreKey]).doNothing());
+      const [result] = await insert.execute();
+      written += Number(result?.numInsertedOrUpdatedRows ?? 0n);
+    }
+    return written;
+  }
+
+  private toDbRow(row: Row): Row {
+    const out: Row = {};
+    for (const [column, value] of Object.entries(row)) out[column] = this.adapter.toDb(value);
+    return out;
+  }
+}
+
+/** JSON columns always hold JSON text, even when the value is a bare string. */
+export function jsonOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
