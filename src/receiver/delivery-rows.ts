@@ -41,8 +41,6 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     delivery_id: e.id,
     development_id: dev.id,
   };
-  // JSON columns get JSON text: it is stored as is on SQLite and cast by PostgreSQL to jsonb.
-  const raw = JSON.stringify(dev);
   // The webhook carries a subset of the detail: detail_fetched_at stays null so the next sync fetches
   // the rest; fields the webhook does not carry stay null rather than guessed.
   const development: Row = {
@@ -55,8 +53,8 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     verified: null,
     actionable: dev.actionable,
     governance: null,
-    intel_categories: JSON.stringify(dev.category ?? []),
-    intel_subcategories: JSON.stringify(dev.subcategory ?? []),
+    intel_categories: dev.category ?? [],
+    intel_subcategories: dev.subcategory ?? [],
     documents: null,
     assets: null,
     started_at: dev.started_at,
@@ -64,8 +62,8 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     created_at: dev.created_at,
     updated_at: null,
     detail_fetched_at: null,
-    raw,
-    row_hash: createHash('sha256').update(raw).digest('hex'),
+    raw: dev,
+    row_hash: createHash('sha256').update(JSON.stringify(dev)).digest('hex'),
     first_seen_at: receivedAt,
     synced_at: receivedAt,
     deleted_at: null,

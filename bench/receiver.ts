@@ -1,0 +1,158 @@
+// Webhook receiver throughput: 64 concurrent senders on loopback against (a) a bare node:http server
+// that answers 200 without work and (b) the receiver verifying, validating and group-committing
+// every delivery to SQLite, measured in the same run. The load runs in a child process so that it
+// does not share the servers' event loop.
+//   npx tsx bench/receiver.ts [--requests 20000] [--concurrency 64]
+import { fork } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { Pool } from 'undici';
+import { startReceiver } from '../src/receiver/index.js';
+import { openStore } from '../src/store/index.js';
+
+const SECRET = 'bench-secret-not-a-real-one';
+
+interface Phase {
+  url: string;
+  requests: number;
+  concurrency: number;
+}
+
+interface PhaseResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+function argInt(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+function envelopeBody(): string {
+  const at = new Date().toISOString();
+  return JSON.stringify({
+    id: randomUUID(),
+    type: 'monitoring_event',
+    timestamp: at,
+    data: {
+      view: { id: randomUUID(), name: 'Bench view' },
+      event: { id: randomUUID(), title: 'Validator set change announced for the main network' },
+      assets: [{ id: randomUUID(), name: 'Asset', logo_url: 'https://example.test/logo.png' }],
+      latest_development: {
+        id: randomUUID(),
+        title: 'Governance proposal passed',
+        summary: 'The proposal **passed** with a large majority; the change activates at the next epoch. '.repeat(4),
+        category: ['protocol_management'],
+        subcategory: ['governance_update'],
+        importance: 'medium',
+        actionable: false,
+        created_at: at,
+        started_at: at,
+      },
+    },
+  });
+}
+
+/** Child process: sends `requests` signed deliveries over `concurrency` connections. */
+async function runLoad(phase: Phase): Promise<PhaseResult> {
+  const t = Math.floor(Date.now() / 1000);
+  const bodies = Array.from({ length: phase.requests }, envelopeBody);
+  const sigs = bodies.map((b) => `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.`).update(b).digest('hex')}`);
+  const url = new URL(phase.url);
+  const pool = new Pool(url.origin, { connections: phase.concurrency, pipelining: 1 });
+  const latencies = new Float64Array(phase.requests);
+  let next = 0;
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: phase.concurrency }, async () => {
+      for (let i = next++; i < phase.requests; i = next++) {
+        const t0 = performance.now();
+        try {
+          const res = await pool.request({
+            method: 'POST',
+            path: url.pathname,
+            body: bodies[i],
+            headers: { 'content-type': 'application/json', 'x-webhook-signature': sigs[i] },
+          });
+          await res.body.dump();
+          if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
+        } catch {
+          errors++;
+        }
+        latencies[i] = performance.now() - t0;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  latencies.sort();
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return { rps: phase.requests / elapsed, p50: at(0.5), p99: at(0.99), non2xx, errors };
+}
+
+async function main(): Promise<void> {
+  const requests = argInt('requests', 20_000);
+  const concurrency = argInt('concurrency', 64);
+  const dir = mkdtempSync(join(tmpdir(), 'ds-bench-receiver-'));
+  const store = await openStore({ url: `sqlite:${join(dir, 'bench.db')}` });
+
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-length': '0' }).end());
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/webhooks`;
+  // Access logs are written (to /dev/null): their cost is part of the receiver's.
+  const receiver = await startReceiver({ store, port: 0, secrets: [SECRET], logger: pino(pino.destination('/dev/null')) });
+
+  const child = fork(fileURLToPath(import.meta.url), ['--load'], { execArgv: ['--import', 'tsx'] });
+  const load = (url: string, n = requests) =>
+    new Promise<PhaseResult>((resolve) => {
+      child.once('message', (m) => resolve(m as PhaseResult));
+      child.send({ url, requests: n, concurrency } satisfies Phase);
+    });
+
+  const rows: [string, PhaseResult][] = [];
+  await load(bareUrl, 2000); // warm-up: JIT, connections
+  await load(receiver.url, 2000);
+  rows.push(['bare node:http (200, no work)', await load(bareUrl)]);
+  rows.push(['receiver, SQLite WAL synchronous=NORMAL (store default)', await load(receiver.url)]);
+  await sql`pragma synchronous = FULL`.execute(store.db);
+  rows.push(['receiver, SQLite WAL synchronous=FULL (fsync per commit)', await load(receiver.url)]);
+  rows.push(['bare node:http (200, no work), again', await load(bareUrl)]);
+  child.kill();
+
+  const stored = await store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const stats = receiver.stats();
+  await receiver.close();
+  await new Promise((resolve) => bare.close(resolve));
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  const bareRps = (rows[0][1].rps + rows[3][1].rps) / 2;
+  console.log(`\n${requests} requests per phase, ${concurrency} concurrent senders, loopback, Node ${process.version}\n`);
+  console.log('| target | deliveries/s | vs bare | p50 ms | p99 ms | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [name, r] of rows) {
+    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${(r.rps / bareRps).toFixed(2)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non2xx} | ${r.errors} |`);
+  }
+  console.log(`\nrows stored: ${String(stored.n)} (expected ${2 * requests + 2000}); receiver stats: ${JSON.stringify(stats)}`);
+}
+
+if (process.argv.includes('--load')) {
+  process.on('message', (phase: Phase) => void runLoad(phase).then((r) => process.send!(r)));
+} else {
+  await main();
+}
