@@ -1,0 +1,88 @@
+// A throwaway PostgreSQL cluster from the installed server binaries: a temp dir, loopback only,
+// trust auth, durability off (tests never need it), stopped and deleted afterwards.
+import { execFile, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface PgCluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The bin folder of the newest /usr/lib/postgresql/<version>, else of `initdb` on PATH. */
+export function findPgBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return join(root, versions[0], 'bin');
+  }
+  const found = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  return found.status === 0 && found.stdout.trim() ? dirname(realpathSync(found.stdout.trim())) : null;
+}
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const bin = findPgBin();
+  if (!bin) throw new Error('no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin or on PATH');
+  // initdb refuses to run as root: run the server tools as the postgres user in a folder it owns.
+  const asRoot = process.getuid?.() === 0;
+  const prefix = asRoot ? ['runuser', '-u', 'postgres', '--'] : [];
+  const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-pg-'));
+  if (asRoot) {
+    const ids = spawnSync('id', ['postgres'], { encoding: 'utf8' });
+    const uid = /uid=(\d+)/.exec(ids.stdout)?.[1];
+    const gid = /gid=(\d+)/.exec(ids.stdout)?.[1];
+    if (!uid || !gid) throw new Error('running as root, but there is no "postgres" user to run initdb as');
+    chownSync(dir, Number(uid), Number(gid));
+  }
+  const data = join(dir, 'data');
+  const tool = (name: string, args: string[]) => run([...prefix, join(bin, name), ...args]);
+  try {
+    await tool('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const server = [
+        `-h 127.0.0.1 -p ${port} -k ${dir}`,
+        '-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300',
+      ].join(' ');
+      try {
+        await tool('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', server, 'start']);
+        return {
+          url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+          async stop() {
+            await tool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
+            rmSync(dir, { recursive: true, force: true });
+          },
+        };
+      } catch (err) {
+        if (attempt >= 3) throw err; // the free port may have been taken in between: try another
+      }
+    }
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+function run(argv: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(argv[0], argv.slice(1), { timeout: 90_000 }, (err, _stdout, stderr) => {
+      if (err) reject(new Error(`${argv.join(' ')} failed: ${stderr.trim() || err.message}`));
+      else resolve();
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,96 @@
+// Every store test loops over `dialects` and opens a fresh store per test: a temp SQLite file, or a
+// new schema in the run's PostgreSQL server (see pg-global-setup.ts).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import type { Dialect, Store } from '../../src/store/index.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+  }
+}
+
+export const dialects: readonly Dialect[] = ['sqlite', 'postgres'];
+
+export interface TestStore {
+  store: Store;
+  /** What openStore was given: open another store (another connection or pool) on the same data. */
+  url: string;
+  schema?: string;
+  openAnother(opts?: { migrate?: boolean }): Promise<Store>;
+  /** Closes every store opened here and deletes the data. */
+  cleanup(): Promise<void>;
+}
+
+export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean } = {}): Promise<TestStore> {
+  const opened: Store[] = [];
+  const open = async (url: string, schema: string | undefined, migrate?: boolean) => {
+    const store = await openStore({ url, schema, migrate });
+    opened.push(store);
+    return store;
+  };
+  const closeAll = () => Promise.all(opened.map((s) => s.close().catch(() => {})));
+
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-test-'));
+    const url = `sqlite:${join(dir, 'mirror.db')}`;
+    return {
+      store: await open(url, undefined, opts.migrate),
+      url,
+      openAnother: (o = {}) => open(url, undefined, o.migrate),
+      async cleanup() {
+        await closeAll();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = inject('pgUrl');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return {
+    store: await open(url, schema, opts.migrate),
+    url,
+    schema,
+    openAnother: (o = {}) => open(url, schema, o.migrate),
+    async cleanup() {
+      await closeAll();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+// Column types by dialect, as the adapters map them (tests build their own mirrored tables).
+const TYPES = {
+  sqlite: { text: 'text', integer: 'integer', double: 'real', boolean: 'integer', json: 'text', timestamp: 'text' },
+  postgres: { text: 'text', integer: 'bigint', double: 'double precision', boolean: 'boolean', json: 'jsonb', timestamp: 'timestamptz' },
+} as const;
+
+/** A mirrored table like the catalog's: key columns, a few typed ones, raw, row_hash and the sync times. */
+export async function createMirrorTable(store: Store, table: string, key: readonly string[]): Promise<void> {
+  const t = TYPES[store.dialect];
+  let create = store.db.schema.createTable(table);
+  for (const k of key) create = create.addColumn(k, k.endsWith('id') ? t.integer : t.text, (c) => c.notNull());
+  await create
+    .addColumn('title', t.text)
+    .addColumn('price', t.double)
+    .addColumn('active', t.boolean)
+    .addColumn('tags', t.json)
+    .addColumn('updated_at', t.timestamp)
+    .addColumn('raw', t.json, (c) => c.notNull())
+    .addColumn('row_hash', t.text, (c) => c.notNull())
+    .addColumn('first_seen_at', t.timestamp, (c) => c.notNull())
+    .addColumn('synced_at', t.timestamp, (c) => c.notNull())
+    .addColumn('deleted_at', t.timestamp)
+    .addPrimaryKeyConstraint(`${table}_pk`, [...key] as never)
+    .execute();
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DsMirrorError } from '../../src/errors.js';
+import { openStore, parseStoreUrl, redactUrl } from '../../src/store/index.js';
+import { runMigrations } from '../../src/store/run-migrations.js';
+import { dialects, openTestStore } from '../helpers/stores.js';
+import type { TestStore } from '../helpers/stores.js';
+
+const CORE_TABLES = ['sync_runs', 'sync_run_streams', 'stream_state', 'quarantine', 'leases'];
+
+for (const dialect of dialects) {
+  describe(`migrations (${dialect})`, () => {
+    let t: TestStore;
+    afterEach(() => t.cleanup());
+
+    it('applies every migration in name order, then has nothing left to apply', async () => {
+      t = await openTestStore(dialect, { migrate: false });
+      const first = await t.store.migrate();
+      expect(first.error).toBeUndefined();
+      expect(first.results[0]).toEqual({ name: '0001-core', status: 'Success' });
+      const names = first.results.map((r) => r.name);
+      expect(names).toEqual([...names].sort());
+      expect(first.results.every((r) => r.status === 'Success')).toBe(true);
+      for (const table of CORE_TABLES) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.store.db);
+        expect(Number(rows[0].n)).toBe(0);
+      }
+      const again = await t.store.migrate();
+      expect(again).toEqual({ results: [] });
+      const other = await t.openAnother();
+      expect(await other.migrate()).toEqual({ results: [] });
+    });
+
+    it('reports a failing migration in its results instead of throwing', async () => {
+      t = await openTestStore(dialect, { migrate: false });
+      const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-migrations-'));
+      try {
+        writeFileSync(join(dir, '0001-fine.mjs'), "export async function up(db, t) { await db.schema.createTable('fine').addColumn('id', t.integer).execute(); }");
+        writeFileSync(join(dir, '0002-broken.mjs'), "export async function up() { throw new Error('boom'); }");
+        const types = { text: 'text', integer: 'integer', bigint: 'bigint', double: 'real', boolean: 'integer', json: 'text', timestamp: 'text', serial: 'integer' } as const;
+        const outcome = await runMigrations(t.store.db, types, t.schema, dir + '/');
+        expect(outcome.results).toEqual([
+          { name: '0001-fine', status: 'Success' },
+          { name: '0002-broken', status: 'Error' },
+        ]);
+        expect(String(outcome.error)).toContain('boom');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+describe('openStore', () => {
+  it('creates the folder of a new SQLite file and applies the migrations', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-open-'));
+    const path = join(dir, 'nested', 'deeper', 'mirror.db');
+    try {
+      const store = await openStore({ url: `sqlite:${path}` });
+      expect(store.dialect).toBe('sqlite');
+      expect(existsSync(path)).toBe(true);
+      const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
+      expect(rows[0].journal_mode).toBe('wal');
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never shows the password when PostgreSQL cannot be reached', async () => {
+    const error = await openStore({ url: 'postgres://mirror:s3cr3t-pw@127.0.0.1:1/db' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DsMirrorError);
+    expect((error as DsMirrorError).code).toBe('DS_DB_OPEN');
+    expect((error as DsMirrorError).kind).toBe('retriable');
+    expect((error as Error).message).toContain('postgres://mirror:***@127.0.0.1:1/db');
+    expect((error as Error).message).not.toContain('s3cr3t-pw');
+    expect(JSON.stringify(error)).not.toContain('s3cr3t-pw');
+  });
+
+  it('parses the --db forms and rejects what it cannot open with a hint', () => {
+    expect(parseStoreUrl('data/mirror.db')).toEqual({ dialect: 'sqlite', path: 'data/mirror.db' });
+    expect(parseStoreUrl('sqlite:data/m.db')).toEqual({ dialect: 'sqlite', path: 'data/m.db' });
+    expect(parseStoreUrl('sqlite:///tmp/m.db')).toEqual({ dialect: 'sqlite', path: '/tmp/m.db' });
+    expect(parseStoreUrl(':memory:')).toEqual({ dialect: 'sqlite', path: ':memory:' });
+    expect(parseStoreUrl('postgresql://h/db', 'mirror')).toEqual({ dialect: 'postgres', url: 'postgresql://h/db', schema: 'mirror' });
+    expect(() => parseStoreUrl('mysql://h/db')).toThrow(/unsupported scheme/);
+    expect(() => parseStoreUrl('postgres://h/db', 'Bad-Name')).toThrow(/--db-schema/);
+    expect(() => parseStoreUrl('data/m.db', 'mirror')).toThrow(/PostgreSQL only/);
+    expect(redactUrl('postgres://u:p%40ss@h:5432/db?sslmode=require&password=x')).toBe(
+      'postgres://u:***@h:5432/db?sslmode=require&password=***',
+    );
+  });
+});
