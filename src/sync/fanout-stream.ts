@@ -4,16 +4,16 @@
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import type { Row } from '../store/types.js';
-import type { Selection, StreamContext } from './context.js';
+import type { Row, Store } from '../store/types.js';
+import type { Selection, StreamContext, SyncSettings } from './context.js';
 import { contentHash } from './record-rows.js';
 
 const BATCH = 100;
 
 export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Promise<void> {
   const { stats } = ctx;
-  const selection = ctx.settings.selection[stream.parent.table] ?? { top: 0 };
-  const parents = await selectParents(ctx, stream, selection);
+  const selection = selectionFor(ctx.settings, stream);
+  const parents = await selectParents(ctx.store, stream, selection);
   ctx.progress.start(stream.name, parents.length);
   const limit = pLimit(ctx.settings.fanoutConcurrency);
   let pending: Row[] = [];
@@ -108,9 +108,9 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
   else stats.inserted += rows.length;
 }
 
-async function selectParents(ctx: StreamContext, stream: FanoutStream, selection: Selection): Promise<FanoutParent[]> {
+export async function selectParents(store: Store, stream: FanoutStream, selection: Selection): Promise<FanoutParent[]> {
   const { table, key, idOrSlug, orderBy } = stream.parent;
-  let query = ctx.store.db.selectFrom(table).select([`${key} as key`, `${idOrSlug} as idOrSlug`]).where('deleted_at', 'is', null);
+  let query = store.db.selectFrom(table).select([`${key} as key`, `${idOrSlug} as idOrSlug`]).where('deleted_at', 'is', null);
   if ('ids' in selection) {
     const ids = [...selection.ids];
     query = query.where((eb) => eb.or([eb(key, 'in', ids), eb(idOrSlug, 'in', ids)]));
@@ -120,4 +120,9 @@ async function selectParents(ctx: StreamContext, stream: FanoutStream, selection
   if ('top' in selection) query = query.limit(selection.top);
   const rows = (await query.execute()) as { key: string | number; idOrSlug: unknown }[];
   return rows.map((r) => ({ key: r.key, idOrSlug: String(r.idOrSlug) }));
+}
+
+/** Without a configured selection, a fan-out covers the first 100 parents (requests are precious). */
+export function selectionFor(settings: SyncSettings, stream: FanoutStream): Selection {
+  return settings.selection[stream.parent.table] ?? { top: 100 };
 }

@@ -3,7 +3,7 @@
 // date window) the rows no longer served are soft-deleted.
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import { keyString, type Row } from '../store/types.js';
+import { keyString, type Row, type Store } from '../store/types.js';
 import type { StreamContext } from './context.js';
 import { pages } from './pager.js';
 import { recordsToRows } from './record-rows.js';
@@ -23,7 +23,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const saved = ctx.settings.mode === 'full' ? null : ((await store.getState(stream.name))?.checkpoint as ListCheckpoint | null);
   const variants = stream.variants ?? SINGLE;
   const pass = saved?.pass ?? ctx.now();
-  const start = saved ? saved.windowStart : await windowStart(ctx, stream);
+  const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   if (saved) ctx.logger.info({ stream: stream.name, variant: saved.variant, page: saved.page }, 'resuming from checkpoint');
 
   for (let v = saved?.variant ?? 0; v < variants.length; v++) {
@@ -41,7 +41,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       }
       return body.data;
     };
-    const expectedRows = start === null ? await liveRows(ctx, stream.table, variant.scope) : 0;
+    const expectedRows = start === null ? await liveRows(store, stream.table, variant.scope) : 0;
 
     for await (const page of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window: ctx.settings.pageWindow })) {
       const first = page.records.length > 0 ? JSON.stringify(page.records[0]) : undefined;
@@ -84,8 +84,8 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   }
 }
 
-async function liveRows(ctx: StreamContext, table: string, scope: Row): Promise<number> {
-  let query = ctx.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+export async function liveRows(store: Store, table: string, scope: Row): Promise<number> {
+  let query = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
   for (const [column, value] of Object.entries(scope)) query = query.where(column, '=', value);
   const row = (await query.executeTakeFirst()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);

@@ -1,0 +1,43 @@
+// The `ds-mirror` command line. Every command reads its configuration once (flags > environment >
+// config file > defaults); bad input is one clear line on stderr and exit code 2.
+import { Command, CommanderError } from 'commander';
+import { ConfigError, DsMirrorError } from './errors.js';
+import { registerCommands } from './cli/commands.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, stopped: 3 } as const;
+
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
+  const program = new Command('ds-mirror')
+    .description('Keep a local SQL mirror of the Data Service: catalog, market data, token unlocks, monitoring and webhook alerts.')
+    .option('-c, --config <file>', 'JSON config file (default: ./ds-mirror.config.json if present; env DS_CONFIG)')
+    .option('--db <url>', 'database: sqlite:path/file.db or postgres://... (env DS_DB; default sqlite:data/mirror.db)')
+    .option('--db-schema <name>', 'PostgreSQL schema for the tables (env DS_DB_SCHEMA)')
+    .option('--base-url <url>', 'the Data Service base URL (env DS_BASE_URL)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env DS_LOG_LEVEL; default info)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  let code: number = EXIT.ok;
+  registerCommands(program, io, (c) => (code = c));
+  try {
+    await program.parseAsync(argv as string[]);
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof ConfigError) {
+      io.stderr.write(`ds-mirror: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`ds-mirror: ${message}\n`);
+    return error instanceof DsMirrorError && error.code === 'DS_LEASE_HELD' ? EXIT.stopped : EXIT.failed;
+  }
+}

@@ -1,0 +1,16 @@
+// Registers every subcommand; each lives in its own file.
+import type { Command } from 'commander';
+import type { CliIo } from '../cli.js';
+import { migrateCommand } from './migrate-command.js';
+import { statusCommand } from './status-command.js';
+import { streamsCommand } from './streams-command.js';
+import { syncCommand } from './sync-command.js';
+
+export type SetExit = (code: number) => void;
+
+export function registerCommands(program: Command, io: CliIo, setExit: SetExit): void {
+  syncCommand(program, io, setExit);
+  statusCommand(program, io);
+  migrateCommand(program, io, setExit);
+  streamsCommand(program, io);
+}

@@ -1,0 +1,56 @@
+// `ds-mirror status`: per stream, from the database alone: last success, live rows, lag, last error,
+// and whether a checkpoint will resume an interrupted pass.
+import type { Command } from 'commander';
+import { allStreams } from '../catalog/index.js';
+import type { CliIo } from '../cli.js';
+import { commandContext, openConfiguredStore } from './context.js';
+import { formatTable } from './table.js';
+
+export function statusCommand(program: Command, io: CliIo): void {
+  program
+    .command('status')
+    .description('Show each stream: last success, rows, lag, last error, pending checkpoint')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (flags: { json?: boolean }, command: Command) => {
+      const ctx = commandContext(command, io);
+      const store = await openConfiguredStore(ctx);
+      try {
+        const now = Date.now();
+        const rows = [];
+        for (const stream of allStreams()) {
+          const state = await store.getState(stream.name);
+          const count = (await store.db
+            .selectFrom(stream.table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .$if(stream.kind === 'list', (q) => q.where('deleted_at', 'is', null))
+            .executeTakeFirst()) as { n: number | string } | undefined;
+          const last = state?.lastSuccessAt ? Date.parse(state.lastSuccessAt) : null;
+          rows.push({
+            stream: stream.name,
+            rows: Number(count?.n ?? 0),
+            lastSuccess: state?.lastSuccessAt ?? null,
+            lagSeconds: last === null ? null : Math.round((now - last) / 1000),
+            checkpoint: state?.checkpoint ?? null,
+            lastError: state?.lastError ?? null,
+          });
+        }
+        if (flags.json) {
+          io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          return;
+        }
+        io.stdout.write(`${formatTable(
+          ['stream', 'rows', 'last success', 'lag', 'resumes', 'last error'],
+          rows.map((r) => [r.stream, r.rows, r.lastSuccess ?? 'never', r.lagSeconds === null ? null : humanLag(r.lagSeconds), r.checkpoint ? 'yes' : null, r.lastError]),
+        )}\n`);
+      } finally {
+        await store.close();
+      }
+    });
+}
+
+function humanLag(seconds: number): string {
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
+}

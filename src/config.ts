@@ -1,0 +1,161 @@
+// Configuration is read once, at the edge: defaults < config file < environment < command-line flags.
+// Secrets (the API key, webhook secrets) come from the environment or files only, never from flags.
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+import type { Selection } from './sync/context.js';
+
+const limits = z.object({ requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) }).partial().strict();
+const selection = z.union([z.literal('all'), z.string().regex(/^top:\d+$/), z.array(z.string().min(1))]);
+const stringList = z.array(z.string().min(1));
+
+/** The config file (JSON): every key optional. */
+export const fileSchema = z
+  .object({
+    baseUrl: z.string().url(),
+    apiKeyFile: z.string(),
+    db: z.string().min(1),
+    dbSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a plain SQL identifier'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    timeoutMs: z.number().int().positive(),
+    retries: z.number().int().min(0),
+    limits: z.object({ v1: limits, charts: limits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
+    pageWindow: z.number().int().min(1).max(64),
+    fanoutConcurrency: z.number().int().min(1).max(256),
+    lookbackDays: z.record(z.string(), z.number().min(0)),
+    selection: z.object({ assets: selection, projects: selection, metrics: selection, charts: selection }).partial().strict(),
+    metricProjects: stringList,
+    monitoring: z
+      .object({
+        views: stringList,
+        fullPassEveryHours: z.number().positive(),
+        events: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), stringList])),
+        tokenUnlocks: z.record(z.string(), z.union([z.string(), stringList])),
+      })
+      .partial()
+      .strict(),
+    receiver: z
+      .object({
+        port: z.number().int().min(0).max(65535),
+        host: z.string(),
+        path: z.string().startsWith('/'),
+        toleranceSec: z.number().positive(),
+        maxBodyBytes: z.number().int().positive(),
+        allowUnsignedViews: stringList,
+        secretsFile: z.string(),
+      })
+      .partial()
+      .strict(),
+    timezone: z.string(),
+    jobs: z.record(z.string(), z.object({ schedule: z.string(), enabled: z.boolean() }).partial().strict()),
+    metricsPort: z.number().int().min(0).max(65535),
+  })
+  .partial()
+  .strict();
+
+export type FileConfig = z.infer<typeof fileSchema>;
+
+export interface Config extends FileConfig {
+  baseUrl: string;
+  apiKey: string | null;
+  db: string;
+  logLevel: NonNullable<FileConfig['logLevel']>;
+  configFile: string | null;
+}
+
+export const DEFAULT_DB = 'sqlite:data/mirror.db';
+export const DEFAULT_CONFIG_FILE = 'ds-mirror.config.json';
+
+/** Flags that can override the file and environment (the CLI's global options). */
+export interface ConfigFlags {
+  config?: string;
+  db?: string;
+  dbSchema?: string;
+  baseUrl?: string;
+  logLevel?: string;
+}
+
+export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly<Config> {
+  const configFile = flags.config ?? env.DS_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
+  const file = configFile ? readConfigFile(configFile) : {};
+  const fromEnv = parse(fileSchema, 'environment', {
+    baseUrl: env.DS_BASE_URL,
+    db: env.DS_DB,
+    dbSchema: env.DS_DB_SCHEMA,
+    logLevel: env.DS_LOG_LEVEL,
+    timezone: env.DS_TIMEZONE,
+    ...(env.DS_MONITORING_VIEWS ? { monitoring: { ...file.monitoring, views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
+  });
+  const fromFlags = parse(fileSchema, 'command line', {
+    baseUrl: flags.baseUrl,
+    db: flags.db,
+    dbSchema: flags.dbSchema,
+    logLevel: flags.logLevel,
+  });
+  const merged = { ...file, ...defined(fromEnv), ...defined(fromFlags) };
+  const apiKey = env.DS_API_KEY ?? (merged.apiKeyFile ? readSecretFile(merged.apiKeyFile, 'apiKeyFile') : null);
+  return Object.freeze({
+    ...merged,
+    baseUrl: merged.baseUrl ?? '',
+    apiKey: apiKey && apiKey.length > 0 ? apiKey : null,
+    db: merged.db ?? DEFAULT_DB,
+    logLevel: merged.logLevel ?? 'info',
+    configFile,
+  });
+}
+
+/** The base URL and key a command that talks to the service needs, or one clear line on what to set. */
+export function requireService(config: Config): { baseUrl: string; apiKey: string } {
+  if (!config.baseUrl) throw new ConfigError('no service URL: set DS_BASE_URL, --base-url or "baseUrl" in the config file');
+  if (!config.apiKey) throw new ConfigError('no API key: set DS_API_KEY (or "apiKeyFile" in the config file)');
+  return { baseUrl: config.baseUrl, apiKey: config.apiKey };
+}
+
+/** `all`, `top:N` or a list of ids/slugs → a fan-out selection. */
+export function toSelection(value: string | readonly string[]): Selection {
+  if (Array.isArray(value)) return { ids: value };
+  if (value === 'all') return { all: true };
+  const top = /^top:(\d+)$/.exec(value as string);
+  if (top) return { top: Number(top[1]) };
+  return { ids: splitList(value as string) };
+}
+
+export function splitList(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function readConfigFile(path: string): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new ConfigError(`cannot read the config file ${path}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`the config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parse(fileSchema, `config file ${path}`, json);
+}
+
+export function readSecretFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    throw new ConfigError(`cannot read ${what} ${path}`);
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, where: string, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue.path.join('.') || '(root)';
+  throw new ConfigError(`${where}: ${path}: ${issue.message}`);
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
