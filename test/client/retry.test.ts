@@ -1,0 +1,138 @@
+// Retries on 429, 5xx, resets, truncated bodies and time-outs; none on 400, 401, 404.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backoffDelay, createClient, parseRetryAfter, type ApiClient } from '../../src/client/index.js';
+import { json, startServer, type Handler, type TestServer } from './test-server.js';
+
+let server: TestServer;
+let client: ApiClient;
+const OK = { page: 1, total: 1, data: [{ id: 1 }] };
+
+beforeAll(async () => {
+  server = await startServer();
+  client = createClient({
+    baseUrl: server.baseUrl,
+    apiKey: 'k-retry-test',
+    retries: 3,
+    timeoutMs: 250,
+    backoff: { initialMs: 5, maxMs: 2_000 },
+  });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+/** Fails the first `failures` hits with `fail`, then answers OK. */
+function failThenOk(failures: number, fail: Handler): Handler {
+  return (req, res, hit) => (hit <= failures ? fail(req, res, hit) : json(res, 200, OK));
+}
+
+describe('retried failures', () => {
+  it.each([500, 502, 503, 429])('retries HTTP %i and then returns the body', async (status) => {
+    server.handle(failThenOk(2, (_req, res) => json(res, status, { statusCode: status, message: 'busy' })));
+    const before = client.stats.retries;
+    await expect(client.get('/v1/assets')).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(3);
+    expect(client.stats.retries - before).toBe(2);
+  });
+
+  it('waits the Retry-After seconds of a 429 before trying again', async () => {
+    server.handle(failThenOk(1, (_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '1' })));
+    await expect(client.get('/monitoring/v2/categories')).resolves.toEqual(OK);
+    const gap = server.seen[1].at - server.seen[0].at;
+    expect(gap).toBeGreaterThanOrEqual(950);
+    expect(gap).toBeLessThan(1_900);
+  });
+
+  it('retries a reset connection', async () => {
+    server.handle(failThenOk(1, (req) => req.socket.destroy()));
+    await expect(client.get('/v1/assets')).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('retries a body cut short (connection closed before Content-Length bytes)', async () => {
+    server.handle(
+      failThenOk(1, (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('{"page":1,"data":[');
+        setTimeout(() => req.socket.destroy(), 10);
+      }),
+    );
+    await expect(client.get('/v1/assets')).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('retries a complete response whose JSON is truncated', async () => {
+    server.handle(
+      failThenOk(1, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"page":1,"data":[{"id":1');
+      }),
+    );
+    await expect(client.get('/v1/assets')).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('retries a server that never answers, within the per-attempt time-out', async () => {
+    server.handle(failThenOk(1, () => undefined));
+    const started = performance.now();
+    await expect(client.get('/v1/assets')).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+  });
+
+  it('times out a body that stalls after the headers', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[');
+    });
+    const err = await client.get('/v1/assets').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'DS_TIMEOUT', kind: 'retriable', attempts: 4, status: null });
+    expect(server.seen).toHaveLength(4);
+  });
+
+  it('gives up after the configured retries with the last error', async () => {
+    server.handle((_req, res) => json(res, 503, { statusCode: 503, message: 'maintenance' }));
+    const err = await client.get('/v1/charts', { page: 1 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'DS_HTTP_STATUS', status: 503, attempts: 4, kind: 'retriable' });
+    expect(server.seen).toHaveLength(4);
+  });
+});
+
+describe('failures that are not retried', () => {
+  it.each([
+    [400, 'DS_HTTP_STATUS'],
+    [401, 'DS_AUTH'],
+    [403, 'DS_AUTH'],
+    [404, 'DS_NOT_FOUND'],
+  ])('HTTP %i fails at once with %s', async (status, code) => {
+    server.handle((_req, res) => json(res, status, { statusCode: status, message: 'no' }));
+    const err = await client.get('/v1/assets/x').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code, status, attempts: 1 });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('marks a 404 skippable so a fan-out can go on', async () => {
+    server.handle((_req, res) => json(res, 404, {}));
+    await expect(client.get('/v1/assets/gone/markets')).rejects.toMatchObject({ kind: 'skippable' });
+  });
+});
+
+describe('backoff arithmetic', () => {
+  it('full jitter stays within [0, min(max, initial * 2^(n-1))]', () => {
+    const b = { initialMs: 100, maxMs: 1_000 };
+    expect(backoffDelay(1, b, () => 0.999)).toBe(100);
+    expect(backoffDelay(3, b, () => 0.5)).toBe(200);
+    expect(backoffDelay(10, b, () => 0.999)).toBe(999);
+    expect(backoffDelay(4, b, () => 0)).toBe(0);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('3', now)).toBe(3_000);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:07 GMT', now)).toBe(7_000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:59:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter(undefined, now)).toBeNull();
+  });
+});
