@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMirrorTable, dialects, openTestStore } from '../helpers/stores.js';
+import type { TestStore } from '../helpers/stores.js';
+import type { Row } from '../../src/store/index.js';
+
+const T1 = '2025-01-01T00:00:00.000Z';
+const T2 = '2025-01-02T00:00:00.000Z';
+const T3 = '2025-01-03T00:00:00.000Z';
+
+function item(id: number, version = 'a'): Row {
+  return {
+    id,
+    title: `item ${id} ${version}`,
+    price: id + 0.25,
+    active: id % 2 === 0,
+    tags: ['x', version],
+    updated_at: '2024-06-01T12:30:00.000Z',
+    raw: { id, version, nested: { ok: true } },
+    row_hash: `h${id}${version}`,
+  };
+}
+
+for (const dialect of dialects) {
+  describe(`upsertChanged (${dialect})`, () => {
+    let t: TestStore;
+    const upsert = (rows: Row[], now: string, table = 'items', key = ['id']) =>
+      t.store.transaction((tx) => tx.upsertChanged(table, key, rows, now));
+    const all = (table = 'items') => t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
+
+    beforeEach(async () => {
+      t = await openTestStore(dialect);
+      await createMirrorTable(t.store, 'items', ['id']);
+    });
+    afterEach(() => t.cleanup());
+
+    it('inserts new keys with first_seen_at and synced_at set to now', async () => {
+      expect(await upsert([item(1), item(2), item(3)], T1)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+      const rows = await all();
+      expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
+      for (const r of rows) expect([r.first_seen_at, r.synced_at, r.deleted_at]).toEqual([T1, T1, null]);
+    });
+
+    it('writes nothing when every hash is unchanged', async () => {
+      await upsert([item(1), item(2), item(3)], T1);
+      expect(await upsert([item(1), item(2), item(3)], T2)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
+      expect((await all()).map((r) => r.synced_at)).toEqual([T1, T1, T1]);
+    });
+
+    it('updates only changed rows, keeping first_seen_at', async () => {
+      await upsert([item(1), item(2), item(3)], T1);
+      expect(await upsert([item(1), item(2, 'b'), item(3), item(4)], T2)).toEqual({ inserted: 1, updated: 1, unchanged: 2 });
+      const rows = await all();
+      expect(rows.map((r) => [r.id, r.title, r.first_seen_at, r.synced_at])).toEqual([
+        [1, 'item 1 a', T1, T1],
+        [2, 'item 2 b', T1, T2],
+        [3, 'item 3 a', T1, T1],
+        [4, 'item 4 a', T2, T2],
+      ]);
+    });
+
+    it('brings back a soft-deleted row even when its hash is unchanged', async () => {
+      await upsert([item(1), item(2), item(3)], T1);
+      expect(await t.store.softDeleteMissing('items', ['id'], new Set(['1', '2']), {}, T2)).toBe(1);
+      expect(await upsert([item(1), item(2), item(3)], T3)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
+      const row3 = (await all())[2];
+      expect([row3.first_seen_at, row3.synced_at, row3.deleted_at]).toEqual([T1, T3, null]);
+    });
+
+    it('handles composite keys', async () => {
+      await createMirrorTable(t.store, 'pairs', ['chart_id', 'slug']);
+      const pair = (chart_id: number, slug: string, v = 'a') => ({ chart_id, slug, raw: { v }, row_hash: `${chart_id}${slug}${v}` });
+      const rows = [pair(1, 'a'), pair(1, 'b'), pair(2, 'a')];
+      expect(await upsert(rows, T1, 'pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+      const changed = [pair(1, 'a'), pair(1, 'b', 'z'), pair(2, 'a')];
+      expect(await upsert(changed, T2, 'pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
+      const stored = await t.store.db.selectFrom('pairs').select(['chart_id', 'slug', 'synced_at']).orderBy('chart_id').orderBy('slug').execute();
+      expect(stored).toEqual([
+        { chart_id: 1, slug: 'a', synced_at: T1 },
+        { chart_id: 1, slug: 'b', synced_at: T2 },
+        { chart_id: 2, slug: 'a', synced_at: T1 },
+      ]);
+    });
+
+    it('keeps the last of duplicate keys within one page', async () => {
+      expect(await upsert([item(1, 'a'), item(2), item(1, 'b')], T1)).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+      expect((await all())[0].title).toBe('item 1 b');
+      expect(await upsert([item(1, 'c'), item(1, 'b')], T2)).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+      expect((await all())[0].title).toBe('item 1 b');
+    });
+
+    it('reads back JSON as text, booleans, numbers and timestamps alike on both stores', async () => {
+      await upsert([item(2), item(3)], T1);
+      const [two, three] = await all();
+      expect(typeof two.tags).toBe('string');
+      expect(JSON.parse(two.tags)).toEqual(['x', 'a']);
+      expect(JSON.parse(two.raw)).toEqual({ id: 2, version: 'a', nested: { ok: true } });
+      expect(Boolean(two.active)).toBe(true);
+      expect(Boolean(three.active)).toBe(false);
+      expect(two.price).toBe(2.25);
+      expect(two.id).toBe(2);
+      expect(two.updated_at).toBe('2024-06-01T12:30:00.000Z');
+    });
+
+    it('writes pages far past the 65,535 bind-parameter cap', async () => {
+      const rows = Array.from({ length: 12_000 }, (_, i) => item(i + 1));
+      expect(await upsert(rows, T1)).toEqual({ inserted: 12_000, updated: 0, unchanged: 0 });
+      const changed = rows.map((r, i) => (i % 1000 === 0 ? item(i + 1, 'b') : r));
+      expect(await upsert(changed, T2)).toEqual({ inserted: 0, updated: 12, unchanged: 11_988 });
+      const count = await t.store.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(12_000);
+    });
+
+    it('does nothing for an empty page', async () => {
+      expect(await upsert([], T1)).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
+      expect(await all()).toEqual([]);
+    });
+  });
+}
