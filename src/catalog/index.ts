@@ -4,7 +4,7 @@ import type { StreamDef } from './types.js';
 import { v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
 
-export type { ListStream, FanoutStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
+export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
 
 const registered: StreamDef[] = [...v1Lists, ...v1Fanouts];
 

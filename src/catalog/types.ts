@@ -1,6 +1,7 @@
 // A stream is data: where its records come from, how they page, which table keeps them and how a record
 // becomes a row. The sync engine knows nothing about any one endpoint beyond what is written here.
 import type { Row } from '../store/types.js';
+import type { StreamContext } from '../sync/context.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
@@ -77,4 +78,22 @@ export interface FanoutSettings {
   metricProjects: readonly string[];
 }
 
-export type StreamDef = ListStream | FanoutStream;
+/**
+ * A stream whose endpoint does not fit the generic list/fan-out runners (monitoring events with their
+ * developments, views and their matches, the category taxonomy): it runs itself, with the same context,
+ * leases, stats and run records as every other stream.
+ */
+export interface CustomStream {
+  kind: 'custom';
+  name: string;
+  description: string;
+  /** The endpoint, for `ds-mirror streams`. */
+  path: string;
+  /** The main table, for `ds-mirror status`. */
+  table: string;
+  key: readonly string[];
+  optIn?: boolean;
+  run: (ctx: StreamContext) => Promise<void>;
+}
+
+export type StreamDef = ListStream | FanoutStream | CustomStream;

@@ -107,6 +107,12 @@ export function syncSettings(config: Config, flags: Pick<SyncFlags, 'full' | 'se
     selection,
     fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
+    monitoring: {
+      views: config.monitoring?.views ?? [],
+      events: config.monitoring?.events ?? {},
+      tokenUnlocks: config.monitoring?.tokenUnlocks ?? {},
+      fullPassEveryHours: config.monitoring?.fullPassEveryHours ?? 24,
+    },
   };
 }
 

@@ -18,6 +18,18 @@ export interface SyncSettings {
   fanout: FanoutSettings;
   /** Parents of a fan-out fetched at once. */
   fanoutConcurrency: number;
+  monitoring: MonitoringSettings;
+}
+
+export interface MonitoringSettings {
+  /** Monitoring views to mirror, by id or slug-with-id-prefix (there is no list endpoint). */
+  views: readonly string[];
+  /** Filters of /monitoring/v2/events, by the catalog's parameter names (a user mirroring a slice). */
+  events: Readonly<Record<string, string | boolean | number | readonly string[]>>;
+  /** Filters of /token-unlocks/v1/assets (asset ids, categories, sectors, tags). */
+  tokenUnlocks: Readonly<Record<string, string | readonly string[]>>;
+  /** An incremental run becomes a full events pass (removals detected) when the last one is older. */
+  fullPassEveryHours: number;
 }
 
 export interface Progress {

@@ -88,7 +88,8 @@ async function runStream(
   progress.start(def.name, null);
   try {
     if (def.kind === 'list') await syncList(ctx, def);
-    else await syncFanout(ctx, def);
+    else if (def.kind === 'fanout') await syncFanout(ctx, def);
+    else await def.run(ctx);
   } catch (error) {
     const budget = error instanceof DsMirrorError && error.code === 'DS_REQUEST_BUDGET';
     stats.outcome = budget ? 'stopped' : 'failed';
