@@ -32,6 +32,8 @@ export async function planRun(store: Store, settings: SyncSettings, streams: rea
           atLeast: rows === 0,
         });
       }
+    } else if (stream.kind === 'custom') {
+      plan.push({ stream: stream.name, request: `GET ${buildUrl(baseUrl, stream.path)}`, count: 1, atLeast: true });
     } else {
       const parents = await selectParents(store, stream, selectionFor(settings, stream));
       const example = parents[0];
