@@ -9,6 +9,8 @@ import { keyString } from './types.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Dialect, Lease, LeaseHolder, Row, Store, StoreTx, StreamRunStats, StreamState } from './types.js';
 
+const SOFT_DELETE_CHUNK = 1000;
+
 export class KyselyStore implements Store {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
@@ -38,8 +40,8 @@ export class KyselyStore implements Store {
       let live = trx.selectFrom(table).select([...key]).where('deleted_at', 'is', null);
       for (const [column, value] of scoped) live = live.where(column, '=', value);
       const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
-      // Row-value IN lists, chunked under the bind-parameter cap.
-      const chunk = Math.floor((this.adapter.maxParams - scoped.length - 1) / key.length);
+      // Row-value IN lists, in chunks: PostgreSQL expands a row-value list into nested ORs.
+      const chunk = Math.min(SOFT_DELETE_CHUNK, Math.floor((this.adapter.maxParams - scoped.length - 1) / key.length));
       const keyTuple = sql.join(key.map((k) => sql.ref(k)));
       let deleted = 0;
       for (let i = 0; i < missing.length; i += chunk) {

@@ -23,13 +23,13 @@ function item(id: number, version = 'a'): Row {
 for (const dialect of dialects) {
   describe(`upsertChanged (${dialect})`, () => {
     let t: TestStore;
-    const upsert = (rows: Row[], now: string, table = 'items', key = ['id']) =>
+    const upsert = (rows: Row[], now: string, table = 'test_items', key = ['id']) =>
       t.store.transaction((tx) => tx.upsertChanged(table, key, rows, now));
-    const all = (table = 'items') => t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
+    const all = (table = 'test_items') => t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
 
     beforeEach(async () => {
       t = await openTestStore(dialect);
-      await createMirrorTable(t.store, 'items', ['id']);
+      await createMirrorTable(t.store, 'test_items', ['id']);
     });
     afterEach(() => t.cleanup());
 
@@ -60,20 +60,20 @@ for (const dialect of dialects) {
 
     it('brings back a soft-deleted row even when its hash is unchanged', async () => {
       await upsert([item(1), item(2), item(3)], T1);
-      expect(await t.store.softDeleteMissing('items', ['id'], new Set(['1', '2']), {}, T2)).toBe(1);
+      expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(['1', '2']), {}, T2)).toBe(1);
       expect(await upsert([item(1), item(2), item(3)], T3)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
       const row3 = (await all())[2];
       expect([row3.first_seen_at, row3.synced_at, row3.deleted_at]).toEqual([T1, T3, null]);
     });
 
     it('handles composite keys', async () => {
-      await createMirrorTable(t.store, 'pairs', ['chart_id', 'slug']);
+      await createMirrorTable(t.store, 'test_pairs', ['chart_id', 'slug']);
       const pair = (chart_id: number, slug: string, v = 'a') => ({ chart_id, slug, raw: { v }, row_hash: `${chart_id}${slug}${v}` });
       const rows = [pair(1, 'a'), pair(1, 'b'), pair(2, 'a')];
-      expect(await upsert(rows, T1, 'pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+      expect(await upsert(rows, T1, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
       const changed = [pair(1, 'a'), pair(1, 'b', 'z'), pair(2, 'a')];
-      expect(await upsert(changed, T2, 'pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
-      const stored = await t.store.db.selectFrom('pairs').select(['chart_id', 'slug', 'synced_at']).orderBy('chart_id').orderBy('slug').execute();
+      expect(await upsert(changed, T2, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
+      const stored = await t.store.db.selectFrom('test_pairs').select(['chart_id', 'slug', 'synced_at']).orderBy('chart_id').orderBy('slug').execute();
       expect(stored).toEqual([
         { chart_id: 1, slug: 'a', synced_at: T1 },
         { chart_id: 1, slug: 'b', synced_at: T2 },
@@ -106,7 +106,7 @@ for (const dialect of dialects) {
       expect(await upsert(rows, T1)).toEqual({ inserted: 12_000, updated: 0, unchanged: 0 });
       const changed = rows.map((r, i) => (i % 1000 === 0 ? item(i + 1, 'b') : r));
       expect(await upsert(changed, T2)).toEqual({ inserted: 0, updated: 12, unchanged: 11_988 });
-      const count = await t.store.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const count = await t.store.db.selectFrom('test_items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(12_000);
     });
 
