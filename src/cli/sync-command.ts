@@ -3,9 +3,8 @@
 import type { Command } from 'commander';
 import { createClient } from '../client/index.js';
 import { resolveStreams } from '../catalog/index.js';
-import { requireService, splitList, toSelection, type Config } from '../config.js';
-import { ConfigError } from '../errors.js';
-import type { SyncSettings, Selection } from '../sync/context.js';
+import { requireService } from '../config.js';
+import { syncSettings } from '../sync/settings.js';
 import { runSync } from '../sync/engine.js';
 import { planRun } from '../sync/plan.js';
 import { EXIT, type CliIo } from '../cli.js';
@@ -90,30 +89,6 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
-}
-
-export function syncSettings(config: Config, flags: Pick<SyncFlags, 'full' | 'select' | 'metricProjects' | 'pageWindow'>): SyncSettings {
-  const selection: Record<string, Selection> = {};
-  for (const [parent, value] of Object.entries(config.selection ?? {})) selection[parent] = toSelection(value);
-  for (const item of flags.select ?? []) {
-    const [parent, value] = item.split('=', 2);
-    if (!parent || !value) throw new ConfigError(`--select takes parent=selection (e.g. assets=top:100), got "${item}"`);
-    selection[parent] = toSelection(value);
-  }
-  return {
-    mode: flags.full ? 'full' : 'incremental',
-    pageWindow: flags.pageWindow ?? config.pageWindow ?? 4,
-    lookbackDays: config.lookbackDays ?? {},
-    selection,
-    fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
-    fanoutConcurrency: config.fanoutConcurrency ?? 8,
-    monitoring: {
-      views: config.monitoring?.views ?? [],
-      events: config.monitoring?.events ?? {},
-      tokenUnlocks: config.monitoring?.tokenUnlocks ?? {},
-      fullPassEveryHours: config.monitoring?.fullPassEveryHours ?? 24,
-    },
-  };
 }
 
 function summary(streams: readonly { stream: string; fetched: number; inserted: number; updated: number; unchanged: number; deleted: number; errors: number; requests: number; durationMs: number; outcome: string; error?: string | null }[]): string {
