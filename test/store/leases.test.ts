@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LeaseHeldError } from '../../src/store/index.js';
+import { dialects, openTestStore } from '../helpers/stores.js';
+import type { TestStore } from '../helpers/stores.js';
+import type { Store } from '../../src/store/index.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const CHILD = fileURLToPath(new URL('./lease-child.ts', import.meta.url));
+
+function runChild(t: TestStore, name: string, owner: string): Promise<{ taken: boolean; code?: string; message?: string }> {
+  return new Promise((resolve, reject) => {
+    const args = ['--import', 'tsx', CHILD, t.url, t.schema ?? '', name, owner];
+    execFile(process.execPath, args, { timeout: 30_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`lease child failed: ${stderr || err.message}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+    });
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`leases (${dialect})`, () => {
+    let t: TestStore;
+    let other: Store; // a second connection (SQLite) or pool (PostgreSQL) on the same database
+    beforeEach(async () => {
+      t = await openTestStore(dialect);
+      other = await t.openAnother();
+    });
+    afterEach(() => t.cleanup());
+
+    it('refuses a second owner while the lease is live, naming the holder', async () => {
+      const lease = await t.store.acquireLease('sync:assets', 'worker-a', 60_000);
+      expect(lease?.name).toBe('sync:assets');
+      expect(await other.acquireLease('sync:assets', 'worker-b', 60_000)).toBeNull();
+      expect((await other.leaseHolder('sync:assets'))?.owner).toBe('worker-a');
+      const refused = await other.holdLease('sync:assets', 'worker-b', 60_000).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(LeaseHeldError);
+      expect((refused as LeaseHeldError).code).toBe('DS_LEASE_HELD');
+      expect((refused as Error).message).toMatch(/"sync:assets" is already running: its lease is held by worker-a until \d{4}-/);
+      // Other names are independent, and the owner may take its own lease again.
+      expect(await other.acquireLease('sync:projects', 'worker-b', 60_000)).not.toBeNull();
+      expect(await t.store.acquireLease('sync:assets', 'worker-a', 60_000)).not.toBeNull();
+    });
+
+    it('lets exactly one of many concurrent takers win', async () => {
+      const attempts = Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? other : t.store).acquireLease('receiver', `worker-${i}`, 60_000),
+      );
+      const won = (await Promise.all(attempts)).filter((lease) => lease !== null);
+      expect(won).toHaveLength(1);
+    });
+
+    it('is taken over once it expires, and the old owner learns it on renew', async () => {
+      const first = await t.store.acquireLease('sync:chains', 'crashed-worker', 500);
+      expect(first).not.toBeNull();
+      expect(await other.acquireLease('sync:chains', 'worker-b', 60_000)).toBeNull();
+      await sleep(700);
+      expect(await other.leaseHolder('sync:chains')).toBeNull();
+      expect(await other.acquireLease('sync:chains', 'worker-b', 60_000)).not.toBeNull();
+      expect(await first!.renew()).toBe(false);
+      expect((await t.store.leaseHolder('sync:chains'))?.owner).toBe('worker-b');
+    });
+
+    it('renew pushes the expiry forward; release frees it at once', async () => {
+      const lease = (await t.store.acquireLease('sync:glossary', 'worker-a', 1500))!;
+      const before = (await t.store.leaseHolder('sync:glossary'))!.expiresAt;
+      await sleep(900);
+      expect(await lease.renew()).toBe(true);
+      const after = (await t.store.leaseHolder('sync:glossary'))!.expiresAt;
+      expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+      await sleep(900); // past the first expiry, within the renewed one
+      expect(await other.acquireLease('sync:glossary', 'worker-b', 60_000)).toBeNull();
+      await lease.release();
+      expect(await other.acquireLease('sync:glossary', 'worker-b', 60_000)).not.toBeNull();
+    });
+
+    it('gives another process a clear message while the lease is held, and the lease once free', async () => {
+      const lease = (await t.store.acquireLease('sync:assets', 'worker-parent', 60_000))!;
+      const refused = await runChild(t, 'sync:assets', 'worker-child');
+      expect(refused.taken).toBe(false);
+      expect(refused.code).toBe('DS_LEASE_HELD');
+      expect(refused.message).toContain('held by worker-parent until');
+      expect(refused.message).toMatch(dialect === 'sqlite' ? /another ds-mirror process .* SQLite file/ : /another worker holds it/);
+      await lease.release();
+      expect(await runChild(t, 'sync:assets', 'worker-child')).toEqual({ taken: true });
+    });
+  });
+}

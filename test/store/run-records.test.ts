@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dialects, openTestStore } from '../helpers/stores.js';
+import type { TestStore } from '../helpers/stores.js';
+import type { StreamRunStats } from '../../src/store/index.js';
+
+const T1 = '2025-01-01T00:00:00.000Z';
+const T2 = '2025-01-01T00:05:00.000Z';
+
+function stats(stream: string, outcome: StreamRunStats['outcome'], extra: Partial<StreamRunStats> = {}): StreamRunStats {
+  return { stream, fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, durationMs: 1234.6, outcome, ...extra };
+}
+
+for (const dialect of dialects) {
+  describe(`run records and stream state (${dialect})`, () => {
+    let t: TestStore;
+    beforeEach(async () => {
+      t = await openTestStore(dialect);
+    });
+    afterEach(() => t.cleanup());
+
+    it('records a run with its streams, counts, duration and outcome', async () => {
+      const runId = await t.store.startRun(['assets', 'chains'], 'incremental', T1);
+      expect(await t.store.startRun(['assets'], 'full', T1)).toBe(runId + 1);
+      await t.store.finishStream(runId, stats('assets', 'success'), { checkpoint: null, highWater: '2025-01-01' });
+      await t.store.finishStream(runId, stats('chains', 'failed', { error: 'HTTP 503 after 5 attempts' }), { checkpoint: { page: 4 } });
+      await t.store.finishRun(runId, 'partial', T2);
+
+      const run = await t.store.db.selectFrom('sync_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+      expect({ ...run, streams: JSON.parse(run.streams) }).toEqual({
+        id: runId, started_at: T1, finished_at: T2, mode: 'incremental', streams: ['assets', 'chains'], outcome: 'partial',
+      });
+      const perStream = await t.store.db.selectFrom('sync_run_streams').selectAll().where('run_id', '=', runId).orderBy('stream').execute();
+      expect(perStream).toEqual([
+        { run_id: runId, stream: 'assets', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, duration_ms: 1235, outcome: 'success', error: null },
+        { run_id: runId, stream: 'chains', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, duration_ms: 1235, outcome: 'failed', error: 'HTTP 503 after 5 attempts' },
+      ]);
+    });
+
+    it('keeps state per stream: checkpoint, high water, last success and last error', async () => {
+      expect(await t.store.getState('assets')).toBeNull();
+      const run1 = await t.store.startRun(['assets'], 'incremental', T1);
+      await t.store.transaction((tx) => tx.saveCheckpoint('assets', { assetClass: 'token', page: 7 }));
+      expect(await t.store.getState('assets')).toEqual({
+        stream: 'assets', checkpoint: { assetClass: 'token', page: 7 }, highWater: null, lastSuccessAt: null, lastError: null, lastRunId: null,
+      });
+
+      await t.store.finishStream(run1, stats('assets', 'success'), { checkpoint: null, highWater: '2025-01-01' });
+      const done = (await t.store.getState('assets'))!;
+      expect([done.checkpoint, done.highWater, done.lastError, done.lastRunId]).toEqual([null, '2025-01-01', null, run1]);
+      expect(Date.parse(done.lastSuccessAt!)).toBeGreaterThan(Date.now() - 60_000);
+
+      // A failed pass keeps the last success and high water, records the error and its checkpoint.
+      const run2 = await t.store.startRun(['assets'], 'incremental', T2);
+      await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom' }), { checkpoint: { page: 3 } });
+      expect(await t.store.getState('assets')).toEqual({
+        stream: 'assets', checkpoint: { page: 3 }, highWater: '2025-01-01', lastSuccessAt: done.lastSuccessAt, lastError: 'boom', lastRunId: run2,
+      });
+    });
+  });
+}
