@@ -1,5 +1,6 @@
 // One HTTP attempt over the pool: headers, a time-out on the whole attempt (headers and body),
 // the body read whole. Transport failures become DS_TIMEOUT or DS_NETWORK errors.
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Pool } from 'undici';
 import type { ApiFamily } from './api-family.js';
@@ -44,21 +45,26 @@ export async function sendOnce(
   ctx: AttemptContext,
 ): Promise<RawResponse> {
   // headersTimeout/bodyTimeout bound each silence; the abort bounds the whole attempt (a slow drip).
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  // undici takes an EventEmitter as its signal: it costs less per request than an AbortController.
+  const abort = new EventEmitter();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.emit('abort');
+  }, timeoutMs);
   try {
     const res = await pool.request({
       method: 'GET',
       path,
       headers,
-      signal: abort.signal,
+      signal: abort,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };
   } catch (err) {
-    throw transportError(err, abort.signal.aborted, ctx, timeoutMs);
+    throw transportError(err, timedOut, ctx, timeoutMs);
   } finally {
     clearTimeout(timer);
   }

@@ -91,6 +91,19 @@ describe('retried failures', () => {
     expect(server.seen).toHaveLength(4);
   });
 
+  it('times out a body that drips slower than the whole attempt allows (the overall deadline)', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // Each gap is shorter than bodyTimeout, so only the per-attempt deadline can end this.
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 40);
+      res.on('close', () => clearInterval(drip));
+    });
+    const started = performance.now();
+    const err = await client.get('/v1/assets').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'DS_TIMEOUT', attempts: 4 });
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
   it('gives up after the configured retries with the last error', async () => {
     server.handle((_req, res) => json(res, 503, { statusCode: 503, message: 'maintenance' }));
     const err = await client.get('/v1/charts', { page: 1 }).catch((e: unknown) => e);
