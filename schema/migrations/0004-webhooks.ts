@@ -18,8 +18,6 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('body', t.text, (c) => c.notNull())
     .addColumn('received_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').columns(['event_id']).execute();
-  await db.schema.createIndex('webhook_deliveries_received_idx').on('webhook_deliveries').columns(['received_at']).execute();
 
   await db.schema
     .createTable('alert_history')
@@ -31,5 +29,4 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('development_id', t.text)
     .addPrimaryKeyConstraint('alert_history_pk', ['view_id', 'event_id'])
     .execute();
-  await db.schema.createIndex('alert_history_event_idx').on('alert_history').columns(['event_id']).execute();
 }

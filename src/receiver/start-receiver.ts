@@ -28,6 +28,8 @@ export interface ReceiverOptions {
 export interface ReceiverStats {
   received: number;
   duplicates: number;
+  /** Group commits made: received / commits is the mean group size. */
+  commits: number;
   refused: Record<string, number>;
 }
 
@@ -64,10 +66,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const now = opts.now ?? Date.now;
   const log = (opts.logger ?? pino()).child({ component: 'receiver' });
   const verifier = createSignatureVerifier(opts.secrets, toleranceSec);
-  const stats: ReceiverStats = { received: 0, duplicates: 0, refused: {} };
+  const stats: ReceiverStats = { received: 0, duplicates: 0, commits: 0, refused: {} };
   const committer = new GroupCommitter(opts.store, ({ inserted, size }) => {
     stats.received += size;
     stats.duplicates += size - inserted;
+    stats.commits++;
   });
   let closing = false;
 
@@ -186,7 +189,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
 
   return {
     url,
-    stats: () => ({ received: stats.received, duplicates: stats.duplicates, refused: { ...stats.refused } }),
+    stats: () => ({ ...stats, refused: { ...stats.refused } }),
     close: () => (closed ??= shutdown()),
   };
 }

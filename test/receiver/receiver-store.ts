@@ -1,16 +1,6 @@
-// Real stores for the receiver's tests, and a wrapper that makes a real store fail or stall on
-// purpose (the storage failure the sender must see as a 503).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore } from '../../src/store/index.js';
-import type { Store } from '../../src/store/types.js';
-
-/** A fresh, migrated SQLite store in its own temporary directory. */
-export function openReceiverStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'ds-receiver-test-'));
-  return openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
-}
+// A wrapper that makes a real store fail or stall on purpose (the storage failure the sender must
+// see as a 503), and row counts of the three tables the receiver writes.
+import type { Store } from '../../src/store/index.js';
 
 /** The same store, whose first `failures` transactions throw and every transaction waits `delayMs` first. */
 export function failingStore(store: Store, failures: number, delayMs = 0): Store {
