@@ -1,0 +1,90 @@
+// Faults on demand, drawn from a seeded stream: 500/503, 429 with Retry-After, connection resets,
+// truncated bodies (a Content-Length, then the socket closes early) and added latency.
+import { Rng } from '../core/prng.js';
+
+export interface ChaosOptions {
+  /** Share of requests answered 500 or 503 (half each). */
+  rate5xx?: number;
+  /** Share of requests answered 429 with Retry-After. */
+  rate429?: number;
+  /** Share of requests whose connection is destroyed before any response. */
+  rateReset?: number;
+  /** Share of requests whose body stops half-way (Content-Length promises the whole body). */
+  rateTruncate?: number;
+  /** Added to every faulted and served request. */
+  latencyMs?: number;
+  /** Retry-After value of a 429, in seconds (default 1). */
+  retryAfterSeconds?: number;
+  seed?: number;
+}
+
+export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate';
+
+const KEYS: Record<string, keyof ChaosOptions> = {
+  '5xx': 'rate5xx', '429': 'rate429', reset: 'rateReset', truncate: 'rateTruncate', latency: 'latencyMs',
+  'retry-after': 'retryAfterSeconds', seed: 'seed',
+};
+
+/** Parses `5xx=0.05,429=0.02,reset=0.01,truncate=0.01,latency=20ms,retry-after=1,seed=7`. */
+export function parseChaos(spec: string): ChaosOptions {
+  const out: ChaosOptions = {};
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, raw = ''] = part.split('=');
+    const key = KEYS[name.trim()];
+    const text = raw.trim();
+    const seconds = key === 'latencyMs' && /\ds$/.test(text); // latency=2s means 2000 ms
+    const value = Number(text.replace(/m?s$/, ''));
+    if (!key || text === '' || !Number.isFinite(value)) {
+      throw new Error(`bad chaos setting "${part}": use ${Object.keys(KEYS).join('|')}=<number>, e.g. 5xx=0.05,latency=20ms`);
+    }
+    out[key] = seconds ? value * 1000 : value;
+  }
+  return validateChaos(out);
+}
+
+export function validateChaos(o: ChaosOptions): ChaosOptions {
+  const rates = [o.rate5xx, o.rate429, o.rateReset, o.rateTruncate].map((r) => r ?? 0);
+  if (rates.some((r) => !(r >= 0 && r <= 1))) throw new Error('chaos rates must be between 0 and 1');
+  if (rates.reduce((a, b) => a + b, 0) > 1) throw new Error('chaos rates must add up to at most 1');
+  if ((o.latencyMs ?? 0) < 0 || (o.retryAfterSeconds ?? 1) < 0) throw new Error('chaos latency and retry-after must be >= 0');
+  return { ...o };
+}
+
+export class Chaos {
+  private opts: ChaosOptions | null = null;
+  private rng = new Rng(0);
+
+  constructor(opts: ChaosOptions | null = null) {
+    this.set(opts);
+  }
+
+  set(opts: ChaosOptions | null): void {
+    this.opts = opts && validateChaos(opts);
+    this.rng = new Rng('chaos', opts?.seed ?? 0);
+  }
+
+  current(): ChaosOptions | null {
+    return this.opts && { ...this.opts };
+  }
+
+  get latencyMs(): number {
+    return this.opts?.latencyMs ?? 0;
+  }
+
+  get retryAfterSeconds(): number {
+    return this.opts?.retryAfterSeconds ?? 1;
+  }
+
+  /** One draw per request decides its fault (the bands never overlap). */
+  decide(): Fault {
+    const o = this.opts;
+    if (!o) return 'none';
+    const r = this.rng.next();
+    let edge = o.rate5xx ?? 0;
+    if (r < edge) return r < edge / 2 ? '500' : '503';
+    if (r < (edge += o.rate429 ?? 0)) return '429';
+    if (r < (edge += o.rateReset ?? 0)) return 'reset';
+    if (r < (edge += o.rateTruncate ?? 0)) return 'truncate';
+    return 'none';
+  }
+}

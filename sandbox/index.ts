@@ -1,0 +1,8 @@
+// The sandbox's public surface: start one, drive its clock and chaos, read what it serves.
+export { startSandbox, DEFAULT_FRACTIONS } from './sandbox.js';
+export type { Sandbox, SandboxOptions, AdvanceOptions, ChangeReport } from './sandbox.js';
+export type { ResourceChanges, RecordKey } from './data/advance.js';
+export { parseChaos } from './http/chaos.js';
+export type { ChaosOptions } from './http/chaos.js';
+export { RESOURCE_NAMES } from './records.js';
+export type { MonitoringService, MonitoringChange } from './monitoring/index.js';

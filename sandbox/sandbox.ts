@@ -1,0 +1,125 @@
+// startSandbox: the world, the HTTP server, the partner's monitoring service and the optional tick.
+import { randomBytes } from 'node:crypto';
+import { createMonitoringService, type MonitoringChange, type MonitoringService } from './monitoring/index.js';
+import { advanceWorld, type ResourceChanges } from './data/advance.js';
+import { DEFAULT_START, World } from './data/world.js';
+import { Chaos, type ChaosOptions } from './http/chaos.js';
+import { controlHandler } from './http/control.js';
+import { ApiServer } from './http/server.js';
+import { listRecords } from './records.js';
+import type { AlertPolicy } from './webhooks/index.js';
+import type { Profile } from './data/sizes.js';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  seed?: number;
+  scale?: number;
+  profile?: Profile;
+  /** Default: `sbx_` + 24 random hex characters. */
+  apiKey?: string;
+  chaos?: ChaosOptions;
+  /** Enables the /_sandbox/* control endpoints. */
+  control?: boolean;
+  /** Sandbox time at start (default 2025-06-01T12:00:00Z: the same seed serves the same bytes). */
+  start?: Date;
+  /** Advance the clock by this many seconds every this many real seconds. */
+  tickSeconds?: number;
+  webhooks?: { timeFactor?: number; defaultPolicy?: AlertPolicy };
+}
+
+export interface AdvanceOptions {
+  seconds: number;
+  updateFraction?: number;
+  addFraction?: number;
+  removeFraction?: number;
+}
+
+export interface ChangeReport {
+  /** Sandbox times (RFC 3339) before and after. */
+  from: string;
+  to: string;
+  /** Per /v1 resource (names as for records()): keys updated, added, removed. */
+  resources: Record<string, ResourceChanges>;
+  monitoring: MonitoringChange;
+}
+
+export interface Sandbox {
+  url: string;
+  apiKey: string;
+  now(): Date;
+  advance(opts: AdvanceOptions): Promise<ChangeReport>;
+  setChaos(opts: ChaosOptions | null): void;
+  requestCount(): number;
+  resetRequestCount(): void;
+  records(resource: string): unknown[];
+  monitoring: MonitoringService;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_FRACTIONS = { updateFraction: 0.01, addFraction: 0.005, removeFraction: 0.002 };
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const scale = opts.scale ?? 1;
+  if (!(scale > 0)) throw new RangeError('scale must be a number > 0');
+  const world = new World({ seed: opts.seed ?? 42, scale, profile: opts.profile ?? 'default', start: opts.start ?? DEFAULT_START });
+  const apiKey = opts.apiKey ?? `sbx_${randomBytes(12).toString('hex')}`;
+  const now = () => new Date(world.now * 1000);
+  const monitoring = createMonitoringService({
+    seed: world.seed, scale, profile: world.profile, apiKey, now, webhooks: opts.webhooks,
+  });
+  const chaos = new Chaos(opts.chaos ?? null);
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const advance = (a: AdvanceOptions): Promise<ChangeReport> => {
+    // Advances run one at a time, in call order (the tick and a test may overlap).
+    const run = queue.then(() => {
+      const fractions = { ...DEFAULT_FRACTIONS, ...definedOnly(a) };
+      const from = now();
+      const resources = advanceWorld(world, a.seconds, fractions);
+      const to = now();
+      const change = monitoring.advance(to, fractions);
+      return { from: from.toISOString(), to: to.toISOString(), resources, monitoring: change };
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  let server: ApiServer;
+  const target = {
+    now,
+    advance,
+    setChaos: (c: ChaosOptions | null) => chaos.set(c),
+    chaos: () => chaos.current(),
+    requestCount: () => server.requestCount(),
+    resetRequestCount: () => server.resetRequestCount(),
+    records: (resource: string) => listRecords(world, resource),
+  };
+  server = new ApiServer({
+    world, apiKey, chaos, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,
+  });
+  const url = await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
+  const tick = opts.tickSeconds && opts.tickSeconds > 0
+    ? setInterval(() => void advance({ seconds: opts.tickSeconds! }).catch(() => undefined), opts.tickSeconds * 1000)
+    : null;
+  tick?.unref();
+
+  return {
+    url,
+    apiKey,
+    ...target,
+    monitoring,
+    async close() {
+      if (tick) clearInterval(tick);
+      await Promise.all([server.close(), monitoring.close()]);
+    },
+  };
+}
+
+function definedOnly(a: AdvanceOptions): Partial<typeof DEFAULT_FRACTIONS> {
+  const out: Partial<typeof DEFAULT_FRACTIONS> = {};
+  if (a.updateFraction !== undefined) out.updateFraction = a.updateFraction;
+  if (a.addFraction !== undefined) out.addFraction = a.addFraction;
+  if (a.removeFraction !== undefined) out.removeFraction = a.removeFraction;
+  return out;
+}
