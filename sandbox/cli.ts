@@ -1,0 +1,83 @@
+// `npm run sandbox -- --port 4010 --scale 1 --seed 42 [--chaos ...]`: runs the sandbox until stopped.
+// Configuration is read here and only here: flags, plus SANDBOX_API_KEY and SANDBOX_WEBHOOK_SECRET
+// from the environment (secrets are never flags and never printed, except the sandbox's own key).
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseChaos } from './http/chaos.js';
+import { startSandbox } from './sandbox.js';
+
+function number(name: string, check: (n: number) => boolean) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || !check(n)) throw new InvalidArgumentError(`${name} must be a valid number (got "${raw}")`);
+    return n;
+  };
+}
+
+function chaosSpec(raw: string) {
+  try {
+    return parseChaos(raw);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+const program = new Command('sandbox')
+  .description('A local, seeded implementation of the Data Service API for tests, benchmarks and demos.')
+  .option('--port <n>', 'port to listen on (0 = any free port)', number('--port', (n) => Number.isInteger(n) && n >= 0 && n < 65536), 4010)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--scale <n>', 'data size: 1 = about 2,000 assets, grows linearly', number('--scale', (n) => n > 0), 1)
+  .option('--seed <n>', 'seed of the generated data', number('--seed', Number.isInteger), 42)
+  .addOption(new Option('--profile <name>', 'data sizes').choices(['default', 'real']).default('default'))
+  .option('--chaos <spec>', 'faults, e.g. "5xx=0.05,429=0.02,reset=0.01,truncate=0.01,latency=20ms"', chaosSpec)
+  .option('--control', 'enable the /_sandbox/* control endpoints (clock, chaos, counters, records)', false)
+  .option('--tick <seconds>', 'advance the sandbox clock by this much every this many real seconds', number('--tick', (n) => n > 0))
+  .option('--start <iso>', 'sandbox time at start (default 2025-06-01T12:00:00Z)')
+  .option('--webhook-url <url>', 'POST monitoring alerts to this URL (secret: env SANDBOX_WEBHOOK_SECRET)')
+  .option('--webhook-time-factor <n>', 'speed up webhook retry backoff by this factor', number('--webhook-time-factor', (n) => n > 0))
+  .showHelpAfterError();
+
+program.parse();
+const o = program.opts<{
+  port: number; host: string; scale: number; seed: number; profile: 'default' | 'real'; chaos?: ReturnType<typeof parseChaos>;
+  control: boolean; tick?: number; start?: string; webhookUrl?: string; webhookTimeFactor?: number;
+}>();
+
+const start = o.start === undefined ? undefined : new Date(o.start);
+if (start && Number.isNaN(start.getTime())) program.error('--start must be an ISO 8601 date-time, e.g. 2025-06-01T12:00:00Z', { exitCode: 2 });
+if (o.webhookUrl && !/^https?:\/\//.test(o.webhookUrl)) program.error('--webhook-url must be an http:// or https:// URL', { exitCode: 2 });
+
+const secret = process.env.SANDBOX_WEBHOOK_SECRET || undefined;
+const sandbox = await startSandbox({
+  port: o.port,
+  host: o.host,
+  scale: o.scale,
+  seed: o.seed,
+  profile: o.profile,
+  apiKey: process.env.SANDBOX_API_KEY || undefined,
+  chaos: o.chaos,
+  control: o.control,
+  start,
+  tickSeconds: o.tick,
+  webhooks: {
+    timeFactor: o.webhookTimeFactor,
+    defaultPolicy: o.webhookUrl
+      ? { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: o.webhookUrl, webhook_secret: secret }
+      : undefined,
+  },
+});
+
+console.log(`sandbox listening on ${sandbox.url}`);
+console.log(`API key: ${sandbox.apiKey}`);
+console.log(`seed ${o.seed}, ${o.profile === 'real' ? 'profile real' : `scale ${o.scale}`}, clock ${sandbox.now().toISOString()}`
+  + `${o.chaos ? ', chaos on' : ''}${o.control ? ', control on' : ''}${o.tick ? `, tick ${o.tick}s` : ''}`
+  + `${o.webhookUrl ? `, webhooks to ${o.webhookUrl}${secret ? ' (signed)' : ' (unsigned)'}` : ''}`);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await sandbox.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
