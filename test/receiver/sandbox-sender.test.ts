@@ -1,0 +1,144 @@
+// The receiver against the sandbox's own webhook sender (spec signing, retry policy with back-off):
+// every delivery lands exactly once across views, duplicate retries, storage failures and restarts.
+import { createServer } from 'node:net';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMonitoringService, type DeliveryLog, type MonitoringService } from '../../sandbox/monitoring/index.js';
+import { WebhookSender } from '../../sandbox/webhooks/index.js';
+import { startReceiver, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
+import type { Store } from '../../src/store/index.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { failingStore } from './receiver-store.js';
+
+const SECRET = 'whsec-sandbox-view-0';
+const ROGUE = 'a-secret-the-receiver-does-not-know';
+// Scales the spec's back-off (1 s, 2 s, 4 s, ...) and time-outs down for tests.
+const TIME_FACTOR = 0.02;
+const silent = pino({ level: 'silent' });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Stored {
+  id: string;
+  view_id: string;
+  body: string;
+}
+
+for (const dialect of dialects) {
+  describe(`receiver with the sandbox sender (${dialect})`, () => {
+    let t: TestStore;
+    let svc: MonitoringService;
+    let day = 20;
+    let url: string;
+    let views: string[];
+    const receivers: Receiver[] = [];
+
+    const start = (store: Store, port: number, extra: Partial<ReceiverOptions> = {}) =>
+      startReceiver({ store, port, secrets: ['old-secret', SECRET], allowUnsignedViews: [views[1]], logger: silent, ...extra }).then((r) => {
+        receivers.push(r);
+        return r;
+      });
+
+    /** Moves the sandbox one day on: new developments trigger deliveries to the views they match. */
+    const advance = () => {
+      const change = svc.advance(new Date(Date.UTC(2026, 10, ++day)), { updateFraction: 0.02, addFraction: 0.05, removeFraction: 0 });
+      expect(change.deliveries.length).toBeGreaterThan(0);
+      return change;
+    };
+
+    beforeEach(async () => {
+      t = await openTestStore(dialect);
+      svc = createMonitoringService({
+        seed: 11, scale: 0.3, profile: 'default', apiKey: 'k', now: () => new Date(Date.UTC(2026, 10, day)), webhooks: { timeFactor: TIME_FACTOR },
+      });
+      views = svc.views().map((v) => v.id);
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}/webhooks`;
+      // View 0 signs with a secret the receiver knows, view 1 sends unsigned (allowed for it
+      // explicitly), view 2 signs with a secret the receiver does not know (a forger).
+      svc.setAlertPolicy(views[0], { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: url, webhook_secret: SECRET });
+      svc.setAlertPolicy(views[1], { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: url });
+      svc.setAlertPolicy(views[2], { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: url, webhook_secret: ROGUE });
+    });
+
+    afterEach(async () => {
+      await svc.close();
+      for (const r of receivers.splice(0)) await r.close();
+      await t.cleanup();
+    });
+
+    /** Checks the store against the sender's log: each accepted delivery id once, each alert once. */
+    async function expectExactlyOnce(log: DeliveryLog[]) {
+      const accepted = log.filter((d) => d.viewId !== views[2]);
+      expect(accepted.every((d) => d.state === 'delivered')).toBe(true);
+      // The forger's deliveries are refused for good (401, not retried).
+      const forged = log.filter((d) => d.viewId === views[2]);
+      expect(forged.length).toBeGreaterThan(0);
+      expect(forged.every((d) => d.state === 'failed' && d.attempts.at(-1)?.status === 401)).toBe(true);
+
+      const stored = (await t.store.db.selectFrom('webhook_deliveries').select(['id', 'view_id', 'body']).execute()) as Stored[];
+      expect(stored.map((s) => s.id).sort()).toEqual([...new Set(accepted.map((d) => d.id))].sort());
+      // The body is the sender's bytes for that view, exactly.
+      const bodies = new Set(accepted.map((d) => d.body));
+      expect(stored.every((s) => bodies.has(s.body) && JSON.parse(s.body).data.view.id === s.view_id)).toBe(true);
+
+      const alerts = await t.store.db.selectFrom('alert_history').select(['view_id', 'event_id']).execute();
+      const expected = new Set(accepted.map((d) => `${d.viewId} ${JSON.parse(d.body).data.event.id}`));
+      expect(alerts.map((a) => `${a.view_id} ${a.event_id}`).sort()).toEqual([...expected].sort());
+    }
+
+    it('lands every delivery to several views exactly once, duplicate retries included', async () => {
+      const receiver = await start(t.store, Number(new URL(url).port));
+      advance();
+      await svc.idle();
+      const log = svc.deliveries();
+      expect(new Set(log.map((d) => d.viewId)).size).toBe(3);
+      await expectExactlyOnce(log);
+
+      // The same deliveries again, as a sender that never saw the answers would retry them.
+      const replay = new WebhookSender({ timeFactor: TIME_FACTOR });
+      for (const d of log.filter((l) => l.viewId !== views[2])) {
+        replay.enqueue({ id: d.id, viewId: d.viewId, url: d.url, body: d.body, secret: d.signed ? SECRET : undefined });
+      }
+      await replay.idle();
+      expect(replay.deliveries().every((d) => d.state === 'delivered')).toBe(true);
+      await replay.close();
+      await expectExactlyOnce(log);
+      expect(receiver.stats().duplicates).toBeGreaterThanOrEqual(log.length - log.filter((d) => d.viewId === views[2]).length);
+    });
+
+    it('answers 503 when the store fails, and the sender retries until the delivery lands', async () => {
+      await start(failingStore(t.store, 2), Number(new URL(url).port));
+      advance();
+      await svc.idle();
+      const log = svc.deliveries();
+      const retried = log.filter((d) => d.attempts.some((a) => a.status === 503));
+      expect(retried.length).toBeGreaterThan(0);
+      expect(retried.every((d) => d.attempts.at(-1)?.status === 200)).toBe(true);
+      await expectExactlyOnce(log);
+    });
+
+    it('keeps every delivery exactly once across receiver restarts', async () => {
+      const port = Number(new URL(url).port);
+      const first = await start(t.store, port);
+      advance();
+      await svc.idle();
+      await first.close();
+      // Down: these first attempts are refused at the TCP level, and retried with back-off.
+      advance();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const second = await start(t.store, port);
+      await svc.idle();
+      const log = svc.deliveries();
+      expect(log.some((d) => d.attempts[0].error !== undefined && d.state === 'delivered')).toBe(true);
+      await expectExactlyOnce(log);
+      expect(second.stats().received).toBeGreaterThan(0);
+    });
+  });
+}
