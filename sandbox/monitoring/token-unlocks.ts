@@ -17,7 +17,10 @@ export class TokenUnlocks {
 
   constructor(private readonly seed: number, private readonly universe: AssetUniverse, count: number, private readonly anchor: number) {
     const n = Math.min(count, universe.size);
-    for (let i = 0; i < n; i++) this.rows.cols.asset[this.rows.addRow()] = i;
+    for (let i = 0; i < n; i++) {
+      const row = this.rows.addRow(); // before reading `cols`: adding a row may reallocate them
+      this.rows.cols.asset[row] = i;
+    }
     this.nextAsset = n;
   }
 
