@@ -103,6 +103,12 @@ export function createClient(opts: ClientOptions): ApiClient {
       const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx);
       status = res.status;
       return checkResponse<T>(res, ctx);
+    } catch (err) {
+      // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
+      if (err instanceof HttpStatusError && err.status === 429 && err.retryAfterMs !== null) {
+        lanes[family].bucket.pause(Math.min(err.retryAfterMs, policy.backoff.maxMs));
+      }
+      throw err;
     } finally {
       const ms = Math.round(performance.now() - started);
       const retry = ctx.attempt - 1;
@@ -117,14 +123,11 @@ export function createClient(opts: ClientOptions): ApiClient {
       const family = apiFamilyOf(path.split('?')[0]);
       const relative = pathWithQuery(path, query);
       const endpoint = redact(`GET ${relative}`);
-      const lane = lanes[family];
-      return await lane.limit(() =>
+      return await lanes[family].limit(() =>
         withRetry(
           (n) => attempt<T>(family, prefix + relative, { family, endpoint, attempt: n, redact }),
           policy,
           (err, retry, delayMs) => {
-            // A 429's Retry-After holds the whole family: the budget is shared, not per request.
-            if (err instanceof HttpStatusError && err.status === 429 && err.retryAfterMs !== null) lane.bucket.pause(delayMs);
             logger?.warn({ family, endpoint, code: err.code, status: err.status, retry, delayMs, err: err.message }, 'http retry');
           },
         ),

@@ -1,6 +1,7 @@
 // Rate limit, concurrency limit and the request budget, each per API family.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RequestBudgetError } from '../../src/client/index.js';
+import { TokenBucket } from '../../src/client/token-bucket.js';
 import { json, startServer, type TestServer } from './test-server.js';
 
 let server: TestServer;
@@ -40,6 +41,35 @@ describe('rate limit', () => {
     expect(performance.now() - started).toBeLessThan(500);
     await slow;
     await client.close();
+  });
+  it("holds the whole family for a 429's Retry-After, not only the request that got it", async () => {
+    server.handle((_req, res, hit) => (hit === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, { error: null, data: [] })));
+    let second: Promise<unknown> | undefined;
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: 'k',
+      backoff: { initialMs: 1, maxMs: 5_000 },
+      // Once the 429 is back, another request of the same family starts: it must wait too.
+      onRequest: (e) => void (e.status === 429 && (second = client.get('/monitoring/v2/categories'))),
+    });
+    await client.get('/monitoring/v2/events');
+    await second;
+    await client.close();
+    expect(server.seen).toHaveLength(3);
+    for (const later of server.seen.slice(1)) expect(later.at - server.seen[0].at).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('token bucket arithmetic', () => {
+  it('lets a burst through, then one request per interval, and honours a pause', () => {
+    let now = 0;
+    const bucket = new TokenBucket(600, 3, () => now); // one per 100 ms, burst 3
+    expect([bucket.reserve(), bucket.reserve(), bucket.reserve(), bucket.reserve(), bucket.reserve()]).toEqual([0, 0, 0, 100, 200]);
+    now = 10_000; // idle long enough to refill the burst
+    expect([bucket.reserve(), bucket.reserve(), bucket.reserve(), bucket.reserve()]).toEqual([0, 0, 0, 100]);
+    now = 20_000;
+    bucket.pause(1_000);
+    expect(bucket.reserve()).toBe(1_000);
   });
 });
 
