@@ -1,0 +1,149 @@
+// `ds-mirror daemon` as a library: the scheduled jobs, the webhook receiver when configured, and the
+// /healthz and /metrics endpoints, in one process. stop() ends it in order: no new tick, runs told to
+// stop (the pages in flight commit with their checkpoints), the receiver finishes its in-flight
+// deliveries, all within a bound.
+import type { Logger } from 'pino';
+import { resolveStreams } from '../catalog/index.js';
+import type { StreamDef } from '../catalog/types.js';
+import type { ApiClient } from '../client/index.js';
+import { ConfigError } from '../errors.js';
+import { startReceiver, type Receiver, type ReceiverOptions } from '../receiver/index.js';
+import type { Store } from '../store/types.js';
+import type { Progress, SyncSettings } from '../sync/context.js';
+import { runSync } from '../sync/engine.js';
+import type { ScheduledJob } from './configure-jobs.js';
+import { createDaemonMetrics } from './daemon-metrics.js';
+import { startHealthServer, type HealthServer } from './health-server.js';
+import { startScheduler, type JobStatus, type Scheduler } from './scheduler.js';
+
+export interface DaemonOptions {
+  store: Store;
+  client: ApiClient;
+  logger: Logger;
+  /** Settings of every run; each job sets the mode. */
+  settings: SyncSettings;
+  /** Every configured job; the disabled ones are listed in /healthz but never run. */
+  jobs: readonly ScheduledJob[];
+  http: { port: number; host: string };
+  /** Starts the webhook receiver in the same process. */
+  receiver?: Omit<ReceiverOptions, 'store' | 'logger'>;
+  progress?: Progress;
+  /** How long stop() waits for in-flight runs and deliveries (default 30 s). */
+  stopTimeoutMs?: number;
+}
+
+export interface Daemon {
+  /** Base URL of /healthz and /metrics. */
+  url: string;
+  receiverUrl: string | null;
+  scheduler: Scheduler;
+  /** Resolves true when everything stopped within the bound, false when runs were still going. */
+  stop(): Promise<boolean>;
+}
+
+export interface DaemonHealth {
+  status: 'ok' | 'stopping';
+  startedAt: string;
+  uptimeSeconds: number;
+  jobs: (JobStatus & { enabled: boolean })[];
+  receiver: { url: string; received: number; duplicates: number; refused: Record<string, number> } | null;
+}
+
+/** A job's streams, or one line that names the job and the stream it does not know. */
+export function jobStreams(job: ScheduledJob): StreamDef[] {
+  try {
+    return resolveStreams(job.streams);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(`job ${job.name}: ${err.message} (disable it with jobs.${job.name}.enabled = false)`);
+    throw err;
+  }
+}
+
+export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
+  const log = opts.logger.child({ component: 'daemon' });
+  const enabled = opts.jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
+  const startedAt = new Date();
+  let stopping = false;
+
+  let receiver: Receiver | null = null;
+  let scheduler: Scheduler | undefined;
+  let server: HealthServer | undefined;
+  const metrics = createDaemonMetrics({
+    store: opts.store,
+    client: opts.client,
+    receiver: () => receiver?.stats() ?? null,
+    jobs: () => scheduler?.status() ?? [],
+  });
+  try {
+    if (opts.receiver) receiver = await startReceiver({ ...opts.receiver, store: opts.store, logger: opts.logger });
+    server = await startHealthServer({
+      ...opts.http,
+      logger: log,
+      metrics,
+      health: () => ({ ok: !stopping, body: health() }),
+    }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') throw new ConfigError(`port ${opts.http.port} on ${opts.http.host} is in use: choose another with --metrics-port or "metricsPort"`);
+      throw err;
+    });
+  } catch (err) {
+    await receiver?.close();
+    throw err;
+  }
+
+  scheduler = startScheduler({
+    jobs: enabled,
+    logger: opts.logger,
+    run: (job, streams, signal) =>
+      runSync({
+        client: opts.client,
+        store: opts.store,
+        logger: opts.logger.child({ job: job.name }),
+        settings: { ...opts.settings, mode: job.mode },
+        streams,
+        signal,
+        progress: opts.progress,
+      }),
+    onFinished: (e) => metrics.jobFinished(e),
+    onSkipped: (job) => metrics.jobSkipped(job),
+  });
+  const running = scheduler;
+
+  function health(): DaemonHealth {
+    const states = new Map(running.status().map((s) => [s.name, s]));
+    return {
+      status: stopping ? 'stopping' : 'ok',
+      startedAt: startedAt.toISOString(),
+      uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+      jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleStatus(j)), enabled: j.enabled })),
+      receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
+    };
+  }
+
+  log.info({ health: `${server.url}/healthz`, metrics: `${server.url}/metrics`, receiver: receiver?.url ?? null, jobs: enabled.length }, 'daemon started');
+  const http = server;
+  let stopped: Promise<boolean> | undefined;
+  async function shutdown(): Promise<boolean> {
+    stopping = true;
+    const timeoutMs = opts.stopTimeoutMs ?? 30_000;
+    log.warn({ timeoutMs }, 'stopping: no new runs; the pages in flight commit and checkpoint');
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const drained = Promise.all([running.stop(), receiver?.close()]).then(() => true as const);
+    const clean = await Promise.race([drained, bound]);
+    clearTimeout(timer);
+    await http.close();
+    if (clean) log.info('daemon stopped');
+    else log.error({ running: running.status().filter((s) => s.running).map((s) => s.name) }, `runs still going after ${timeoutMs} ms; exiting anyway (the next run resumes from the last checkpoint)`);
+    return clean;
+  }
+
+  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler: running, stop: () => (stopped ??= shutdown()) };
+}
+
+function idleStatus(job: ScheduledJob): JobStatus {
+  return {
+    name: job.name, schedule: job.schedule, timeZone: job.timeZone ?? null, mode: job.mode, streams: [...job.streams],
+    running: false, nextRunAt: null, lastStartedAt: null, lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null,
+    lastError: null, lastRunId: null, runs: 0, skipped: 0,
+  };
+}

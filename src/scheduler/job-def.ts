@@ -1,0 +1,15 @@
+// A scheduled job is data: a name, when it runs, which streams it covers and how. The defaults live in
+// `jobs/` (one file per job); users change a job's schedule or turn it off in configuration.
+export interface JobDef {
+  /** Stable name: the key of `jobs` overrides in the config file, a label in logs and metrics. */
+  name: string;
+  description: string;
+  /** Cron expression: 5 fields (minute first) or 6 (seconds first), in the configured time zone. */
+  schedule: string;
+  /** Stream names or groups, as `ds-mirror sync` takes them. */
+  streams: readonly string[];
+  /** `full` ignores checkpoints and date windows and detects deletions; `incremental` resumes and windows. */
+  mode: 'full' | 'incremental';
+  /** Off unless configured on (default: on). */
+  enabled?: boolean;
+}
