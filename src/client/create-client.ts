@@ -74,7 +74,11 @@ export function createClient(opts: ClientOptions): ApiClient {
   const prefix = base.pathname.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 30_000;
   if (!(timeoutMs > 0)) throw new ConfigError(`timeoutMs must be above 0 (got ${timeoutMs})`);
-  const policy = { retries: nonNegativeInt('retries', opts.retries ?? 5), backoff: opts.backoff ?? { initialMs: 500, maxMs: 30_000 } };
+  const backoff = opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
+  if (!(backoff.initialMs >= 0 && backoff.maxMs >= backoff.initialMs)) {
+    throw new ConfigError(`backoff needs 0 <= initialMs <= maxMs (got ${backoff.initialMs} .. ${backoff.maxMs})`);
+  }
+  const policy = { retries: nonNegativeInt('retries', opts.retries ?? 5), backoff };
   const maxRequests = opts.maxRequests === undefined ? Infinity : nonNegativeInt('maxRequests', opts.maxRequests);
   const lanes = buildLanes(opts.limits);
   const { apiKey, logger, onRequest } = opts;

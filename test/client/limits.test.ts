@@ -124,6 +124,8 @@ describe('options', () => {
     [{ limits: { monitoring: { requestsPerMinute: 0 } } }, /requestsPerMinute/],
     [{ retries: -1 }, /retries/],
     [{ baseUrl: 'ftp://x' }, /http or https/],
+    [{ backoff: { initialMs: 100, maxMs: 10 } }, /backoff/],
+    [{ maxRequests: 1.5 }, /maxRequests/],
   ])('rejects %j with a ConfigError', (bad, message) => {
     expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', ...bad })).toThrow(message);
   });
