@@ -3,16 +3,18 @@ import { ConfigError } from '../errors.js';
 import type { StreamDef } from './types.js';
 import { v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
+import { monitoringStreams } from './monitoring.js';
 
 export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
 
-const registered: StreamDef[] = [...v1Lists, ...v1Fanouts];
+const registered: StreamDef[] = [...v1Lists, ...v1Fanouts, ...monitoringStreams];
 
 /** Named groups a user can give instead of stream names. */
 const groups: Record<string, (s: StreamDef) => boolean> = {
   all: (s) => !s.optIn,
   v1: (s) => !s.optIn && 'path' in s && typeof s.path === 'string' && s.path.startsWith('/v1/'),
   fanouts: (s) => s.kind === 'fanout',
+  monitoring: (s) => monitoringStreams.includes(s as never),
 };
 
 export function registerStreams(streams: readonly StreamDef[]): void {

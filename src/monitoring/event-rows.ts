@@ -1,0 +1,93 @@
+// A monitoring event → rows of the normalized tables, so analysts can join events to their assets,
+// categories and developments in SQL. A development is first known from its summary inside the event:
+// its row_hash is the summary's hash, and detail_fetched_at = null marks its detail as pending.
+import { toRow } from '../catalog/mapping.js';
+import type { ColumnMap } from '../catalog/types.js';
+import type { Row } from '../store/types.js';
+import { recordsToRows, type Mapped } from '../sync/record-rows.js';
+
+const SHARED = {
+  slug: 'slug',
+  title: 'title',
+  summary: 'summary',
+  importance: 'importance',
+  verified: 'verified',
+  actionable: 'actionable',
+  governance: 'governance',
+  intel_categories: 'intelCategories',
+  intel_subcategories: 'intelSubcategories',
+  started_at: 'startedAt',
+  ended_at: 'endedAt',
+} as const;
+
+export const EVENT_SPEC = {
+  key: ['id'],
+  required: ['id', 'startedAt'],
+  columns: {
+    id: 'id',
+    ...SHARED,
+    industry: 'industry',
+    development_count: 'developmentCount',
+    document_count: 'documentCount',
+    created_at: 'createdAt',
+    updated_at: 'updatedAt',
+  } satisfies ColumnMap,
+} as const;
+
+/** A development as listed in its event (no documents, assets, industry or timestamps beyond start/end). */
+const SUMMARY_SPEC = {
+  key: ['id'],
+  required: ['id'],
+  columns: { id: 'id', ...SHARED } satisfies ColumnMap,
+} as const;
+
+/** The detail's columns: everything a summary has, plus what only the detail carries. */
+const DETAIL_COLUMNS = {
+  ...SHARED,
+  industry: 'industry',
+  documents: 'documents',
+  assets: 'assets',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  event_id: 'event.id',
+} as const satisfies ColumnMap;
+
+export interface EventChildren {
+  assets: Row[];
+  categories: Row[];
+  subcategories: Row[];
+  developments: Mapped;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? [...new Set(value.filter((v): v is string => typeof v === 'string' && v !== ''))] : [];
+}
+
+/** Child rows of one event (already validated as an event record). */
+export function eventChildren(event: Record<string, any>): EventChildren {
+  const eventId = String(event.id);
+  const assets = (Array.isArray(event.assets) ? event.assets : [])
+    .filter((a: any) => a && typeof a.id === 'string')
+    .map((a: any) => ({
+      event_id: eventId,
+      asset_id: a.id,
+      name: a.name ?? null,
+      slug: a.slug ?? null,
+      symbol: a.symbol ?? null,
+      class: a.class ?? null,
+    }));
+  return {
+    assets,
+    categories: strings(event.intelCategories).map((slug) => ({ event_id: eventId, category_slug: slug })),
+    subcategories: strings(event.intelSubcategories).map((slug) => ({ event_id: eventId, subcategory_slug: slug })),
+    developments: recordsToRows(Array.isArray(event.developments) ? event.developments : [], SUMMARY_SPEC, {
+      event_id: eventId,
+      detail_fetched_at: null,
+    }),
+  };
+}
+
+/** The columns a fetched detail sets (row_hash stays the summary's: the detail never decides a refetch). */
+export function detailColumns(detail: unknown): Row {
+  return toRow(detail, DETAIL_COLUMNS);
+}

@@ -1,0 +1,46 @@
+// Pages of a monitoring list (`{error, data, metadata}`) at the largest page size. Like every list, paging
+// ends at the first short page (metadata is informative only); pages the mirror expects to exist are
+// fetched a few at a time. Every HTTP call is counted in the stream's stats.
+import { MONITORING_PAGE_SIZE, MONITORING_PARAMS } from '../catalog/monitoring.js';
+import type { Query } from '../catalog/types.js';
+import { DsMirrorError } from '../errors.js';
+import type { StreamContext } from '../sync/context.js';
+import { pages, type Page } from '../sync/pager.js';
+
+export interface MonitoringListOptions {
+  path: string;
+  query: Query;
+  startPage?: number;
+  /** Rows the list held last time (0 when unknown): sizes the concurrent window. */
+  expectedRows?: number;
+  /** Names of the paging parameters (the events list's by default). */
+  paging?: { limit: string; page: string };
+}
+
+export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<Page> {
+  const { limit, page: pageParam } = opts.paging ?? MONITORING_PARAMS.events;
+  const fetchPage = async (page: number): Promise<readonly unknown[]> => {
+    ctx.stats.requests++;
+    const body = await ctx.client.get<{ data?: unknown }>(opts.path, { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE });
+    if (!body || !Array.isArray(body.data)) {
+      throw new DsMirrorError('DS_BAD_RESPONSE', `${opts.path} page ${page}: the response has no data array`, 'retriable');
+    }
+    return body.data;
+  };
+  let previousFirst: string | undefined;
+  for await (const page of pages({
+    fetchPage,
+    pageSize: MONITORING_PAGE_SIZE,
+    startPage: opts.startPage ?? 1,
+    expectedRows: opts.expectedRows ?? 0,
+    window: ctx.settings.pageWindow,
+  })) {
+    // A service that ignored `page` would serve page 1 forever: stop instead of looping.
+    const first = page.records.length > 0 ? JSON.stringify(page.records[0]) : undefined;
+    if (first !== undefined && first === previousFirst) {
+      throw new DsMirrorError('DS_PAGING_LOOP', `${opts.path} served page ${page.page} twice: paging is ignored, stopping`);
+    }
+    previousFirst = first;
+    yield page;
+  }
+}
