@@ -161,16 +161,20 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const server = createServer(onRequest);
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: NodeJS.ErrnoException) => {
+      const hint = err.code === 'EADDRINUSE' ? 'is in use: choose another --port' : `cannot be opened (${err.code ?? err.message})`;
+      reject(new ConfigError(`${host}:${opts.port} ${hint}`));
+    };
+    server.once('error', failed);
     server.listen(opts.port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${urlHost}:${address.port}${path}`;
-  log.info({ url, secrets: opts.secrets.length, unsignedViews: allowUnsigned.size }, 'webhook receiver listening');
+  log.info({ url, secretCount: opts.secrets.length, unsignedViews: allowUnsigned.size }, 'webhook receiver listening');
 
   let closed: Promise<void> | undefined;
   async function shutdown(): Promise<void> {
