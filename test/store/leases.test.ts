@@ -1,24 +1,11 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LeaseHeldError } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
+import { runStoreChild } from './store-child-runner.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { Store } from '../../src/store/index.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const CHILD = fileURLToPath(new URL('./lease-child.ts', import.meta.url));
-
-function runChild(t: TestStore, name: string, owner: string): Promise<{ taken: boolean; code?: string; message?: string }> {
-  return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', CHILD, t.url, t.schema ?? '', name, owner];
-    execFile(process.execPath, args, { timeout: 30_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`lease child failed: ${stderr || err.message}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
-    });
-  });
-}
-
 for (const dialect of dialects) {
   describe(`leases (${dialect})`, () => {
     let t: TestStore;
@@ -77,13 +64,13 @@ for (const dialect of dialects) {
 
     it('gives another process a clear message while the lease is held, and the lease once free', async () => {
       const lease = (await t.store.acquireLease('sync:assets', 'worker-parent', 60_000))!;
-      const refused = await runChild(t, 'sync:assets', 'worker-child');
+      const refused = await runStoreChild(t, 'sync:assets', 'worker-child');
       expect(refused.taken).toBe(false);
       expect(refused.code).toBe('DS_LEASE_HELD');
       expect(refused.message).toContain('held by worker-parent until');
       expect(refused.message).toMatch(dialect === 'sqlite' ? /another ds-mirror process .* SQLite file/ : /another worker holds it/);
       await lease.release();
-      expect(await runChild(t, 'sync:assets', 'worker-child')).toEqual({ taken: true });
+      expect(await runStoreChild(t, 'sync:assets', 'worker-child')).toEqual({ taken: true });
     });
   });
 }

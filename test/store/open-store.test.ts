@@ -8,6 +8,7 @@ import { openStore, parseStoreUrl, redactUrl } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
+import { runStoreChild } from './store-child-runner.js';
 
 const CORE_TABLES = ['sync_runs', 'sync_run_streams', 'stream_state', 'quarantine', 'leases'];
 
@@ -32,6 +33,16 @@ for (const dialect of dialects) {
       expect(again).toEqual({ results: [] });
       const other = await t.openAnother();
       expect(await other.migrate()).toEqual({ results: [] });
+    });
+
+    it('lets several processes open a new database at once, applying each migration once', async () => {
+      t = await openTestStore(dialect, { migrate: false });
+      const outcomes = await Promise.all([runStoreChild(t), runStoreChild(t), runStoreChild(t)]);
+      expect(outcomes).toEqual([{ opened: true }, { opened: true }, { opened: true }]);
+      const applied = await t.store.db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
+      expect(applied[0].name).toBe('0001-core');
+      expect(new Set(applied.map((r) => r.name)).size).toBe(applied.length);
+      expect(await t.store.migrate()).toEqual({ results: [] });
     });
 
     it('reports a failing migration in its results instead of throwing', async () => {
