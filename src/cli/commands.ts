@@ -1,6 +1,7 @@
 // Registers every subcommand; each lives in its own file.
 import type { Command } from 'commander';
 import type { CliIo } from '../cli.js';
+import { backfillCommand } from './backfill-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { statusCommand } from './status-command.js';
 import { streamsCommand } from './streams-command.js';
@@ -13,4 +14,5 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
   statusCommand(program, io);
   migrateCommand(program, io, setExit);
   streamsCommand(program, io);
+  backfillCommand(program, io, setExit);
 }
