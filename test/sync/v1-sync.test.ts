@@ -1,0 +1,127 @@
+// The mirror engine against the sandbox over real HTTP, on both stores: a first sync equals the sandbox's
+// data field for field; a second writes nothing; after the clock advances exactly the changed, new and
+// removed rows are written; a sync under faults ends with the same mirror as a clean one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { toRow } from '../../src/catalog/mapping.js';
+import { v1Lists } from '../../src/catalog/v1.js';
+import type { ListStream } from '../../src/catalog/types.js';
+import { keyString } from '../../src/store/index.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
+
+const SCALE = 0.5;
+const V1 = v1Lists.map((s) => s.name);
+
+/** The sandbox's records as the stream requests them: E fields it does not expand are absent. */
+function expected(sandbox: Sandbox, stream: ListStream): Map<string, unknown> {
+  const expand = String(stream.query?.expand ?? '').split(',').filter(Boolean);
+  const unexpanded: Record<string, string[]> = { projects: ['asset', 'child_projects'].filter((f) => !expand.includes(f)) };
+  const map = new Map<string, unknown>();
+  for (const record of sandbox.records(stream.name) as Record<string, unknown>[]) {
+    // The glossary's default (`status=true`) serves active entries only, and so does the mirror.
+    if (stream.name === 'glossary' && record.status === false) continue;
+    const copy = { ...record };
+    for (const field of unexpanded[stream.name] ?? []) delete copy[field];
+    const row = toRow(copy, stream.columns);
+    map.set(keyString(stream.key.map((k) => row[k])), copy);
+  }
+  return map;
+}
+
+async function sandboxSnapshot(sandbox: Sandbox): Promise<Map<string, Map<string, unknown>>> {
+  return new Map(v1Lists.map((s) => [s.name, expected(sandbox, s)]));
+}
+
+for (const dialect of dialects) {
+  describe(`v1 sync on ${dialect}`, () => {
+    let sandbox: Sandbox;
+    let test: TestStore;
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ scale: SCALE, seed: 7 });
+      test = await openTestStore(dialect);
+    });
+    afterAll(async () => {
+      await test?.cleanup();
+      await sandbox?.close();
+    });
+
+    it('mirrors every /v1 list field for field, with the minimum number of requests', async () => {
+      const result = await syncOnce(test.store, sandbox, V1);
+      expect(result.outcome).toBe('success');
+      let minimum = 0;
+      for (const stream of v1Lists) {
+        const want = expected(sandbox, stream);
+        const got = await liveRecords(test.store, stream.table, stream.key);
+        expect(got.size, stream.name).toBe(want.size);
+        expect(got, stream.name).toEqual(want);
+        for (const variant of stream.variants ?? [{ scope: {} }]) {
+          const scoped = [...want.values()].filter((r) => Object.entries(variant.scope).every(([k, v]) => (r as any)[k] === v));
+          minimum += Math.floor(scoped.length / stream.pageSize) + 1;
+        }
+      }
+      expect(result.requests).toBe(minimum);
+      expect(totals(result).inserted).toBe([...(await sandboxSnapshot(sandbox)).values()].reduce((n, m) => n + m.size, 0));
+    });
+
+    it('maps nested fields into their own columns', async () => {
+      const row = (await test.store.db.selectFrom('assets').selectAll().where('market_cap_rank', 'is not', null).limit(1).executeTakeFirstOrThrow()) as any;
+      const raw = JSON.parse(row.raw);
+      expect(row.market_cap_rank).toBe(raw.market_cap.rank);
+      expect(row.price_usd).toBe(raw.price.usd);
+      expect(row.code).toBe(raw.code);
+    });
+
+    it('writes nothing on a second sync of unchanged data', async () => {
+      const result = await syncOnce(test.store, sandbox, V1);
+      const sum = totals(result);
+      expect(sum.inserted + sum.updated + sum.deleted).toBe(0);
+      expect(sum.unchanged).toBeGreaterThan(0);
+    });
+
+    it('writes exactly the changed, new and removed rows after the clock advances', async () => {
+      const before = await sandboxSnapshot(sandbox);
+      await sandbox.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.01 });
+      const after = await sandboxSnapshot(sandbox);
+      const result = await syncOnce(test.store, sandbox, V1, { settings: { mode: 'full' } });
+      const sum = totals(result);
+      expect(sum.inserted).toBeGreaterThan(0);
+      expect(sum.updated).toBeGreaterThan(0);
+      expect(sum.deleted).toBeGreaterThan(0);
+      for (const stream of v1Lists) {
+        const b = before.get(stream.name)!;
+        const a = after.get(stream.name)!;
+        const added = [...a.keys()].filter((k) => !b.has(k)).length;
+        const removed = [...b.keys()].filter((k) => !a.has(k)).length;
+        const changed = [...a.keys()].filter((k) => b.has(k) && JSON.stringify(a.get(k)) !== JSON.stringify(b.get(k))).length;
+        const stats = result.streams.find((s) => s.stream === stream.name)!;
+        expect({ stream: stream.name, inserted: stats.inserted, updated: stats.updated, deleted: stats.deleted })
+          .toEqual({ stream: stream.name, inserted: added, updated: changed, deleted: removed });
+        expect(await liveRecords(test.store, stream.table, stream.key), stream.name).toEqual(a);
+      }
+    });
+
+    it('ends with the same mirror under faults (5xx, 429 with Retry-After, resets)', async () => {
+      const faulty = await openTestStore(dialect);
+      try {
+        sandbox.setChaos({ seed: 3, rate5xx: 0.05, rate429: 0.03, retryAfterSeconds: 0, rateReset: 0.02, rateTruncate: 0.02 });
+        const served = sandbox.requestCount();
+        const result = await syncOnce(faulty.store, sandbox, V1, { settings: { mode: 'full' } });
+        sandbox.setChaos(null);
+        expect(result.outcome).toBe('success');
+        // Faults really happened: more requests reached the sandbox than the run needed pages.
+        expect(sandbox.requestCount() - served).toBe(result.requests);
+        expect(result.requests).toBeGreaterThan(result.streams.reduce((n, s) => n + s.requests, 0));
+        for (const stream of v1Lists) {
+          expect(await tableSnapshot(faulty.store, stream.table), stream.name).toEqual(
+            (await tableSnapshot(test.store, stream.table)).filter((r) => r.deleted_at === null),
+          );
+        }
+      } finally {
+        sandbox.setChaos(null);
+        await faulty.cleanup();
+      }
+    });
+  });
+}
