@@ -188,7 +188,7 @@ describe('the 15 filters', () => {
 
 describe('errors and auth', () => {
   it('rejects a missing or wrong key with the monitoring error envelope (401), header name case-insensitive', () => {
-    for (const headers of [{}, { 'x-service-api-key': 'wrong' }, { 'x-api-key': KEY }]) {
+    for (const headers of <Record<string, string>[]>[{}, { 'x-service-api-key': 'wrong' }, { 'x-api-key': KEY }]) {
       const res = get('', '/monitoring/v2/events', headers);
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: expect.any(String), data: null });

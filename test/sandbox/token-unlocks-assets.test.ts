@@ -63,7 +63,7 @@ describe('token-unlock assets', () => {
   });
 
   it('rejects a missing or wrong key with {error:"invalid auth mechanism", data:null} (401)', () => {
-    for (const headers of [{}, { 'x-service-api-key': `${KEY}x` }, { 'x-api-key': KEY }]) {
+    for (const headers of <Record<string, string>[]>[{}, { 'x-service-api-key': `${KEY}x` }, { 'x-api-key': KEY }]) {
       expect(get('', headers)).toEqual({ status: 401, body: { error: 'invalid auth mechanism', data: null } });
     }
   });
