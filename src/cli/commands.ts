@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli.js';
 import { backfillCommand } from './backfill-command.js';
+import { daemonCommand } from './daemon-command.js';
+import { jobsCommand } from './jobs-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { statusCommand } from './status-command.js';
 import { streamsCommand } from './streams-command.js';
@@ -15,4 +17,6 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
   migrateCommand(program, io, setExit);
   streamsCommand(program, io);
   backfillCommand(program, io, setExit);
+  jobsCommand(program, io, setExit);
+  daemonCommand(program, io, setExit);
 }

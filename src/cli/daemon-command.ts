@@ -1,0 +1,91 @@
+// `ds-mirror daemon`: runs the scheduled jobs and (when the config has a "receiver" section) the webhook
+// receiver in one process, with /healthz and /metrics. SIGTERM or SIGINT stops it cleanly within
+// --stop-timeout; a second signal exits at once. Secrets come from the environment or files only.
+import type { Command } from 'commander';
+import { defaultJobs } from '../../jobs/index.js';
+import { createClient } from '../client/index.js';
+import { requireService, type Config } from '../config.js';
+import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
+import { configureJobs, startDaemon } from '../scheduler/index.js';
+import { syncSettings } from '../sync/settings.js';
+import { EXIT, type CliIo } from '../cli.js';
+import type { SetExit } from './commands.js';
+import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { logProgress } from './progress-bars.js';
+
+const DEFAULT_METRICS_PORT = 9464;
+const DEFAULT_RECEIVER_PORT = 8080;
+
+interface DaemonFlags {
+  metricsPort?: number;
+  metricsHost: string;
+  stopTimeout: number;
+  receiver: boolean;
+}
+
+export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('daemon')
+    .description('Run the scheduled jobs (see `ds-mirror jobs`) and, when configured, the webhook receiver; serve /healthz and /metrics')
+    .option('--metrics-port <n>', `port of /healthz and /metrics ("metricsPort"; default ${DEFAULT_METRICS_PORT}; 0 picks a free one)`, wholeNumber('--metrics-port'))
+    .option('--metrics-host <host>', 'address of /healthz and /metrics', '127.0.0.1')
+    .option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight runs may take to commit and checkpoint', wholeNumber('--stop-timeout'), 30)
+    .option('--no-receiver', 'do not start the webhook receiver even if the config has a "receiver" section')
+    .action(async (flags: DaemonFlags, command: Command) => {
+      const ctx = commandContext(command, io);
+      const { config, logger } = ctx;
+      const jobs = configureJobs(defaultJobs, config.jobs, config.timezone);
+      const service = requireService(config);
+      const receiver = flags.receiver ? receiverOptions(config, io.env) : undefined;
+      const store = await openConfiguredStore(ctx);
+      const client = createClient({ ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
+      const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
+        let signals = 0;
+        const onSignal = (signal: NodeJS.Signals) => {
+          if (++signals === 1) return resolve(signal);
+          logger.error({ signal }, 'second signal: exiting now; the next run resumes from the last checkpoint');
+          process.exit(EXIT.stopped);
+        };
+        process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+      });
+      let daemon;
+      try {
+        daemon = await startDaemon({
+          store, client, logger, jobs, receiver,
+          settings: syncSettings(config),
+          http: { port: flags.metricsPort ?? config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
+          progress: logProgress(logger),
+          stopTimeoutMs: flags.stopTimeout * 1000,
+        });
+      } catch (err) {
+        await client.close();
+        await store.close();
+        throw err;
+      }
+      const enabled = jobs.filter((j) => j.enabled).length;
+      io.stdout.write(`ds-mirror daemon: ${enabled} job(s) scheduled; health ${daemon.url}/healthz, metrics ${daemon.url}/metrics` +
+        `${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`);
+      const signal = await stopRequested;
+      logger.warn({ signal }, 'signal received');
+      // A run still writing after the bound: exit without closing the store under it (its transaction
+      // rolls back; the checkpoint of the last committed page stays).
+      if (!(await daemon.stop())) process.exit(EXIT.failed);
+      await client.close();
+      await store.close();
+      setExit(EXIT.ok);
+    });
+}
+
+function receiverOptions(config: Config, env: NodeJS.ProcessEnv): Omit<ReceiverOptions, 'store' | 'logger'> | undefined {
+  const r = config.receiver;
+  if (!r) return undefined;
+  return {
+    port: r.port ?? DEFAULT_RECEIVER_PORT,
+    host: r.host,
+    path: r.path,
+    toleranceSec: r.toleranceSec,
+    maxBodyBytes: r.maxBodyBytes,
+    allowUnsignedViews: r.allowUnsignedViews,
+    secrets: loadSecrets(env, r.secretsFile),
+  };
+}

@@ -1,0 +1,54 @@
+// `ds-mirror jobs`: the scheduled jobs as configured (defaults from jobs/, the user's overrides), with
+// their next run times. A job whose streams are unknown is flagged here, before the daemon refuses it.
+import type { Command } from 'commander';
+import { defaultJobs } from '../../jobs/index.js';
+import { EXIT, type CliIo } from '../cli.js';
+import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
+import type { SetExit } from './commands.js';
+import { commandContext, wholeNumber } from './context.js';
+import { formatTable } from './table.js';
+
+export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('jobs')
+    .description('List the scheduled jobs: schedule, streams, mode, and next run times (change them with "jobs" in the config file)')
+    .option('--next <n>', 'how many next run times to show (default 1)', wholeNumber('--next'), 1)
+    .option('--json', 'print JSON instead of a table')
+    .action((flags: { next: number; json?: boolean }, command: Command) => {
+      const { config } = commandContext(command, io);
+      const jobs = configureJobs(defaultJobs, config.jobs, config.timezone);
+      const problems: string[] = [];
+      const rows = jobs.map((job) => {
+        let problem: string | null = null;
+        if (job.enabled) {
+          try {
+            jobStreams(job);
+          } catch (err) {
+            problem = (err as Error).message;
+            problems.push(problem);
+          }
+        }
+        const next = job.enabled ? nextRuns(job, flags.next) : [];
+        return { job, next, problem };
+      });
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(rows.map(({ job, next, problem }) => ({ ...job, nextRuns: next.map((d) => d.toISOString()), problem })), null, 2)}\n`);
+      } else {
+        const zone = config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+        io.stdout.write(`${formatTable(
+          ['job', 'enabled', 'schedule', 'mode', 'streams', `next run (${zone})`],
+          rows.map(({ job, next, problem }) => [
+            job.name, job.enabled ? 'yes' : 'no', job.schedule, job.mode, problem ? `${job.streams.join(', ')} (unknown stream)` : job.streams.join(', '),
+            next.map((d) => localTime(d, zone)).join(', ') || null,
+          ]),
+        )}\n`);
+      }
+      for (const p of problems) io.stderr.write(`ds-mirror: ${p}\n`);
+      if (problems.length > 0) setExit(EXIT.usage);
+    });
+}
+
+/** 2026-11-22 02:30:00 in the schedule's time zone. */
+function localTime(date: Date, timeZone: string): string {
+  return date.toLocaleString('sv-SE', { timeZone });
+}
