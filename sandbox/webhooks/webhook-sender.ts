@@ -10,6 +10,8 @@ export interface WebhookSenderOptions {
   timeFactor?: number;
   /** Attempts in flight at once. */
   concurrency?: number;
+  /** Deliveries kept in the log (oldest dropped first), so a long-running sandbox stays bounded. */
+  logLimit?: number;
   /** Wall-clock milliseconds for signature timestamps (receivers check them against their clock). */
   wallClock?: () => number;
 }
@@ -29,6 +31,7 @@ function describe(err: unknown): string {
 export class WebhookSender {
   private readonly timings: RetryTimings;
   private readonly concurrency: number;
+  private readonly logLimit: number;
   private readonly wallClock: () => number;
   private readonly agent: Agent;
   private readonly log: DeliveryLog[] = [];
@@ -41,6 +44,7 @@ export class WebhookSender {
   constructor(opts: WebhookSenderOptions = {}) {
     this.timings = retryTimings(opts.timeFactor ?? 1);
     this.concurrency = opts.concurrency ?? 16;
+    this.logLimit = opts.logLimit ?? 100_000;
     this.wallClock = opts.wallClock ?? Date.now;
     const t = this.timings.transportTimeoutMs;
     this.agent = new Agent({ connect: { timeout: t }, headersTimeout: t, bodyTimeout: t });
@@ -50,6 +54,7 @@ export class WebhookSender {
   enqueue(req: DeliveryRequest): DeliveryLog {
     const log: DeliveryLog = { id: req.id, viewId: req.viewId, url: req.url, body: req.body, signed: !!req.secret, attempts: [], state: 'scheduled' };
     this.log.push(log);
+    if (this.log.length > this.logLimit) this.log.splice(0, this.log.length - this.logLimit);
     if (this.closed) {
       log.state = 'aborted';
       return log;

@@ -167,3 +167,13 @@ describe('webhook sender over HTTP', () => {
     expect(log.attempts).toHaveLength(1);
   });
 });
+
+describe('delivery log', () => {
+  it('keeps at most logLimit deliveries, dropping the oldest', async () => {
+    const sender = new WebhookSender({ timeFactor: TIME_FACTOR, logLimit: 3 });
+    for (let i = 0; i < 5; i++) sender.enqueue({ id: `d-${i}`, viewId: 'v', url: `${base}/ok`, body: '{}' });
+    await sender.idle();
+    expect(sender.deliveries().map((l) => [l.id, l.state])).toEqual([['d-2', 'delivered'], ['d-3', 'delivered'], ['d-4', 'delivered']]);
+    await sender.close();
+  });
+});
