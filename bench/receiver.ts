@@ -1,8 +1,9 @@
 // Webhook receiver throughput: 64 concurrent senders on loopback against (a) a bare node:http server
 // that answers 200 without work and (b) the receiver verifying, validating and group-committing
-// every delivery to SQLite, measured in the same run. The load runs in a child process so that it
-// does not share the servers' event loop.
-//   npx tsx bench/receiver.ts [--requests 20000] [--concurrency 64]
+// every delivery to SQLite (two sync levels) or PostgreSQL (durable), measured in the same run. The
+// load runs in a child process so that it does not share the servers' event loop.
+//   npx tsx bench/receiver.ts [--requests 20000] [--concurrency 64] [--pg postgres://...]
+// Without --pg (or DS_BENCH_PG_URL) a throwaway cluster is started, with durability switched on.
 import { fork } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,10 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { pino } from 'pino';
 import { Pool } from 'undici';
 import { startReceiver } from '../src/receiver/index.js';
-import { openStore } from '../src/store/index.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { startPgCluster } from '../test/helpers/pg-cluster.js';
 
 const SECRET = 'bench-secret-not-a-real-one';
 
@@ -33,9 +36,14 @@ interface PhaseResult {
   errors: number;
 }
 
-function argInt(name: string, fallback: number): number {
+function argValue(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
+function argInt(name: string, fallback: number): number {
+  const value = argValue(name);
+  return value === undefined ? fallback : Number(value);
 }
 
 function envelopeBody(): string {
@@ -102,11 +110,24 @@ async function runLoad(phase: Phase): Promise<PhaseResult> {
   return { rps: phase.requests / elapsed, p50: at(0.5), p99: at(0.99), non2xx, errors };
 }
 
+async function durablePostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const given = argValue('pg', process.env.DS_BENCH_PG_URL);
+  const cluster = given ? undefined : await startPgCluster();
+  const url = given ?? cluster!.url;
+  // The throwaway cluster starts with durability off (for tests); the benchmark wants real commits.
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = on`);
+  await client.query('select pg_reload_conf()');
+  await client.end();
+  return { url, stop: async () => cluster?.stop() };
+}
+
 async function main(): Promise<void> {
   const requests = argInt('requests', 20_000);
   const concurrency = argInt('concurrency', 64);
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-receiver-'));
-  const store = await openStore({ url: `sqlite:${join(dir, 'bench.db')}` });
+  const postgres = await durablePostgres();
 
   const bare = createServer((req, res) => {
     req.resume();
@@ -114,8 +135,6 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/webhooks`;
-  // Access logs are written (to /dev/null): their cost is part of the receiver's.
-  const receiver = await startReceiver({ store, port: 0, secrets: [SECRET], logger: pino(pino.destination('/dev/null')) });
 
   const child = fork(fileURLToPath(import.meta.url), ['--load'], { execArgv: ['--import', 'tsx'] });
   const load = (url: string, n = requests) =>
@@ -124,31 +143,44 @@ async function main(): Promise<void> {
       child.send({ url, requests: n, concurrency } satisfies Phase);
     });
 
-  const rows: [string, PhaseResult][] = [];
+  const rows: [string, PhaseResult & { perCommit?: number }][] = [];
+  /** One receiver on a fresh store: warm-up, measured run, then a check that every delivery is stored. */
+  async function receiverPhase(name: string, store: Store, setup?: () => Promise<unknown>): Promise<void> {
+    await setup?.();
+    // Access logs are written (to /dev/null): their cost is part of the receiver's.
+    const receiver = await startReceiver({ store, port: 0, secrets: [SECRET], logger: pino(pino.destination('/dev/null')) });
+    await load(receiver.url, 2000);
+    const before = receiver.stats();
+    const result = await load(receiver.url);
+    const after = receiver.stats();
+    await receiver.close();
+    const stored = await store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    await store.close();
+    if (Number(stored.n) !== requests + 2000) throw new Error(`${name}: ${String(stored.n)} rows stored, expected ${requests + 2000}`);
+    rows.push([name, { ...result, perCommit: (after.received - before.received) / (after.commits - before.commits) }]);
+  }
+
   await load(bareUrl, 2000); // warm-up: JIT, connections
-  await load(receiver.url, 2000);
   rows.push(['bare node:http (200, no work)', await load(bareUrl)]);
-  rows.push(['receiver, SQLite WAL synchronous=NORMAL (store default)', await load(receiver.url)]);
-  await sql`pragma synchronous = FULL`.execute(store.db);
-  rows.push(['receiver, SQLite WAL synchronous=FULL (fsync per commit)', await load(receiver.url)]);
+  const sqlite = (file: string) => openStore({ url: `sqlite:${join(dir, file)}` });
+  await receiverPhase('receiver, SQLite WAL synchronous=NORMAL (store default)', await sqlite('normal.db'));
+  const full = await sqlite('full.db');
+  await receiverPhase('receiver, SQLite WAL synchronous=FULL (fsync per commit)', full, () => sql`pragma synchronous = FULL`.execute(full.db));
+  await receiverPhase('receiver, PostgreSQL, fsync + synchronous_commit on', await openStore({ url: postgres.url, schema: `bench_${process.pid}` }));
   rows.push(['bare node:http (200, no work), again', await load(bareUrl)]);
   child.kill();
-
-  const stored = await store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  const stats = receiver.stats();
-  await receiver.close();
   await new Promise((resolve) => bare.close(resolve));
-  await store.close();
+  await postgres.stop();
   rmSync(dir, { recursive: true, force: true });
 
-  const bareRps = (rows[0][1].rps + rows[3][1].rps) / 2;
-  console.log(`\n${requests} requests per phase, ${concurrency} concurrent senders, loopback, Node ${process.version}\n`);
-  console.log('| target | deliveries/s | vs bare | p50 ms | p99 ms | non-2xx | errors |');
-  console.log('|---|---|---|---|---|---|---|');
+  const bareRps = (rows[0][1].rps + rows[rows.length - 1][1].rps) / 2;
+  console.log(`\n${requests} signed ~1 KB deliveries per phase, ${concurrency} concurrent senders, loopback, Node ${process.version}\n`);
+  console.log('| target | deliveries/s | vs bare (mean) | p50 ms | p99 ms | deliveries per commit | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const [name, r] of rows) {
-    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${(r.rps / bareRps).toFixed(2)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non2xx} | ${r.errors} |`);
+    const perCommit = r.perCommit === undefined ? '-' : r.perCommit.toFixed(1);
+    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${(r.rps / bareRps).toFixed(2)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${perCommit} | ${r.non2xx} | ${r.errors} |`);
   }
-  console.log(`\nrows stored: ${String(stored.n)} (expected ${2 * requests + 2000}); receiver stats: ${JSON.stringify(stats)}`);
 }
 
 if (process.argv.includes('--load')) {
