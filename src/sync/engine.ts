@@ -1,8 +1,6 @@
 // A sync run: every chosen stream under its own lease (two workers never interleave one stream), lists
 // first and in parallel, then fan-outs (their parents are fresh by then). Each stream's outcome and
 // counts are recorded in sync_runs; a failing stream does not stop the others.
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
@@ -11,8 +9,8 @@ import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
+import { acquireStreamLease, LEASE_TTL_MS, leaseOwner } from './stream-lease.js';
 
-const LEASE_TTL_MS = 120_000;
 
 export interface RunOptions {
   client: ApiClient;
@@ -37,7 +35,7 @@ const SEVERITY: StreamRunStats['outcome'][] = ['success', 'partial', 'stopped', 
 export async function runSync(opts: RunOptions): Promise<RunResult> {
   const { store } = opts;
   const now = () => new Date().toISOString();
-  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
   const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now());
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
@@ -61,11 +59,10 @@ async function runStream(
   const progress = opts.progress ?? silentProgress;
   const stats = emptyStats(def.name);
   const started = Date.now();
-  const lease = await store.acquireLease(`sync:${def.name}`, run.owner, LEASE_TTL_MS);
-  if (!lease) {
-    const holder = await store.leaseHolder(`sync:${def.name}`);
+  const lease = await acquireStreamLease(store, def.name, run.owner);
+  if ('heldBy' in lease) {
     stats.outcome = 'failed';
-    stats.error = `stream ${def.name} is being synced by another worker (${holder?.owner ?? 'unknown'}, lease until ${holder?.expiresAt ?? '?'}); skipped`;
+    stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
     logger.warn({ stream: def.name }, stats.error);
     await store.finishStream(run.runId, stats, {});
     return stats;

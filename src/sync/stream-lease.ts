@@ -1,0 +1,36 @@
+// The lease a stream runs under. Owners are named host:pid:random, so a lease left by a process that
+// died on this same host (kill -9, power loss of a laptop) is taken over at once instead of blocking
+// until it expires; a holder on another host is trusted until its lease expires.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Lease, Store } from '../store/types.js';
+
+export const LEASE_TTL_MS = 60_000;
+
+export function leaseOwner(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+export async function acquireStreamLease(store: Store, stream: string, owner: string): Promise<Lease | { heldBy: string }> {
+  const name = `sync:${stream}`;
+  const lease = await store.acquireLease(name, owner, LEASE_TTL_MS);
+  if (lease) return lease;
+  const holder = await store.leaseHolder(name);
+  if (holder && diedHere(holder.owner)) {
+    await store.db.deleteFrom('leases').where('name', '=', name).where('owner', '=', holder.owner).execute();
+    const taken = await store.acquireLease(name, owner, LEASE_TTL_MS);
+    if (taken) return taken;
+  }
+  return { heldBy: holder ? `${holder.owner}, lease until ${holder.expiresAt}` : 'another worker' };
+}
+
+function diedHere(owner: string): boolean {
+  const [host, pid] = owner.split(':');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '') || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
