@@ -33,18 +33,20 @@ export function chainJson(w: World, k: number): Record<string, unknown> {
   const c = chainIdentity(w, k);
   const rng = new Rng(w.seed, 'chain-text', k);
   const vr = new Rng(w.seed, 'chain-v', k, w.chains.version(k));
+  const noDescription = rng.chance(0.1);
   const native = c.nativeAssetIndex !== null && w.assets.isLive(c.nativeAssetIndex)
     ? assetIdentity(w, c.nativeAssetIndex) : null;
   return {
     id: c.id,
     slug: c.slug,
     title: c.title,
-    description: vr.orNull(0.1, sentence(vr, 8, 20)),
+    // Null-ness is the chain's; the values are the version's, so every update changes the record.
+    description: noDescription ? null : sentence(vr, 8, 20),
     image_url: rng.orNull(0.1, `https://img.sandbox.invalid/chains/${k}.png`),
     sector_slugs: c.sectorSlugs,
     native_asset: native ? { id: native.id, code: native.code, slug: native.slug } : null,
     block_time_seconds: rng.orNull(0.1, sig(rng.between(0.2, 15), 3)),
-    tvl_usd: vr.orNull(0.1, sig(Math.exp(vr.between(10, 25)))),
+    tvl_usd: !noDescription && rng.chance(0.1) ? null : sig(Math.exp(vr.between(10, 25))),
     launched_at: w.chains.bornAt(k) ?? w.baseTimes(rng).created,
   };
 }

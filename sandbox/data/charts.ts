@@ -39,7 +39,11 @@ export function chartDashboards(w: World, c: number): number[] {
   const n = dashboardCount(w);
   const out = new Set<number>([rng.int(n)]);
   if (rng.chance(0.4)) out.add(rng.int(n));
-  if (v > 0) out.add(new Rng(w.seed, 'chart-dashboards', c, v).int(n));
+  if (v > 0) {
+    // The v-th dashboard outside the chart's own ones: every version shows a different set.
+    const others = Array.from({ length: n }, (_, d) => d).filter((d) => !out.has(d));
+    out.add(others[(v - 1) % others.length]);
+  }
   return [...out].sort((a, b) => a - b);
 }
 

@@ -35,6 +35,7 @@ export function metricJson(w: World, m: number): Record<string, unknown> {
     unit: dataType === 'usd' ? 'USD' : dataType === 'percentage' ? '%' : null,
     frequency: 'daily',
     history_days: SERIES_DAYS,
+    updated_at: w.metrics.changedAt(m) || w.baseTimes(rng).updated,
   };
 }
 

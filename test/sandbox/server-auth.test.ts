@@ -27,7 +27,7 @@ describe('authentication', () => {
 
   it.each(['/v1/assets', '/v1/projects', '/v1/glossary', '/v1/sec/filings', '/v1/assets/1000/markets'])(
     '%s needs x-api-key: 401 without it, with a wrong one, or with only x-service-api-key', async (path) => {
-      for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-service-api-key': KEY }]) {
+      for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-service-api-key': KEY }] as Record<string, string>[]) {
         const r = await get(path, headers);
         expect(r.status).toBe(401);
         expect(r.body).toMatchObject({ statusCode: 401 });
@@ -48,7 +48,7 @@ describe('authentication', () => {
   });
 
   it('charts answer 401 {statusCode, message} for a missing or invalid key', async () => {
-    for (const headers of [{}, { 'x-service-api-key': 'nope' }]) {
+    for (const headers of [{}, { 'x-service-api-key': 'nope' }] as Record<string, string>[]) {
       const r = await get('/v1/charts', headers);
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ statusCode: 401, message: expect.any(String) });
