@@ -35,208 +35,208 @@ function signedRaw(body: string, secret = SECRET, tSec = nowSec()) {
 
 for (const dialect of dialects) {
   describe(`receiver over HTTP (${dialect})`, () => {
-  let t: TestStore;
-  let store: Store;
-  let receiver: Receiver;
-  const logLines: string[] = [];
+    let t: TestStore;
+    let store: Store;
+    let receiver: Receiver;
+    const logLines: string[] = [];
 
-  beforeAll(async () => {
-    t = await openTestStore(dialect);
-    store = t.store;
-    const sink = new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } });
-    receiver = await startReceiver({
-      store, port: 0, secrets: ['old-secret', SECRET], allowUnsignedViews: [UNSIGNED_VIEW],
-      maxBodyBytes: 64 * 1024, logger: pino(sink),
-    });
-  });
-
-  afterAll(async () => {
-    await receiver?.close();
-    await t?.cleanup();
-  });
-
-  describe('deliveries', () => {
-    it('answers the health check', async () => {
-      const res = await request(receiver.url.replace('/webhooks', '/healthz'));
-      expect(res.statusCode).toBe(200);
-      expect(await res.body.json()).toEqual({ ok: true });
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
+      store = t.store;
+      const sink = new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } });
+      receiver = await startReceiver({
+        store, port: 0, secrets: ['old-secret', SECRET], allowUnsignedViews: [UNSIGNED_VIEW],
+        maxBodyBytes: 64 * 1024, logger: pino(sink),
+      });
     });
 
-    it('appends a signed delivery: raw body byte for byte, alert history, development to fetch', async () => {
-      const env = makeEnvelope();
-      // Odd spacing and key order: the stored body must be these exact bytes.
-      const body = JSON.stringify(env, null, 3).replace('"type"', '"type"  ');
-      const res = await post(receiver.url, body, { 'x-webhook-signature': sign(SECRET, body, nowSec()) });
-      expect(res.status).toBe(200);
-      const row = await store.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();
-      expect(row.body).toBe(body);
-      expect(Boolean(row.signed)).toBe(true);
-      expect(row).toMatchObject({ view_id: env.data.view.id, event_id: env.data.event.id, development_id: env.data.latest_development.id });
-      const alert = await store.db.selectFrom('alert_history').selectAll().where('event_id', '=', env.data.event.id).execute();
-      expect(alert).toMatchObject([{ view_id: env.data.view.id, source: 'webhook', delivery_id: env.id }]);
-      const dev = await store.db.selectFrom('monitoring_developments').selectAll().where('id', '=', env.data.latest_development.id).executeTakeFirstOrThrow();
-      expect(dev).toMatchObject({ event_id: env.data.event.id, title: 'Exploit confirmed', importance: 'high', detail_fetched_at: null });
+    afterAll(async () => {
+      await receiver?.close();
+      await t?.cleanup();
     });
 
-    it('stores a retry and a delivery to a second view once, with one alert per view', async () => {
-      const env = makeEnvelope();
-      const before = receiver.stats();
-      expect((await postSigned(receiver.url, env)).status).toBe(200);
-      expect((await postSigned(receiver.url, env, 'old-secret', nowSec() - 5)).status).toBe(200);
-      const second = structuredClone(env);
-      second.data.view = { id: randomUUID(), name: 'Second view' };
-      expect((await postSigned(receiver.url, second)).status).toBe(200);
-      expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
-      const after = receiver.stats();
-      expect(after.received - before.received).toBe(3);
-      expect(after.duplicates - before.duplicates).toBe(2);
-    });
+    describe('deliveries', () => {
+      it('answers the health check', async () => {
+        const res = await request(receiver.url.replace('/webhooks', '/healthz'));
+        expect(res.statusCode).toBe(200);
+        expect(await res.body.json()).toEqual({ ok: true });
+      });
 
-    it('does not overwrite a development whose detail the sync already fetched', async () => {
-      const env = makeEnvelope();
-      const devId = env.data.latest_development.id;
-      const fetched = '2026-11-20T11:00:00.000Z';
-      await store.transaction((tx) =>
-        tx.upsertChanged('monitoring_developments', ['id'], [{
-          id: devId, event_id: env.data.event.id, title: 'Fetched title', summary: 'detail', detail_fetched_at: fetched,
-          raw: { id: devId }, row_hash: 'h1',
-        }], fetched),
-      );
-      expect((await postSigned(receiver.url, env)).status).toBe(200);
-      const dev = await store.db.selectFrom('monitoring_developments').selectAll().where('id', '=', devId).executeTakeFirstOrThrow();
-      expect(dev.title).toBe('Fetched title');
-      expect(dev.detail_fetched_at).not.toBeNull();
-    });
-
-    const refusals: [string, number, string, () => { body: string | Buffer; headers: Record<string, string>; env?: any }][] = [
-      ['forged (unknown secret)', 401, 'bad_signature', () => signed(makeEnvelope(), 'not-our-secret')],
-      ['tampered body', 401, 'bad_signature', () => {
-        const s = signed(makeEnvelope());
-        return { ...s, body: (s.body as string).replace('Exploit confirmed', 'Exploit denied') };
-      }],
-      ['stale timestamp', 401, 'stale_timestamp', () => signed(makeEnvelope(), SECRET, nowSec() - 301)],
-      ['future timestamp', 401, 'future_timestamp', () => signed(makeEnvelope(), SECRET, nowSec() + 301)],
-      ['malformed header', 401, 'malformed_signature', () => {
-        const s = signed(makeEnvelope());
-        return { ...s, headers: { 'x-webhook-signature': s.headers['x-webhook-signature'].replace('t=', 'ts=') } };
-      }],
-      ['unsigned, view not allowed', 401, 'missing_signature', () => ({ body: JSON.stringify(makeEnvelope()), headers: {} })],
-      ['oversized', 413, 'body_too_large', () => {
+      it('appends a signed delivery: raw body byte for byte, alert history, development to fetch', async () => {
         const env = makeEnvelope();
-        env.data.latest_development.summary = 'x'.repeat(70 * 1024);
-        return signed(env);
-      }],
-      ['non-JSON', 400, 'invalid_json', () => signedRaw('this is not json')],
-      ['invalid envelope', 400, 'invalid_envelope', () => {
+        // Odd spacing and key order: the stored body must be these exact bytes.
+        const body = JSON.stringify(env, null, 3).replace('"type"', '"type"  ');
+        const res = await post(receiver.url, body, { 'x-webhook-signature': sign(SECRET, body, nowSec()) });
+        expect(res.status).toBe(200);
+        const row = await store.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();
+        expect(row.body).toBe(body);
+        expect(Boolean(row.signed)).toBe(true);
+        expect(row).toMatchObject({ view_id: env.data.view.id, event_id: env.data.event.id, development_id: env.data.latest_development.id });
+        const alert = await store.db.selectFrom('alert_history').selectAll().where('event_id', '=', env.data.event.id).execute();
+        expect(alert).toMatchObject([{ view_id: env.data.view.id, source: 'webhook', delivery_id: env.id }]);
+        const dev = await store.db.selectFrom('monitoring_developments').selectAll().where('id', '=', env.data.latest_development.id).executeTakeFirstOrThrow();
+        expect(dev).toMatchObject({ event_id: env.data.event.id, title: 'Exploit confirmed', importance: 'high', detail_fetched_at: null });
+      });
+
+      it('stores a retry and a delivery to a second view once, with one alert per view', async () => {
         const env = makeEnvelope();
-        env.type = 'something_else';
-        return signed(env);
-      }],
-    ];
+        const before = receiver.stats();
+        expect((await postSigned(receiver.url, env)).status).toBe(200);
+        expect((await postSigned(receiver.url, env, 'old-secret', nowSec() - 5)).status).toBe(200);
+        const second = structuredClone(env);
+        second.data.view = { id: randomUUID(), name: 'Second view' };
+        expect((await postSigned(receiver.url, second)).status).toBe(200);
+        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
+        const after = receiver.stats();
+        expect(after.received - before.received).toBe(3);
+        expect(after.duplicates - before.duplicates).toBe(2);
+      });
 
-    it.each(refusals)('refuses %s with %i and stores nothing', async (_name, status, reason, build) => {
-      const before = receiver.stats();
-      const countsBefore = await rowCounts(store);
-      const { body, headers } = build();
-      const res = await post(receiver.url, body, headers);
-      expect(res.status).toBe(status);
-      expect(JSON.parse(res.body)).toEqual({ error: reason });
-      expect(receiver.stats().refused[reason]).toBe((before.refused[reason] ?? 0) + 1);
-      expect(await rowCounts(store)).toEqual(countsBefore);
-    });
-
-    it('refuses an oversized chunked body (no content-length) with 413', async () => {
-      const countsBefore = await rowCounts(store);
-      const chunks = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(8 * 1024, 0x20)));
-      const res = await request(receiver.url, { method: 'POST', body: chunks, headers: { 'x-webhook-signature': 't=1,v1=' + '0'.repeat(64) } });
-      expect(res.statusCode).toBe(413);
-      await res.body.dump();
-      expect(await rowCounts(store)).toEqual(countsBefore);
-    });
-
-    it('answers 404 off the webhook path and 405 to other methods', async () => {
-      expect((await post(receiver.url + '/x', '{}')).status).toBe(404);
-      const get = await request(receiver.url);
-      expect(get.statusCode).toBe(405);
-      expect(get.headers.allow).toBe('POST');
-      await get.body.dump();
-    });
-
-    it('accepts an unsigned delivery only for a view explicitly allowed', async () => {
-      const env = makeEnvelope({ viewId: UNSIGNED_VIEW });
-      expect((await post(receiver.url, JSON.stringify(env))).status).toBe(200);
-      const row = await store.db.selectFrom('webhook_deliveries').select('signed').where('id', '=', env.id).executeTakeFirstOrThrow();
-      expect(Boolean(row.signed)).toBe(false);
-      // A present but wrong signature is refused even for that view.
-      const forged = signed(makeEnvelope({ viewId: UNSIGNED_VIEW }), 'wrong');
-      expect((await post(receiver.url, forged.body, forged.headers)).status).toBe(401);
-    });
-
-    it('lands every delivery of 64 concurrent senders exactly once, duplicates included', async () => {
-      const envs = Array.from({ length: 150 }, () => makeEnvelope());
-      // Each delivery sent twice, interleaved, as concurrent retries would.
-      const sends = [...envs, ...envs].map((env) => () => postSigned(receiver.url, env));
-      const statuses: number[] = [];
-      await Promise.all(Array.from({ length: 64 }, async () => {
-        for (let job = sends.shift(); job; job = sends.shift()) statuses.push((await job()).status);
-      }));
-      expect(statuses.filter((s) => s === 200)).toHaveLength(300);
-      const ids = envs.map((e) => e.id);
-      const rows = await store.db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).execute();
-      expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
-    });
-
-    it('never logs a secret, a signature or a body', () => {
-      const logs = logLines.join('');
-      expect(logs).toContain('"status":401');
-      for (const secret of [SECRET, 'old-secret', 'Exploit confirmed', 'v1=']) expect(logs).not.toContain(secret);
-    });
-  });
-
-  describe('failures, restarts and shutdown', () => {
-    it('answers 503 when the commit fails, and the retry then lands', async () => {
-      const real = store;
-      const flaky = failingStore(real, 1);
-      const r = await startReceiver({ store: flaky, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
-      try {
+      it('does not overwrite a development whose detail the sync already fetched', async () => {
         const env = makeEnvelope();
-        const first = await postSigned(r.url, env);
-        expect(first.status).toBe(503);
-        expect(await rowCounts(real, env)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
-        expect((await postSigned(r.url, env)).status).toBe(200);
-        expect(await rowCounts(real, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
-      } finally {
+        const devId = env.data.latest_development.id;
+        const fetched = '2026-11-20T11:00:00.000Z';
+        await store.transaction((tx) =>
+          tx.upsertChanged('monitoring_developments', ['id'], [{
+            id: devId, event_id: env.data.event.id, title: 'Fetched title', summary: 'detail', detail_fetched_at: fetched,
+            raw: { id: devId }, row_hash: 'h1',
+          }], fetched),
+        );
+        expect((await postSigned(receiver.url, env)).status).toBe(200);
+        const dev = await store.db.selectFrom('monitoring_developments').selectAll().where('id', '=', devId).executeTakeFirstOrThrow();
+        expect(dev.title).toBe('Fetched title');
+        expect(dev.detail_fetched_at).not.toBeNull();
+      });
+
+      const refusals: [string, number, string, () => { body: string | Buffer; headers: Record<string, string>; env?: any }][] = [
+        ['forged (unknown secret)', 401, 'bad_signature', () => signed(makeEnvelope(), 'not-our-secret')],
+        ['tampered body', 401, 'bad_signature', () => {
+          const s = signed(makeEnvelope());
+          return { ...s, body: (s.body as string).replace('Exploit confirmed', 'Exploit denied') };
+        }],
+        ['stale timestamp', 401, 'stale_timestamp', () => signed(makeEnvelope(), SECRET, nowSec() - 301)],
+        ['future timestamp', 401, 'future_timestamp', () => signed(makeEnvelope(), SECRET, nowSec() + 301)],
+        ['malformed header', 401, 'malformed_signature', () => {
+          const s = signed(makeEnvelope());
+          return { ...s, headers: { 'x-webhook-signature': s.headers['x-webhook-signature'].replace('t=', 'ts=') } };
+        }],
+        ['unsigned, view not allowed', 401, 'missing_signature', () => ({ body: JSON.stringify(makeEnvelope()), headers: {} })],
+        ['oversized', 413, 'body_too_large', () => {
+          const env = makeEnvelope();
+          env.data.latest_development.summary = 'x'.repeat(70 * 1024);
+          return signed(env);
+        }],
+        ['non-JSON', 400, 'invalid_json', () => signedRaw('this is not json')],
+        ['invalid envelope', 400, 'invalid_envelope', () => {
+          const env = makeEnvelope();
+          env.type = 'something_else';
+          return signed(env);
+        }],
+      ];
+
+      it.each(refusals)('refuses %s with %i and stores nothing', async (_name, status, reason, build) => {
+        const before = receiver.stats();
+        const countsBefore = await rowCounts(store);
+        const { body, headers } = build();
+        const res = await post(receiver.url, body, headers);
+        expect(res.status).toBe(status);
+        expect(JSON.parse(res.body)).toEqual({ error: reason });
+        expect(receiver.stats().refused[reason]).toBe((before.refused[reason] ?? 0) + 1);
+        expect(await rowCounts(store)).toEqual(countsBefore);
+      });
+
+      it('refuses an oversized chunked body (no content-length) with 413', async () => {
+        const countsBefore = await rowCounts(store);
+        const chunks = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(8 * 1024, 0x20)));
+        const res = await request(receiver.url, { method: 'POST', body: chunks, headers: { 'x-webhook-signature': 't=1,v1=' + '0'.repeat(64) } });
+        expect(res.statusCode).toBe(413);
+        await res.body.dump();
+        expect(await rowCounts(store)).toEqual(countsBefore);
+      });
+
+      it('answers 404 off the webhook path and 405 to other methods', async () => {
+        expect((await post(receiver.url + '/x', '{}')).status).toBe(404);
+        const get = await request(receiver.url);
+        expect(get.statusCode).toBe(405);
+        expect(get.headers.allow).toBe('POST');
+        await get.body.dump();
+      });
+
+      it('accepts an unsigned delivery only for a view explicitly allowed', async () => {
+        const env = makeEnvelope({ viewId: UNSIGNED_VIEW });
+        expect((await post(receiver.url, JSON.stringify(env))).status).toBe(200);
+        const row = await store.db.selectFrom('webhook_deliveries').select('signed').where('id', '=', env.id).executeTakeFirstOrThrow();
+        expect(Boolean(row.signed)).toBe(false);
+        // A present but wrong signature is refused even for that view.
+        const forged = signed(makeEnvelope({ viewId: UNSIGNED_VIEW }), 'wrong');
+        expect((await post(receiver.url, forged.body, forged.headers)).status).toBe(401);
+      });
+
+      it('lands every delivery of 64 concurrent senders exactly once, duplicates included', async () => {
+        const envs = Array.from({ length: 150 }, () => makeEnvelope());
+        // Each delivery sent twice, interleaved, as concurrent retries would.
+        const sends = [...envs, ...envs].map((env) => () => postSigned(receiver.url, env));
+        const statuses: number[] = [];
+        await Promise.all(Array.from({ length: 64 }, async () => {
+          for (let job = sends.shift(); job; job = sends.shift()) statuses.push((await job()).status);
+        }));
+        expect(statuses.filter((s) => s === 200)).toHaveLength(300);
+        const ids = envs.map((e) => e.id);
+        const rows = await store.db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).execute();
+        expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
+      });
+
+      it('never logs a secret, a signature or a body', () => {
+        const logs = logLines.join('');
+        expect(logs).toContain('"status":401');
+        for (const secret of [SECRET, 'old-secret', 'Exploit confirmed', 'v1=']) expect(logs).not.toContain(secret);
+      });
+    });
+
+    describe('failures, restarts and shutdown', () => {
+      it('answers 503 when the commit fails, and the retry then lands', async () => {
+        const real = store;
+        const flaky = failingStore(real, 1);
+        const r = await startReceiver({ store: flaky, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+        try {
+          const env = makeEnvelope();
+          const first = await postSigned(r.url, env);
+          expect(first.status).toBe(503);
+          expect(await rowCounts(real, env)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
+          expect((await postSigned(r.url, env)).status).toBe(200);
+          expect(await rowCounts(real, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+        } finally {
+          await r.close();
+        }
+      });
+
+      it('keeps deliveries exactly once across a receiver restart', async () => {
+        const env = makeEnvelope();
+        const opts = { store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) };
+        const first = await startReceiver(opts);
+        expect((await postSigned(first.url, env)).status).toBe(200);
+        await first.close();
+        const second = await startReceiver(opts);
+        try {
+          expect((await postSigned(second.url, env)).status).toBe(200);
+          expect(second.stats()).toMatchObject({ received: 1, duplicates: 1 });
+          expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+        } finally {
+          await second.close();
+        }
+      });
+
+      it('finishes an in-flight delivery during close and then refuses connections', async () => {
+        const slow = failingStore(store, 0, 300);
+        const r = await startReceiver({ store: slow, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+        const env = makeEnvelope();
+        const inFlight = postSigned(r.url, env);
+        await new Promise((resolve) => setTimeout(resolve, 100));
         await r.close();
-      }
-    });
-
-    it('keeps deliveries exactly once across a receiver restart', async () => {
-      const env = makeEnvelope();
-      const opts = { store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) };
-      const first = await startReceiver(opts);
-      expect((await postSigned(first.url, env)).status).toBe(200);
-      await first.close();
-      const second = await startReceiver(opts);
-      try {
-        expect((await postSigned(second.url, env)).status).toBe(200);
-        expect(second.stats()).toMatchObject({ received: 1, duplicates: 1 });
+        expect((await inFlight).status).toBe(200);
         expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
-      } finally {
-        await second.close();
-      }
+        await expect(postSigned(r.url, makeEnvelope())).rejects.toThrow();
+      });
     });
-
-    it('finishes an in-flight delivery during close and then refuses connections', async () => {
-      const slow = failingStore(store, 0, 300);
-      const r = await startReceiver({ store: slow, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
-      const env = makeEnvelope();
-      const inFlight = postSigned(r.url, env);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await r.close();
-      expect((await inFlight).status).toBe(200);
-      expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
-      await expect(postSigned(r.url, makeEnvelope())).rejects.toThrow();
-    });
-  });
   });
 }
