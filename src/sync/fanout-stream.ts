@@ -113,7 +113,8 @@ export async function selectParents(store: Store, stream: FanoutStream, selectio
   let query = store.db.selectFrom(table).select([`${key} as key`, `${idOrSlug} as idOrSlug`]).where('deleted_at', 'is', null);
   if ('ids' in selection) {
     const ids = [...selection.ids];
-    query = query.where((eb) => eb.or([eb(key, 'in', ids), eb(idOrSlug, 'in', ids)]));
+    // Compared as text: a selection mixes numeric ids and slugs, and PostgreSQL will not compare bigint to text.
+    query = query.where((eb) => eb.or([eb(eb.cast(eb.ref(key), 'text'), 'in', ids), eb(eb.cast(eb.ref(idOrSlug), 'text'), 'in', ids)]));
   }
   if (orderBy) query = query.orderBy((eb) => eb(orderBy, 'is', null)).orderBy(orderBy);
   query = query.orderBy(key);

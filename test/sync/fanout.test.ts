@@ -1,0 +1,95 @@
+// Fan-outs against the sandbox on both stores: the selected parents' per-item endpoints mirrored as
+// served, a re-run writes nothing, chart rows are paged past 100,000 and replaced whole per chart.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { syncOnce, totals } from '../helpers/mirror.js';
+
+async function served(sandbox: Sandbox, path: string): Promise<any> {
+  const res = await fetch(`${sandbox.url}${path}`, { headers: { 'x-api-key': sandbox.apiKey } });
+  expect(res.status, path).toBe(200);
+  return res.json();
+}
+
+for (const dialect of dialects) {
+  describe(`fan-outs on ${dialect}`, () => {
+    let sandbox: Sandbox;
+    let test: TestStore;
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ scale: 0.3, seed: 5 });
+      test = await openTestStore(dialect);
+      expect((await syncOnce(test.store, sandbox, ['assets', 'projects', 'metrics', 'charts'])).outcome).toBe('success');
+    });
+    afterAll(async () => {
+      await test?.cleanup();
+      await sandbox?.close();
+    });
+
+    it('mirrors the per-asset endpoints of the top assets by rank, and nothing on a re-run', async () => {
+      const fanouts = ['asset-markets', 'asset-ohlcv', 'asset-price', 'asset-supply'];
+      const selection = { assets: { top: 5 } };
+      const first = await syncOnce(test.store, sandbox, fanouts, { settings: { selection } });
+      expect(first.outcome).toBe('success');
+      expect(totals(first).inserted).toBe(20);
+      const top = await test.store.db.selectFrom('assets').select(['id', 'slug']).where('market_cap_rank', 'is not', null)
+        .orderBy('market_cap_rank').orderBy('id').limit(5).execute();
+      for (const asset of top) {
+        const markets = await test.store.db.selectFrom('asset_markets').selectAll().where('asset_id', '=', asset.id).executeTakeFirstOrThrow();
+        const want = await served(sandbox, `/v1/assets/${asset.slug}/markets`);
+        expect(JSON.parse(String(markets.raw))).toEqual(want);
+        expect(markets.volume_24h).toBe(want.volume_24h);
+        const price = await test.store.db.selectFrom('asset_price').select('raw').where('asset_id', '=', asset.id).executeTakeFirstOrThrow();
+        expect(JSON.parse(String(price.raw))).toEqual(await served(sandbox, `/v1/assets/${asset.slug}/price`));
+      }
+      const again = totals(await syncOnce(test.store, sandbox, fanouts, { settings: { selection } }));
+      expect(again.inserted + again.updated).toBe(0);
+      expect(again.unchanged).toBe(20);
+    });
+
+    it('mirrors project chains and metric series for a selection', async () => {
+      const projects = await test.store.db.selectFrom('projects').select(['id', 'slug']).orderBy('id').limit(3).execute();
+      const metric = await test.store.db.selectFrom('metrics').select('identifier').orderBy('identifier').limit(1).executeTakeFirstOrThrow();
+      const slugs = projects.map((p) => String(p.slug));
+      const result = await syncOnce(test.store, sandbox, ['project-chains', 'metric-series'], {
+        settings: { selection: { projects: { ids: slugs }, metrics: { ids: [String(metric.identifier)] } }, fanout: { metricProjects: slugs } },
+      });
+      expect(result.outcome).toBe('success');
+      for (const p of projects) {
+        const want = (await served(sandbox, `/v1/projects/${p.slug}/chains`)).data.map((c: any) => c.id).sort();
+        const got = (await test.store.db.selectFrom('project_chains').select('chain_id').where('project_id', '=', p.id).execute()).map((r) => r.chain_id).sort();
+        expect(got).toEqual(want);
+      }
+      const series = await served(sandbox, `/v1/metrics/${metric.identifier}?project=${slugs.join(',')}`);
+      const points = Object.values(series).reduce((n: number, list: any) => n + list.length, 0);
+      const rows = await test.store.db.selectFrom('metric_series').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect(Number(rows.n)).toBe(points);
+    });
+
+    it('pages chart rows past 100,000 and replaces a chart only when its rows changed', async () => {
+      const charts = await test.store.db.selectFrom('charts').select('id').where('deleted_at', 'is', null).orderBy('id').execute();
+      const ids = charts.map((c) => String(c.id));
+      const first = await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } });
+      expect(first.outcome).toBe('success');
+      const counts = await test.store.db.selectFrom('chart_rows').select(['chart_id']).select((eb) => eb.fn.countAll().as('n')).groupBy('chart_id').execute();
+      const biggest = counts.reduce((a, b) => (Number(b.n) > Number(a.n) ? b : a));
+      expect(Number(biggest.n)).toBeGreaterThan(100_000);
+      // The biggest chart's rows, in order, are exactly what its pages serve.
+      const page2 = await served(sandbox, `/v1/charts/${biggest.chart_id}/data?page=2&limit=100000`);
+      const row = await test.store.db.selectFrom('chart_rows').select('data').where('chart_id', '=', biggest.chart_id).where('row_number', '=', 100_000).executeTakeFirstOrThrow();
+      expect(JSON.parse(String(row.data))).toEqual(page2.data[0]);
+
+      const again = totals(await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } }));
+      expect(again.inserted + again.updated).toBe(0);
+
+      await sandbox.advance({ seconds: 86_400, updateFraction: 0.3, addFraction: 0, removeFraction: 0 });
+      const changed = await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } });
+      expect(totals(changed).updated).toBeGreaterThan(0);
+      for (const c of counts.slice(0, 3)) {
+        const want = await served(sandbox, `/v1/charts/${c.chart_id}/data?limit=100000`);
+        const got = await test.store.db.selectFrom('chart_rows').select((eb) => eb.fn.countAll().as('n')).where('chart_id', '=', c.chart_id).executeTakeFirstOrThrow();
+        if (want.data.length < 100_000) expect(Number(got.n)).toBe(want.data.length);
+      }
+    });
+  });
+}
