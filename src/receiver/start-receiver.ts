@@ -119,10 +119,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const started = performance.now();
     const reqPath = (req.url ?? '/').split('?', 1)[0];
     const out: Outcome = {};
-    res.on('finish', () => {
+    res.on('close', () => {
       // Access log: never the body, never the signature header.
       const line = { method: req.method, path: reqPath, status: res.statusCode, ms: Math.round(performance.now() - started), ...out };
-      if (res.statusCode >= 500) log.error(line, 'webhook request failed');
+      if (!res.writableFinished) log.warn({ ...line, status: undefined }, 'client went away before the answer');
+      else if (res.statusCode >= 500) log.error(line, 'webhook request failed');
       else if (res.statusCode >= 400) log.warn(line, 'webhook request refused');
       else log.info(line, 'request');
     });
