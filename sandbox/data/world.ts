@@ -15,6 +15,7 @@ export interface WorldOptions {
 export const DEFAULT_START = new Date('2025-06-01T12:00:00Z');
 
 const NO_REMOVE = { update: true, add: true, remove: false };
+const MAX_MEMOS = 512;
 
 export class World {
   readonly seed: number;
@@ -76,10 +77,12 @@ export class World {
     this.charts = new Collection('charts', z.charts);
   }
 
+  /** Bounded: many distinct queries in one epoch drop the oldest memos, which are rebuilt on demand. */
   memo<T>(key: string, make: () => T): T {
     let v = this.memos.get(key) as T | undefined;
     if (v === undefined) {
       v = make();
+      if (this.memos.size >= MAX_MEMOS) this.memos.delete(this.memos.keys().next().value as string);
       this.memos.set(key, v);
     }
     return v;
