@@ -1,0 +1,105 @@
+// The CLI as a user runs it: a child process of bin/ds-mirror.js against the sandbox and a temp SQLite file.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let sandbox: Sandbox;
+let dir: string;
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  const base = { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_CONFIG: join(dir, 'config.json'), DS_LOG_LEVEL: 'warn' };
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env: { ...process.env, ...base, ...env }, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ scale: 0.2, seed: 9 });
+  dir = mkdtempSync(join(tmpdir(), 'ds-mirror-cli-'));
+  const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { v1: fast, open: fast, charts: fast, monitoring: fast, tokenUnlocks: fast } }));
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('ds-mirror CLI', () => {
+  it('prints help for the program and each command', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['sync', 'status', 'migrate', 'streams']) expect(help.stdout).toContain(command);
+    const sync = await cli(['sync', '--help']);
+    expect(sync.stdout).toContain('--max-requests');
+    expect(sync.stdout).toContain('--plan');
+  });
+
+  it('refuses bad input with one line and exit code 2', async () => {
+    for (const args of [['sync', '--max-requests', 'many'], ['sync', 'no-such-stream'], ['sync', '--select', 'assets'], ['no-such-command']]) {
+      const out = await cli(args);
+      expect(out.code, args.join(' ')).toBe(2);
+      expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
+    }
+    const badConfig = await cli(['status'], { DS_DB: 'sqlite:' + join(dir, 'x.db'), DS_CONFIG: join(dir, 'missing.json') });
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toMatch(/cannot read the config file/);
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ pageWindow: 'four' }));
+    const invalid = await cli(['status'], { DS_CONFIG: join(dir, 'bad.json') });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/pageWindow/);
+  });
+
+  it('plans without making a request, then syncs, then reports status; the key never shows', async () => {
+    sandbox.resetRequestCount();
+    const plan = await cli(['sync', 'v1', '--plan']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('/v1/assets?');
+    expect(plan.stdout).toMatch(/no request was made/);
+    expect(sandbox.requestCount()).toBe(0);
+
+    const sync = await cli(['sync', 'assets', 'charts', '--no-progress']);
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toMatch(/assets\s+\d+\s+\d+/);
+    expect(sync.stdout).toMatch(/success/);
+    expect(sandbox.requestCount()).toBeGreaterThan(0);
+
+    const replan = await cli(['sync', 'assets', '--plan']);
+    expect(replan.stdout).not.toContain('≥');
+
+    const status = await cli(['status', '--json']);
+    const rows = JSON.parse(status.stdout) as { stream: string; rows: number; lastSuccess: string | null }[];
+    const assets = rows.find((r) => r.stream === 'assets')!;
+    expect(assets.rows).toBe(sandbox.records('assets').length);
+    expect(assets.lastSuccess).not.toBeNull();
+
+    for (const out of [plan, sync, replan, status]) expect(out.stdout + out.stderr).not.toContain(sandbox.apiKey);
+  });
+
+  it('stops at --max-requests with exit code 3 and says it resumes', async () => {
+    const out = await cli(['sync', 'assets', '--full', '--max-requests', '2', '--no-progress']);
+    expect(out.code).toBe(3);
+    expect(out.stdout).toMatch(/--max-requests 2 reached: stopped cleanly at a checkpoint/);
+  });
+
+  it('names the fix when the key is wrong', async () => {
+    const out = await cli(['sync', 'charts', '--no-progress'], { DS_API_KEY: 'wrong-key' });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(/DS_API_KEY/);
+    expect(out.stdout + out.stderr).not.toContain('wrong-key');
+  });
+});
