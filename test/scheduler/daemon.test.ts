@@ -1,0 +1,154 @@
+// The daemon in-process against the loopback sandbox and a temp SQLite file, with schedules in
+// seconds: jobs fire on their schedules, never overlap themselves or each other's streams, a failing
+// job records its error and recovers on the next tick, and /healthz and /metrics say so.
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { createClient } from '../../src/client/index.js';
+import { configureJobs, startDaemon, type Daemon, type JobDef } from '../../src/scheduler/index.js';
+import type { Store } from '../../src/store/index.js';
+import { settings } from '../helpers/mirror.js';
+import { openTestStore } from '../helpers/stores.js';
+import { healthz, metrics, waitFor } from './scrape.js';
+
+const silent = pino({ level: 'silent' });
+const fast = { requestsPerMinute: 10_000_000, concurrency: 16 };
+let sandbox: Sandbox;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ scale: 0.2 });
+});
+afterEach(async () => {
+  sandbox.setChaos(null);
+  while (cleanups.length) await cleanups.pop()!();
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+function job(name: string, schedule: string, streams: string[]): JobDef {
+  return { name, description: name, schedule, streams, mode: 'incremental' };
+}
+
+async function daemonWith(jobs: JobDef[]): Promise<{ daemon: Daemon; store: Store }> {
+  const test = await openTestStore('sqlite');
+  // No retries: a 5xx fails the run at once, as a long outage would.
+  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retries: 0, timeoutMs: 10_000, limits: { v1: fast, open: fast, charts: fast } });
+  const daemon = await startDaemon({
+    store: test.store, client, logger: silent, settings: settings(), jobs: configureJobs(jobs, {}, 'UTC'),
+    http: { port: 0, host: '127.0.0.1' }, stopTimeoutMs: 10_000,
+  });
+  cleanups.push(async () => {
+    await daemon.stop();
+    await client.close();
+    await test.cleanup();
+  });
+  return { daemon, store: test.store };
+}
+
+interface RunRow { id: number; started_at: string; finished_at: string | null; outcome: string | null; streams: string }
+
+async function runsOf(store: Store, stream: string): Promise<RunRow[]> {
+  const rows = (await store.db.selectFrom('sync_runs').selectAll().orderBy('id').execute()) as RunRow[];
+  return rows.filter((r) => (JSON.parse(r.streams) as string[]).includes(stream));
+}
+
+const status = (d: Daemon, name: string) => d.scheduler.status().find((s) => s.name === name)!;
+
+describe('daemon', () => {
+  it('fires each job on its schedule', async () => {
+    const { daemon, store } = await daemonWith([job('every-second', '* * * * * *', ['glossary']), job('every-third', '*/3 * * * * *', ['chains'])]);
+    await waitFor('four runs of every-second', () => (status(daemon, 'every-second').runs >= 4 && !status(daemon, 'every-second').running ? true : undefined));
+    await daemon.stop();
+    const fast = await runsOf(store, 'glossary');
+    const slow = await runsOf(store, 'chains');
+    expect(fast.length).toBeGreaterThanOrEqual(4);
+    expect(fast.every((r) => r.outcome === 'success')).toBe(true);
+    // Each run starts just after a whole second; the */3 job only on seconds divisible by 3.
+    for (const r of [...fast, ...slow]) expect(new Date(r.started_at).getUTCMilliseconds()).toBeLessThan(500);
+    for (const r of slow) expect(new Date(r.started_at).getUTCSeconds() % 3).toBe(0);
+    const span = (Date.parse(fast.at(-1)!.started_at) - Date.parse(fast[0].started_at)) / 1000;
+    expect(Math.round(span)).toBe(fast.length - 1);
+    expect(slow.length).toBeGreaterThanOrEqual(1);
+    expect(slow.length).toBeLessThanOrEqual(Math.ceil(fast.length / 3) + 1);
+  });
+
+  it('skips a tick while the same job is still running, and counts the skip', async () => {
+    sandbox.setChaos({ latencyMs: 1300 }); // one request, so one run takes longer than the 1 s between ticks
+    const { daemon, store } = await daemonWith([job('slow', '* * * * * *', ['glossary'])]);
+    await waitFor('two finished runs and a skipped tick', () => {
+      const s = status(daemon, 'slow');
+      return s.runs >= 2 && s.skipped >= 1 && !s.running ? s : undefined;
+    });
+    const scraped = await metrics(daemon.url);
+    const skipped = status(daemon, 'slow').skipped;
+    expect(scraped.get('ds_mirror_job_skipped_total{job="slow"}')).toBe(skipped);
+    await daemon.stop();
+    const runs = await runsOf(store, 'glossary');
+    expect(runs.length).toBe(status(daemon, 'slow').runs);
+    for (let i = 1; i < runs.length; i++) {
+      expect(Date.parse(runs[i].started_at)).toBeGreaterThanOrEqual(Date.parse(runs[i - 1].finished_at!));
+    }
+  });
+
+  it('never runs one stream in two jobs at once: the second job leaves it to the first', async () => {
+    sandbox.setChaos({ latencyMs: 300 });
+    const { daemon, store } = await daemonWith([job('a', '* * * * * *', ['glossary']), job('b', '* * * * * *', ['glossary', 'chains'])]);
+    await waitFor('three runs of each job', () => (status(daemon, 'a').runs >= 3 && status(daemon, 'b').runs >= 3 ? true : undefined));
+    await daemon.stop();
+    const ticksRun = status(daemon, 'a').runs + status(daemon, 'b').runs;
+    const passes = (await store.db.selectFrom('sync_run_streams').selectAll().execute()) as { stream: string; outcome: string; error: string | null }[];
+    // No pass lost to the engine's lease (which would be recorded as failed "being synced by another worker").
+    expect(passes.filter((p) => p.outcome !== 'success')).toEqual([]);
+    // Both jobs tick in the same second: whichever starts first syncs glossary, the other does not.
+    const glossaryPasses = passes.filter((p) => p.stream === 'glossary').length;
+    expect(glossaryPasses).toBeGreaterThanOrEqual(3);
+    expect(glossaryPasses).toBeLessThan(ticksRun);
+  });
+
+  it('records a failing job\'s error in sync_runs and recovers on the next tick; /healthz and /metrics report both', async () => {
+    sandbox.setChaos({ rate5xx: 1 });
+    const { daemon, store } = await daemonWith([job('flaky', '* * * * * *', ['glossary'])]);
+    await waitFor('a failed run', () => (status(daemon, 'flaky').lastOutcome === 'failed' ? true : undefined));
+    const failedHealth = await healthz(daemon.url);
+    expect(failedHealth.status).toBe(200); // alive; the job's state says what went wrong
+    expect(failedHealth.body.jobs[0]).toMatchObject({ name: 'flaky', lastOutcome: 'failed', lastSuccessAt: null });
+    expect(failedHealth.body.jobs[0].lastError).toMatch(/^glossary: .*50[03]/);
+
+    sandbox.setChaos(null);
+    await waitFor('a successful run after the failure', () => (status(daemon, 'flaky').lastOutcome === 'success' ? true : undefined));
+    const health = await healthz(daemon.url);
+    expect(health.body.status).toBe('ok');
+    expect(health.body.jobs[0]).toMatchObject({ name: 'flaky', lastOutcome: 'success', lastError: null, enabled: true });
+    expect(Date.parse(health.body.jobs[0].lastSuccessAt!)).toBeGreaterThan(Date.now() - 10_000);
+    expect(Date.parse(health.body.jobs[0].nextRunAt!)).toBeGreaterThan(Date.now() - 1000);
+    const scraped = await metrics(daemon.url);
+    await daemon.stop();
+
+    const runs = await runsOf(store, 'glossary');
+    const passes = (await store.db.selectFrom('sync_run_streams').selectAll().orderBy('run_id').execute()) as {
+      run_id: number; outcome: string; error: string | null; inserted: number; requests: number;
+    }[];
+    const firstFailed = runs.findIndex((r) => r.outcome === 'failed');
+    expect(firstFailed).toBe(0);
+    expect(passes[0]).toMatchObject({ run_id: runs[0].id, outcome: 'failed', inserted: 0 });
+    expect(passes[0].error).toMatch(/50[03]/);
+    const recovered = runs.findIndex((r) => r.outcome === 'success');
+    expect(recovered).toBeGreaterThan(0);
+    const state = await store.getState('glossary');
+    expect(state).toMatchObject({ lastError: null, checkpoint: null });
+    expect(state!.lastSuccessAt).not.toBeNull();
+
+    const rows = Number((await store.db.selectFrom('glossary').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(rows).toBe(passes.reduce((n, p) => n + p.inserted, 0));
+    expect(rows).toBeGreaterThan(0);
+    expect(scraped.get('ds_mirror_rows_synced_total{stream="glossary",change="inserted"}')).toBe(rows);
+    expect(scraped.get('ds_mirror_stream_failed_passes_total{stream="glossary"}')).toBeGreaterThanOrEqual(1);
+    expect(scraped.get('ds_mirror_job_runs_total{job="flaky",outcome="failed"}')).toBeGreaterThanOrEqual(1);
+    expect(scraped.get('ds_mirror_job_runs_total{job="flaky",outcome="success"}')).toBeGreaterThanOrEqual(1);
+    expect(scraped.get('ds_mirror_stream_lag_seconds{stream="glossary"}')).toBeLessThan(10);
+    expect(scraped.get('ds_mirror_http_requests_total{family="v1"}')).toBe(passes.reduce((n, p) => n + p.requests, 0));
+    expect(scraped.get('ds_mirror_job_duration_seconds_count{job="flaky",outcome="success"}')).toBeGreaterThanOrEqual(1);
+  });
+});
