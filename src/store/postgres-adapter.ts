@@ -63,6 +63,8 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     return columns.map((c) => {
       const type = types!.get(c);
       if (!type) throw new Error(`upsert into ${table}: no column "${c}" in the table (is a migration missing?)`);
+      // unnest() would flatten an array column's values: such columns must be t.json.
+      if (type.endsWith('[]')) throw new Error(`upsert into ${table}: column "${c}" is ${type}; store lists as t.json`);
       return type;
     });
   }
