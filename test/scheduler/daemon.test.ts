@@ -2,13 +2,15 @@
 // seconds: jobs fire on their schedules, never overlap themselves or each other's streams, a failing
 // job records its error and recovers on the next tick, and /healthz and /metrics say so.
 import pino from 'pino';
+import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { createClient } from '../../src/client/index.js';
-import { configureJobs, startDaemon, type Daemon, type JobDef } from '../../src/scheduler/index.js';
+import { configureJobs, startDaemon, type Daemon, type DaemonOptions, type JobDef } from '../../src/scheduler/index.js';
 import type { Store } from '../../src/store/index.js';
 import { settings } from '../helpers/mirror.js';
 import { openTestStore } from '../helpers/stores.js';
+import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 
 const silent = pino({ level: 'silent' });
@@ -31,13 +33,13 @@ function job(name: string, schedule: string, streams: string[]): JobDef {
   return { name, description: name, schedule, streams, mode: 'incremental' };
 }
 
-async function daemonWith(jobs: JobDef[]): Promise<{ daemon: Daemon; store: Store }> {
+async function daemonWith(jobs: JobDef[], extra: Partial<DaemonOptions> = {}): Promise<{ daemon: Daemon; store: Store }> {
   const test = await openTestStore('sqlite');
   // No retries: a 5xx fails the run at once, as a long outage would.
   const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retries: 0, timeoutMs: 10_000, limits: { v1: fast, open: fast, charts: fast } });
   const daemon = await startDaemon({
     store: test.store, client, logger: silent, settings: settings(), jobs: configureJobs(jobs, {}, 'UTC'),
-    http: { port: 0, host: '127.0.0.1' }, stopTimeoutMs: 10_000,
+    http: { port: 0, host: '127.0.0.1' }, stopTimeoutMs: 10_000, ...extra,
   });
   cleanups.push(async () => {
     await daemon.stop();
@@ -150,5 +152,43 @@ describe('daemon', () => {
     expect(scraped.get('ds_mirror_stream_lag_seconds{stream="glossary"}')).toBeLessThan(10);
     expect(scraped.get('ds_mirror_http_requests_total{family="v1"}')).toBe(passes.reduce((n, p) => n + p.requests, 0));
     expect(scraped.get('ds_mirror_job_duration_seconds_count{job="flaky",outcome="success"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('runs the webhook receiver in the same process; /metrics counts deliveries stored and refused', async () => {
+    const secret = 'whsec-daemon-test';
+    const { daemon, store } = await daemonWith([job('idle', '0 0 1 1 *', ['glossary'])], { receiver: { port: 0, secrets: [secret] } });
+    expect(daemon.receiverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    const body = JSON.stringify(makeEnvelope());
+    const post = (headers: Record<string, string>) =>
+      request(daemon.receiverUrl!, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then(async (r) => {
+        await r.body.dump();
+        return r.statusCode;
+      });
+    expect(await post({ 'x-webhook-signature': sign(secret, body, Math.floor(Date.now() / 1000)) })).toBe(200);
+    expect(await post({ 'x-webhook-signature': sign(secret, body, Math.floor(Date.now() / 1000)) })).toBe(200); // a retry
+    expect(await post({})).toBe(401);
+    expect(await post({ 'x-webhook-signature': sign('wrong', body, Math.floor(Date.now() / 1000)) })).toBe(401);
+
+    const stored = await store.db.selectFrom('webhook_deliveries').select('id').execute();
+    expect(stored).toHaveLength(1);
+    const scraped = await metrics(daemon.url);
+    expect(scraped.get('ds_mirror_webhook_deliveries_received_total')).toBe(1);
+    expect(scraped.get('ds_mirror_webhook_deliveries_duplicate_total')).toBe(1);
+    expect(scraped.get('ds_mirror_webhook_deliveries_refused_total{reason="missing_signature"}')).toBe(1);
+    expect([...scraped].filter(([k]) => k.startsWith('ds_mirror_webhook_deliveries_refused_total')).reduce((n, [, v]) => n + v, 0)).toBe(2);
+    const health = await healthz(daemon.url);
+    expect(health.body.receiver).toMatchObject({ url: daemon.receiverUrl, received: 2, duplicates: 1 });
+    expect(health.body.jobs[0]).toMatchObject({ name: 'idle', running: false, runs: 0, lastSuccessAt: null });
+  });
+
+  it('gives up waiting for a run after the stop bound, and says so', async () => {
+    sandbox.setChaos({ latencyMs: 2500 });
+    const { daemon } = await daemonWith([job('stuck', '* * * * * *', ['glossary'])], { stopTimeoutMs: 300 });
+    await waitFor('the run to start', () => (status(daemon, 'stuck').running ? true : undefined));
+    expect((await healthz(daemon.url)).status).toBe(200);
+    const started = Date.now();
+    expect(await daemon.stop()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(status(daemon, 'stuck').running).toBe(true);
   });
 });
