@@ -49,6 +49,11 @@ for (const dialect of dialects) {
       expect([done.checkpoint, done.highWater, done.lastError, done.lastRunId]).toEqual([null, '2025-01-01', null, run1]);
       expect(Date.parse(done.lastSuccessAt!)).toBeGreaterThan(Date.now() - 60_000);
 
+      // Without a checkpoint the one saved by the last page stays.
+      await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 9 }));
+      await t.store.finishStream(run1, stats('assets', 'stopped'));
+      expect((await t.store.getState('assets'))?.checkpoint).toEqual({ page: 9 });
+
       // A failed pass keeps the last success and high water, records the error and its checkpoint.
       const run2 = await t.store.startRun(['assets'], 'incremental', T2);
       await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom' }), { checkpoint: { page: 3 } });
