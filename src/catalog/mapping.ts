@@ -12,13 +12,40 @@ export function pick(record: unknown, path: string): unknown {
   return value === undefined ? null : value;
 }
 
+const compiled = new WeakMap<ColumnMap, (record: unknown) => Row>();
+
+/** The row for a record; the column map is compiled once (paths split ahead, not per record). */
 export function toRow(record: unknown, columns: ColumnMap): Row {
-  const row: Row = {};
-  for (const [column, source] of Object.entries(columns)) {
-    const value = typeof source === 'string' ? pick(record, source) : source(record);
-    row[column] = value === undefined ? null : value;
+  let mapper = compiled.get(columns);
+  if (!mapper) {
+    mapper = compile(columns);
+    compiled.set(columns, mapper);
   }
-  return row;
+  return mapper(record);
+}
+
+function compile(columns: ColumnMap): (record: unknown) => Row {
+  const getters = Object.entries(columns).map(([column, source]): [string, (r: any) => unknown] => {
+    if (typeof source === 'function') return [column, source];
+    const parts = source.split('.');
+    if (parts.length === 1) return [column, (r) => r?.[source]];
+    return [column, (r) => {
+      let value = r;
+      for (const part of parts) {
+        if (value === null || value === undefined) return null;
+        value = value[part];
+      }
+      return value;
+    }];
+  });
+  return (record) => {
+    const row: Row = {};
+    for (const [column, get] of getters) {
+      const value = get(record);
+      row[column] = value === undefined ? null : value;
+    }
+    return row;
+  };
 }
 
 /** Columns for every field of a nested object, named `<prefix>_<field>`. */

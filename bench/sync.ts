@@ -1,0 +1,104 @@
+// The mirror engine's benchmark, against the sandbox in a child process on loopback (so the numbers are the
+// sync's own, peak RSS included). In one run: (a) a fetch-only baseline that pages through the same lists
+// with the same client and pager and discards the rows, (b) a full first sync, (c) an incremental sync with
+// nothing changed, (d) an incremental sync after 1% of records changed. Prints a markdown section.
+//   npx tsx bench/sync.ts [--scale 10] [--db sqlite|postgres://...]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveStreams } from '../src/catalog/index.js';
+import type { ListStream } from '../src/catalog/types.js';
+import { createClient } from '../src/client/index.js';
+import { createLogger } from '../src/logger.js';
+import { openStore } from '../src/store/index.js';
+import { runSync, type RunResult } from '../src/sync/engine.js';
+import { pages } from '../src/sync/pager.js';
+import { syncSettings } from '../src/sync/settings.js';
+import { startSandboxProcess } from './sandbox-process.js';
+
+const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' } } });
+const scale = Number(values.scale);
+const logger = createLogger('warn');
+const streams = resolveStreams(['v1']);
+const lists = streams.filter((s): s is ListStream => s.kind === 'list');
+const fast = { requestsPerMinute: 1e9, concurrency: 16 };
+const limits = { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast };
+
+const sandbox = await startSandboxProcess(scale);
+const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
+const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: values.db === 'sqlite' ? undefined : `bench_${process.pid}`, logger });
+const client = () => createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits });
+
+/** (a): the same lists, pages and client as a first sync; rows parsed and dropped. */
+async function baseline(): Promise<{ rows: number; requests: number; seconds: number }> {
+  const c = client();
+  const started = performance.now();
+  let rows = 0;
+  await Promise.all(lists.flatMap((s) => (s.variants ?? [{ query: {} }]).map(async (v) => {
+    const fetchPage = async (page: number) => ((await c.get<{ data: unknown[] }>(s.path, { ...s.query, ...v.query, page, limit: s.pageSize })).data);
+    for await (const p of pages({ fetchPage, pageSize: s.pageSize, startPage: 1, expectedRows: 0, window: 4 })) rows += p.records.length;
+  })));
+  const seconds = (performance.now() - started) / 1000;
+  await c.close();
+  return { rows, requests: c.stats.requests, seconds };
+}
+
+async function sync(mode: 'full' | 'incremental'): Promise<{ result: RunResult; requests: number; seconds: number }> {
+  const c = client();
+  const started = performance.now();
+  const result = await runSync({ client: c, store, logger, settings: syncSettings({}, { full: mode === 'full' }), streams });
+  const seconds = (performance.now() - started) / 1000;
+  await c.close();
+  if (result.outcome !== 'success') throw new Error(`sync ${mode}: ${result.outcome} ${JSON.stringify(result.streams.filter((s) => s.error))}`);
+  return { result, requests: c.stats.requests, seconds };
+}
+
+const sum = (r: RunResult, k: 'fetched' | 'inserted' | 'updated' | 'deleted') => r.streams.reduce((n, s) => n + s[k], 0);
+
+try {
+  await baseline(); // warms the sandbox's page cache, so (a) and (b) both read cached pages
+  const a = await baseline();
+  const b = await sync('full');
+  const c = await sync('incremental');
+  const change = await sandbox.advance({ seconds: 60, updateFraction: 0.01, addFraction: 0, removeFraction: 0 });
+  const changed = Object.values(change.resources).reduce((n, r) => n + r.updated.length + r.added.length, 0);
+  const d = await sync('incremental');
+  const perStream = d.result.streams.map((s) => `${s.stream} ${s.inserted + s.updated}/${(change.resources[s.stream]?.updated.length ?? 0) + (change.resources[s.stream]?.added.length ?? 0)}`);
+  process.stderr.write(`written/changed: ${perStream.join(', ')}\n`);
+  const minimum = await minimumRequests(b.result);
+  const rss = process.resourceUsage().maxRSS / 1024;
+  const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
+  const lines = [
+    `### Sync, scale ${scale} (${values.db === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
+    '',
+    '| phase | rows | requests | seconds | rows/s | ratio to (a) | rows written |',
+    '|---|---|---|---|---|---|---|',
+    `| (a) fetch-only baseline | ${a.rows} | ${a.requests} | ${a.seconds.toFixed(2)} | ${rate(a.rows, a.seconds)} | 1.00 | – |`,
+    `| (b) full first sync | ${sum(b.result, 'fetched')} | ${b.requests} | ${b.seconds.toFixed(2)} | ${rate(sum(b.result, 'fetched'), b.seconds)} | ${(a.seconds / b.seconds).toFixed(2)} (speed) | ${sum(b.result, 'inserted')} |`,
+    `| (c) incremental, nothing changed | ${sum(c.result, 'fetched')} | ${c.requests} | ${c.seconds.toFixed(2)} | ${rate(sum(c.result, 'fetched'), c.seconds)} | ${(c.seconds / a.seconds).toFixed(2)} (time) | ${sum(c.result, 'inserted') + sum(c.result, 'updated') + sum(c.result, 'deleted')} |`,
+    `| (d) incremental after 1% changed | ${sum(d.result, 'fetched')} | ${d.requests} | ${d.seconds.toFixed(2)} | ${rate(sum(d.result, 'fetched'), d.seconds)} | ${(d.seconds / a.seconds).toFixed(2)} (time) | ${sum(d.result, 'inserted') + sum(d.result, 'updated')} (sandbox changed ${changed}) |`,
+    '',
+    `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS of the sync process: ${rss.toFixed(0)} MB.`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stderr.write(`${JSON.stringify({ scale, rssMb: Math.round(rss), a: a.seconds, b: b.seconds, c: c.seconds, d: d.seconds })}\n`);
+} finally {
+  await store.close();
+  await sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function minimumRequests(first: RunResult): Promise<number> {
+  let n = 0;
+  for (const s of lists) {
+    for (const v of s.variants ?? [{ scope: {} }]) {
+      let q = store.db.selectFrom(s.table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+      for (const [k, val] of Object.entries(v.scope)) q = q.where(k, '=', val);
+      const rows = Number(((await q.executeTakeFirst()) as { n: number }).n);
+      n += Math.floor(rows / s.pageSize) + 1;
+    }
+  }
+  void first;
+  return n;
+}
