@@ -1,0 +1,71 @@
+// `ds-mirror backfill alerts` end to end: flags and environment in, alert_history out, exit codes and
+// one clear line for what the user must fix.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../../src/cli.js';
+import { openStore } from '../../src/store/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { sandboxViewMatches } from './monitoring-fixtures.js';
+
+let sb: Sandbox;
+let dir: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ scale: 0.2, seed: 9 });
+  dir = mkdtempSync(join(tmpdir(), 'ds-mirror-backfill-'));
+});
+afterAll(async () => {
+  await sb?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stream = (sink: string[]) => ({ write: (s: string) => sink.push(s) > 0, isTTY: false }) as unknown as NodeJS.WriteStream;
+  const io: CliIo = {
+    stdout: stream(out),
+    stderr: stream(err),
+    env: { DS_BASE_URL: sb.url, DS_API_KEY: sb.apiKey, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_LOG_LEVEL: 'silent', ...env },
+  };
+  const code = await main(['node', 'ds-mirror', ...args], io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+async function history(viewId: string): Promise<string[]> {
+  const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+  try {
+    const rows = await store.db.selectFrom('alert_history').select('event_id').where('view_id', '=', viewId).execute();
+    return rows.map((r) => String(r.event_id)).sort();
+  } finally {
+    await store.close();
+  }
+}
+
+describe('ds-mirror backfill alerts', () => {
+  it('fills alert_history with every match of the views in DS_MONITORING_VIEWS (a slug works too)', async () => {
+    const view = sb.monitoring.views()[0];
+    const res = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('backfill of 1 view(s)');
+    expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
+  });
+
+  it('names an unknown view, still fills the others, and exits 1', async () => {
+    const view = sb.monitoring.views()[1];
+    expect(await history(view.id)).toEqual([]);
+    const res = await cli(['backfill', 'alerts', '--view', `no-such-view,${view.id}`]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('unknown monitoring view "no-such-view"');
+    expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
+  });
+
+  it('refuses an unreadable --since and a run with no view, with exit code 2', async () => {
+    const since = await cli(['backfill', 'alerts', '--view', 'x', '--since', 'last week']);
+    expect([since.code, since.stderr]).toEqual([2, expect.stringContaining('--since must be RFC 3339')]);
+    const none = await cli(['backfill', 'alerts']);
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('DS_MONITORING_VIEWS')]);
+  });
+});
