@@ -1,8 +1,10 @@
 // `ds-mirror status`: per stream, from the database alone: last success, live rows, lag, last error,
-// and whether a checkpoint will resume an interrupted pass.
+// and whether a checkpoint will resume an interrupted pass; the totals the daemon's /metrics exports
+// (rows synced, requests, errors over every run, webhook deliveries received).
 import type { Command } from 'commander';
 import { allStreams } from '../catalog/index.js';
 import type { CliIo } from '../cli.js';
+import { readMirrorStats } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
 
@@ -16,8 +18,10 @@ export function statusCommand(program: Command, io: CliIo): void {
       const store = await openConfiguredStore(ctx);
       try {
         const now = Date.now();
+        const totals = await readMirrorStats(store, now);
         const rows = [];
         for (const stream of allStreams()) {
+          const t = totals.streams.find((s) => s.stream === stream.name);
           const state = await store.getState(stream.name);
           const count = (await store.db
             .selectFrom(stream.table)
@@ -32,15 +36,29 @@ export function statusCommand(program: Command, io: CliIo): void {
             lagSeconds: last === null ? null : Math.round((now - last) / 1000),
             checkpoint: state?.checkpoint ?? null,
             lastError: state?.lastError ?? null,
+            synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
+            requests: t?.requests ?? 0,
+            errors: t?.errors ?? 0,
           });
         }
+        // The receiver's deliveries, as the streams table of DESIGN.md lists them.
+        const { received, lastReceivedAt } = totals.deliveries;
+        const lastDelivery = lastReceivedAt ? Date.parse(lastReceivedAt) : null;
+        rows.push({
+          stream: 'webhook-deliveries', rows: received, lastSuccess: lastReceivedAt,
+          lagSeconds: lastDelivery === null ? null : Math.round((now - lastDelivery) / 1000), checkpoint: null, lastError: null,
+          synced: { inserted: received, updated: 0, deleted: 0 }, requests: 0, errors: 0,
+        });
         if (flags.json) {
           io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
         }
         io.stdout.write(`${formatTable(
-          ['stream', 'rows', 'last success', 'lag', 'resumes', 'last error'],
-          rows.map((r) => [r.stream, r.rows, r.lastSuccess ?? 'never', r.lagSeconds === null ? null : humanLag(r.lagSeconds), r.checkpoint ? 'yes' : null, r.lastError]),
+          ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'requests', 'errors', 'last error'],
+          rows.map((r) => [
+            r.stream, r.rows, r.lastSuccess ?? 'never', r.lagSeconds === null ? null : humanLag(r.lagSeconds), r.checkpoint ? 'yes' : null,
+            `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`, r.requests, r.errors, r.lastError,
+          ]),
         )}\n`);
       } finally {
         await store.close();
