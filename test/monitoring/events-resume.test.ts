@@ -1,0 +1,46 @@
+// An events pass stopped part-way (here by --max-requests) keeps what it wrote and resumes at the next
+// page; removals wait for a pass that started at page 1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { syncOnce } from '../helpers/mirror.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { liveRaw } from './monitoring-fixtures.js';
+
+describe.each(dialects)('events pass resumed on %s', (dialect) => {
+  let sb: Sandbox;
+  let t: TestStore;
+  let store: Store;
+
+  beforeAll(async () => {
+    sb = await startSandbox({ scale: 0.15, seed: 21 });
+    t = await openTestStore(dialect);
+    store = t.store;
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    await sb?.close();
+  });
+
+  it('stops at a checkpoint after two pages and the next run finishes the pass from page 3', async () => {
+    const events = sb.monitoring.events();
+    expect(events.length).toBeGreaterThan(200);
+    const stopped = await syncOnce(store, sb, ['monitoring-events'], { maxRequests: 2 });
+    expect(stopped.outcome).toBe('stopped');
+    expect((await liveRaw(store, 'monitoring_events')).size).toBe(200);
+    expect((await store.getState('monitoring-events'))?.checkpoint).toMatchObject({ page: 3, start: null });
+
+    const resumed = await syncOnce(store, sb, ['monitoring-events']);
+    expect(resumed.outcome).toBe('success');
+    const developments = events.reduce((n, e) => n + e.developments.length, 0);
+    // Pages 3.. of the list, then every pending detail (none was fetched by the stopped run).
+    expect(resumed.streams[0].requests).toBe(Math.floor(events.length / 100) - 1 + developments);
+    expect(await liveRaw(store, 'monitoring_events')).toEqual(new Map(events.map((e) => [e.id, e])));
+    expect((await store.getState('monitoring-events'))?.checkpoint).toBeNull();
+    // The resumed pass did not start at page 1: it cannot vouch for removals, so the next run is full.
+    expect((await store.getState('monitoring-events:full-pass'))?.checkpoint ?? null).toBeNull();
+    const next = await syncOnce(store, sb, ['monitoring-events']);
+    expect(next.streams[0].requests).toBe(Math.floor(events.length / 100) + 1);
+    expect((await store.getState('monitoring-events:full-pass'))?.checkpoint).toMatchObject({ fullAt: expect.any(String) });
+  });
+});
