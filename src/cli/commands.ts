@@ -5,6 +5,7 @@ import { backfillCommand } from './backfill-command.js';
 import { daemonCommand } from './daemon-command.js';
 import { jobsCommand } from './jobs-command.js';
 import { migrateCommand } from './migrate-command.js';
+import { receiveCommand } from '../receiver/receive-command.js';
 import { statusCommand } from './status-command.js';
 import { streamsCommand } from './streams-command.js';
 import { syncCommand } from './sync-command.js';
@@ -16,6 +17,7 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
   statusCommand(program, io);
   migrateCommand(program, io, setExit);
   streamsCommand(program, io);
+  receiveCommand(program, io);
   backfillCommand(program, io, setExit);
   jobsCommand(program, io, setExit);
   daemonCommand(program, io, setExit);
