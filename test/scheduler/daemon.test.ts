@@ -72,7 +72,8 @@ describe('daemon', () => {
     for (const r of slow) expect(new Date(r.started_at).getUTCSeconds() % 3).toBe(0);
     // One run a second: consecutive starts one tick apart (a tick skipped under load leaves a gap of two).
     const span = (Date.parse(fast.at(-1)!.started_at) - Date.parse(fast[0].started_at)) / 1000;
-    expect(Math.round(span)).toBe(fast.length - 1 + status(daemon, 'every-second').skipped);
+    expect(Math.round(span)).toBeGreaterThanOrEqual(fast.length - 1);
+    expect(Math.round(span)).toBeLessThanOrEqual(fast.length - 1 + status(daemon, 'every-second').skipped);
     expect(slow.length).toBeGreaterThanOrEqual(1);
     expect(slow.length).toBeLessThanOrEqual(Math.ceil(fast.length / 3) + 1);
   });
