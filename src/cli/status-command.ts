@@ -26,7 +26,7 @@ export function statusCommand(program: Command, io: CliIo): void {
           const count = (await store.db
             .selectFrom(stream.table)
             .select((eb) => eb.fn.countAll().as('n'))
-            .$if(stream.kind === 'list', (q) => q.where('deleted_at', 'is', null))
+            .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
             .executeTakeFirst()) as { n: number | string } | undefined;
           const last = state?.lastSuccessAt ? Date.parse(state.lastSuccessAt) : null;
           rows.push({
