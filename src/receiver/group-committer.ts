@@ -75,13 +75,16 @@ export class GroupCommitter {
   }
 }
 
-/** Keeps the first row of each key, so the earliest arrival wins inside a group as across groups. */
+/**
+ * Keeps the first row of each key, so the earliest arrival wins inside a group as across groups,
+ * sorted by key: receivers sharing one PostgreSQL then take row locks in the same order and
+ * cannot deadlock on the same deliveries.
+ */
 function firstByKey(rows: readonly Row[], key: readonly string[]): Row[] {
-  const seen = new Set<string>();
-  return rows.filter((row) => {
+  const first = new Map<string, Row>();
+  for (const row of rows) {
     const k = keyString(key.map((c) => row[c]));
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+    if (!first.has(k)) first.set(k, row);
+  }
+  return [...first.keys()].sort().map((k) => first.get(k)!);
 }
