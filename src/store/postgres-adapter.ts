@@ -1,10 +1,12 @@
 // PostgreSQL through pg: every session runs in UTC with search_path set to the mirror's schema, and
 // reads values the way SQLite does (int8 as number, json/jsonb as text, timestamptz as ISO `...Z`).
 // Upserts are one `unnest` statement per page: one array parameter per column, so no 65,535
-// bind-parameter cap and one plan; measured faster than multi-row VALUES (bench/store-upsert.ts).
+// bind-parameter cap, and one text per table, prepared once per connection (prepared-pool.ts);
+// measured against multi-row VALUES and COPY + merge in bench/store-upsert.ts.
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { Logger } from 'pino';
+import { PREPARED, preparedStatementPool } from './prepared-pool.js';
 import { quoteIdent, toDbCommon } from './store-adapter.js';
 import type { StoreAdapter, UpsertPage } from './store-adapter.js';
 
@@ -34,7 +36,7 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', (err) => logger?.warn({ err: err.message }, 'postgres connection lost'));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
   if (schema) {
     try {
       await db.schema.createSchema(schema).ifNotExists().execute();
@@ -75,6 +77,7 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     const sets = page.columns.filter((c) => !keys.has(c)).map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
     const nowParam = `$${cols.length + 1}::timestamptz`;
     const text =
+      PREPARED +
       `insert into ${quoteIdent(page.table)} as t (${cols.join(', ')}, first_seen_at, synced_at, deleted_at) ` +
       `select u.*, ${nowParam}, ${nowParam}, null from unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) as u ` +
       `on conflict (${page.key.map(quoteIdent).join(', ')}) do update set ${sets.join(', ')}, ` +
