@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli.js';
 import { backfillCommand } from './backfill-command.js';
+import { copyCommand } from './copy-command.js';
 import { daemonCommand } from './daemon-command.js';
 import { jobsCommand } from './jobs-command.js';
 import { migrateCommand } from './migrate-command.js';
@@ -21,4 +22,5 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
   backfillCommand(program, io, setExit);
   jobsCommand(program, io, setExit);
   daemonCommand(program, io, setExit);
+  copyCommand(program, io, setExit);
 }

@@ -26,13 +26,13 @@ export function toTarget(kind: ColumnKind, target: Dialect): Convert {
   return (v) => v ?? null;
 }
 
-/** One comparable form: booleans 0/1, JSON with sorted keys, times as ISO UTC with milliseconds. */
+/** One comparable form (compare with sameValue): booleans 0/1, JSON parsed, times as ISO UTC with milliseconds. */
 export function normalizer(kind: ColumnKind): Convert {
   switch (kind) {
     case 'boolean':
       return (v) => (v === null || v === undefined ? null : truthy(v) ? 1 : 0);
     case 'json':
-      return (v) => (v === null || v === undefined ? null : canonicalJson(v));
+      return (v) => (typeof v === 'string' ? parseJson(v) : (v ?? null));
     case 'timestamp':
       return (v) => {
         if (typeof v !== 'string' && !(v instanceof Date)) return v ?? null;
@@ -51,20 +51,21 @@ function truthy(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 't' || v === 'true';
 }
 
-function canonicalJson(v: unknown): string {
-  let parsed = v;
-  if (typeof v === 'string') {
-    try {
-      parsed = JSON.parse(v);
-    } catch {
-      return v; // not JSON: compare the text as it is
-    }
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON: compare the text as it is
   }
-  return JSON.stringify(sortKeys(parsed));
 }
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+/** Deep equality of normalized values; object key order does not count (jsonb reorders keys). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

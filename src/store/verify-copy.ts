@@ -1,7 +1,7 @@
 // Row-for-row comparison of one table in two stores: both read in key order, every row normalized to
 // a dialect-neutral form (copy-values.ts) and compared; the first difference is named by its key.
 import { readInKeyOrder } from './key-order-reader.js';
-import { normalizer } from './copy-values.js';
+import { normalizer, sameValue } from './copy-values.js';
 import type { ColumnKind, TableInfo } from './store-tables.js';
 import type { Row, Store } from './types.js';
 
@@ -44,7 +44,7 @@ export async function verifyTable(
     if (check.sourceRows % batchRows === 0) onRows?.(check.sourceRows);
     const fa = a && form(a);
     const fb = b && form(b);
-    if (fa && fb && JSON.stringify(fa) === JSON.stringify(fb)) continue;
+    if (fa && fb && sameValue(fa, fb)) continue;
     check.mismatch = describe(source, columns, a, b, fa, fb);
     check.sourceRows += await left.rest();
     check.targetRows += await right.rest();
@@ -55,13 +55,18 @@ export async function verifyTable(
 /** A table without a primary key (none today): compare sorted normalized rows in memory. */
 async function verifyUnkeyed(from: Store, to: Store, pair: TablePair, form: (r: Row) => unknown[], check: TableCheck): Promise<TableCheck> {
   const read = async (store: Store, table: TableInfo) =>
-    ((await store.db.selectFrom(table.name).selectAll().execute()) as Row[]).map((r) => JSON.stringify(form(r))).sort();
+    ((await store.db.selectFrom(table.name).selectAll().execute()) as Row[]).map((r) => JSON.stringify(form(r), sortedKeys)).sort();
   const [a, b] = await Promise.all([read(from, pair.source), read(to, pair.target)]);
   check.sourceRows = a.length;
   check.targetRows = b.length;
-  const i = a.findIndex((row, n) => row !== b[n]);
-  if (i >= 0 || a.length !== b.length) check.mismatch = `${pair.source.name}: rows differ (a table without a primary key)`;
+  if (a.some((row, n) => row !== b[n])) check.mismatch = `${pair.source.name}: rows differ (a table without a primary key)`;
   return check;
+}
+
+/** JSON.stringify replacer that writes object keys in sorted order. */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
 }
 
 function describe(table: TableInfo, columns: string[], a?: Row, b?: Row, fa?: unknown[], fb?: unknown[]): string {
@@ -69,7 +74,7 @@ function describe(table: TableInfo, columns: string[], a?: Row, b?: Row, fa?: un
   if (!b) return `${table.name}: row ${keyOf(a!)} is missing from the target`;
   if (!a) return `${table.name}: row ${keyOf(b)} is in the target only`;
   if (keyOf(a) !== keyOf(b)) return `${table.name}: the source has row ${keyOf(a)} where the target has ${keyOf(b)}`;
-  const differ = columns.filter((_, i) => JSON.stringify(fa![i]) !== JSON.stringify(fb![i]));
+  const differ = columns.filter((_, i) => !sameValue(fa![i], fb![i]));
   return `${table.name}: row ${keyOf(a)} differs in ${differ.join(', ')}`;
 }
 

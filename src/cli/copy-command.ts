@@ -1,0 +1,113 @@
+// `ds-mirror copy --from <db> --to <db>`: moves a whole mirror to another store (a user who starts on
+// SQLite and outgrows it), then checks it row for row. Exit 2 when the target already holds rows
+// (unless --force), 1 when the check finds a difference.
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ConfigError } from '../errors.js';
+import { openStore, parseStoreUrl, redactUrl } from '../store/index.js';
+import { copyStore, CopyTargetNotEmptyError, type CopyProgress } from '../store/copy-store.js';
+import type { StoreLocation } from '../store/index.js';
+import type { Store } from '../store/types.js';
+import { EXIT, type CliIo } from '../cli.js';
+import type { SetExit } from './commands.js';
+import { commandContext, wholeNumber } from './context.js';
+import { formatTable } from './table.js';
+
+interface CopyFlags {
+  from: string;
+  to: string;
+  fromSchema?: string;
+  toSchema?: string;
+  force?: boolean;
+  batchRows?: number;
+}
+
+const PROGRESS_EVERY_MS = 2000;
+const BIG_TABLE_ROWS = 50_000;
+
+export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('copy')
+    .description('Copy the whole mirror to another database (e.g. SQLite to PostgreSQL), then verify it row for row')
+    .requiredOption('--from <db>', 'source: sqlite:path/file.db or postgres://...')
+    .requiredOption('--to <db>', 'target: sqlite:path/file.db or postgres://... (created and migrated if new)')
+    .option('--from-schema <name>', 'PostgreSQL schema of the source')
+    .option('--to-schema <name>', 'PostgreSQL schema of the target')
+    .option('--force', 'replace the rows a non-empty target holds')
+    .option('--batch-rows <n>', 'rows per read and per write transaction (default 5000)', wholeNumber('--batch-rows'))
+    .action(async (flags: CopyFlags, command: Command) => {
+      const ctx = commandContext(command, io);
+      const from = location('--from', flags.from, flags.fromSchema);
+      const to = location('--to', flags.to, flags.toSchema);
+      if (from.dialect === 'sqlite' && from.path !== ':memory:' && !existsSync(from.path)) {
+        throw new ConfigError(`--from: there is no SQLite file at ${from.path}`);
+      }
+      if (sameLocation(from, to)) throw new ConfigError('--from and --to name the same database; give another target');
+      if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
+
+      const source = await openStore({ url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
+      let target: Store | undefined;
+      try {
+        target = await openStore({ url: flags.to, schema: flags.toSchema, logger: ctx.logger });
+        const started = Date.now();
+        const result = await copyStore(source, target, {
+          force: flags.force,
+          batchRows: flags.batchRows,
+          onProgress: progressLines(io.stderr),
+        }).catch((error: unknown) => {
+          if (!(error instanceof CopyTargetNotEmptyError)) throw error;
+          io.stderr.write(`ds-mirror: ${error.message}\n`);
+          setExit(EXIT.usage);
+          return null;
+        });
+        if (!result) return;
+        const rows = result.tables.map((t) => [t.table, t.rows, t.verified ? 'yes' : 'NO']);
+        io.stdout.write(`${formatTable(['table', 'rows', 'verified'], rows)}\n`);
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const where = `from ${describe(from)} to ${describe(to)}`;
+        if (result.mismatch) {
+          io.stderr.write(`ds-mirror: the copy ${where} differs from its source: ${result.mismatch}\n`);
+          setExit(EXIT.failed);
+          return;
+        }
+        io.stdout.write(`copied ${result.rows} rows in ${result.tables.length} tables ${where} in ${seconds} s; verified row for row\n`);
+      } finally {
+        await Promise.all([source.close(), target?.close()]);
+      }
+    });
+}
+
+/** The store URL parsed, its error naming the flag it came from (parseStoreUrl speaks of --db). */
+function location(flag: string, url: string, schema?: string): StoreLocation {
+  try {
+    return parseStoreUrl(url, schema);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${flag}: ${error.message}`);
+    throw error;
+  }
+}
+
+function sameLocation(a: StoreLocation, b: StoreLocation): boolean {
+  if (a.dialect === 'sqlite' && b.dialect === 'sqlite') return a.path === b.path && a.path !== ':memory:';
+  if (a.dialect === 'postgres' && b.dialect === 'postgres') return a.url === b.url && (a.schema ?? '') === (b.schema ?? '');
+  return false;
+}
+
+function describe(location: StoreLocation): string {
+  if (location.dialect === 'sqlite') return location.path;
+  return redactUrl(location.url) + (location.schema ? ` (schema ${location.schema})` : '');
+}
+
+/** One stderr line per big table now and then, and when it is done. */
+function progressLines(stderr: NodeJS.WriteStream): (p: CopyProgress) => void {
+  let lastAt = 0;
+  return (p) => {
+    if (p.total < BIG_TABLE_ROWS) return;
+    const now = Date.now();
+    const edge = p.done === 0 || p.done >= p.total;
+    if (!edge && now - lastAt < PROGRESS_EVERY_MS) return;
+    lastAt = now;
+    const verb = p.phase === 'copy' ? 'copying' : 'verifying';
+    stderr.write(`${verb} ${p.table}: ${p.done}/${p.total} rows (${Math.floor((100 * p.done) / p.total)}%)\n`);
+  };
+}
