@@ -9,7 +9,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -30,6 +30,8 @@ interface Phase {
 
 interface PhaseResult {
   rps: number;
+  /** Server-process CPU microseconds per request (PostgreSQL's own CPU not included). */
+  cpuUs?: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -126,6 +128,7 @@ async function durablePostgres(): Promise<{ url: string; stop(): Promise<void> }
 async function main(): Promise<void> {
   const requests = argInt('requests', 20_000);
   const concurrency = argInt('concurrency', 64);
+  const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-receiver-'));
   const postgres = await durablePostgres();
 
@@ -137,9 +140,14 @@ async function main(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/webhooks`;
 
   const child = fork(fileURLToPath(import.meta.url), ['--load'], { execArgv: ['--import', 'tsx'] });
+  // CPU of this process (the servers') per request: steadier than rates on a shared machine.
   const load = (url: string, n = requests) =>
     new Promise<PhaseResult>((resolve) => {
-      child.once('message', (m) => resolve(m as PhaseResult));
+      const cpu = process.cpuUsage();
+      child.once('message', (m) => {
+        const used = process.cpuUsage(cpu);
+        resolve({ ...(m as PhaseResult), cpuUs: (used.user + used.system) / n });
+      });
       child.send({ url, requests: n, concurrency } satisfies Phase);
     });
 
@@ -174,12 +182,14 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 
   const bareRps = (rows[0][1].rps + rows[rows.length - 1][1].rps) / 2;
-  console.log(`\n${requests} signed ~1 KB deliveries per phase, ${concurrency} concurrent senders, loopback, Node ${process.version}\n`);
-  console.log('| target | deliveries/s | vs bare (mean) | p50 ms | p99 ms | deliveries per commit | non-2xx | errors |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`\nload average before: ${loadBefore}, after: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the CPUs)`);
+  console.log(`${requests} signed ~1 KB deliveries per phase, ${concurrency} concurrent senders, loopback, Node ${process.version}\n`);
+  console.log('| target | deliveries/s | vs bare (mean) | p50 ms | p99 ms | server CPU µs/req | deliveries per commit | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [name, r] of rows) {
     const perCommit = r.perCommit === undefined ? '-' : r.perCommit.toFixed(1);
-    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${(r.rps / bareRps).toFixed(2)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${perCommit} | ${r.non2xx} | ${r.errors} |`);
+    const cells = [name, r.rps.toFixed(0), (r.rps / bareRps).toFixed(2), r.p50.toFixed(1), r.p99.toFixed(1), r.cpuUs?.toFixed(0), perCommit, r.non2xx, r.errors];
+    console.log(`| ${cells.join(' | ')} |`);
   }
 }
 
