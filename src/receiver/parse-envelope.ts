@@ -51,8 +51,9 @@ export function parseEnvelope(raw: Buffer): EnvelopeResult {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, reason: 'invalid_json', detail: (err as Error).message };
+  } catch {
+    // Not the parser's message: V8 quotes a piece of the body in it, and bodies are never logged.
+    return { ok: false, reason: 'invalid_json', detail: 'body is not valid JSON' };
   }
   const parsed = envelopeSchema.safeParse(json);
   if (!parsed.success) {

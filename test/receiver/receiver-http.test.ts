@@ -189,7 +189,7 @@ for (const dialect of dialects) {
       it('never logs a secret, a signature or a body', () => {
         const logs = logLines.join('');
         expect(logs).toContain('"status":401');
-        for (const secret of [SECRET, 'old-secret', 'Exploit confirmed', 'v1=']) expect(logs).not.toContain(secret);
+        for (const secret of [SECRET, 'old-secret', 'Exploit confirmed', 'this is not json', 'v1=']) expect(logs).not.toContain(secret);
       });
     });
 
