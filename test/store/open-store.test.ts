@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { DsMirrorError } from '../../src/errors.js';
 import { openStore, parseStoreUrl, redactUrl } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
@@ -78,6 +79,29 @@ describe('openStore', () => {
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps PostgreSQL tables in the chosen schema and logs the URL without its password', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const withPassword = inject('pgUrl').replace('://postgres@', '://postgres:not-a-real-pw@'); // trust auth ignores it
+    const schema = `t_schema_${Date.now()}`;
+    const store = await openStore({ url: withPassword, schema, logger });
+    try {
+      const { rows } = await sql<{ table_name: string }>`
+        select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(store.db);
+      const names = rows.map((r) => r.table_name);
+      expect(names).toEqual(expect.arrayContaining([...CORE_TABLES, 'kysely_migration']));
+      const { rows: elsewhere } = await sql<{ n: number }>`
+        select count(*) as n from information_schema.tables where table_name = 'sync_runs' and table_schema <> ${schema}
+          and table_schema not like 't\_%'`.execute(store.db);
+      expect(Number(elsewhere[0].n)).toBe(0);
+      expect(lines.some((l) => l.includes('0001-core') && l.includes('postgres:***@'))).toBe(true);
+      expect(lines.join('')).not.toContain('not-a-real-pw');
+    } finally {
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(store.db);
+      await store.close();
     }
   });
 
