@@ -16,6 +16,7 @@ import { runSync, type RunResult } from '../src/sync/engine.js';
 import { pages } from '../src/sync/pager.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { startSandboxProcess } from './sandbox-process.js';
+import { copyBaseline } from './pg-copy-baseline.js';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' } } });
 const scale = Number(values.scale);
@@ -27,7 +28,8 @@ const limits = { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitor
 
 const sandbox = await startSandboxProcess(scale);
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
-const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: values.db === 'sqlite' ? undefined : `bench_${process.pid}`, logger });
+const pgSchema = values.db === 'sqlite' ? undefined : `bench_${process.pid}`;
+const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: pgSchema, logger });
 const client = () => createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits });
 
 /** (a): the same lists, pages and client as a first sync; rows parsed and dropped. */
@@ -36,8 +38,8 @@ async function baseline(): Promise<{ rows: number; requests: number; seconds: nu
   const started = performance.now();
   let rows = 0;
   await Promise.all(lists.flatMap((s) => (s.variants ?? [{ query: {} }]).map(async (v) => {
-    const fetchPage = async (page: number) => ((await c.get<{ data: unknown[] }>(s.path, { ...s.query, ...v.query, page, limit: s.pageSize })).data);
-    for await (const p of pages({ fetchPage, pageSize: s.pageSize, startPage: 1, expectedRows: 0, window: 4 })) rows += p.records.length;
+    const fetchPage = async (page: number) => ({ count: (await c.get<{ data: unknown[] }>(s.path, { ...s.query, ...v.query, page, limit: s.pageSize })).data.length });
+    for await (const p of pages({ fetchPage, pageSize: s.pageSize, startPage: 1, expectedRows: 0, window: 4 })) rows += p.fetched.count;
   })));
   const seconds = (performance.now() - started) / 1000;
   await c.close();
@@ -68,6 +70,7 @@ try {
   process.stderr.write(`written/changed: ${perStream.join(', ')}\n`);
   const minimum = await minimumRequests(b.result);
   const rss = process.resourceUsage().maxRSS / 1024;
+  const copy = pgSchema ? await copyBaseline(values.db!, pgSchema, lists.map((l) => l.table)) : null;
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
   const lines = [
     `### Sync, scale ${scale} (${values.db === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
@@ -79,11 +82,13 @@ try {
     `| (c) incremental, nothing changed | ${sum(c.result, 'fetched')} | ${c.requests} | ${c.seconds.toFixed(2)} | ${rate(sum(c.result, 'fetched'), c.seconds)} | ${(c.seconds / a.seconds).toFixed(2)} (time) | ${sum(c.result, 'inserted') + sum(c.result, 'updated') + sum(c.result, 'deleted')} |`,
     `| (d) incremental after 1% changed | ${sum(d.result, 'fetched')} | ${d.requests} | ${d.seconds.toFixed(2)} | ${rate(sum(d.result, 'fetched'), d.seconds)} | ${(d.seconds / a.seconds).toFixed(2)} (time) | ${sum(d.result, 'inserted') + sum(d.result, 'updated')} (sandbox changed ${changed}) |`,
     '',
+    ...(copy ? [`PostgreSQL COPY of the same ${copy.rows} rows into unindexed tables: ${rate(copy.rows, copy.seconds)} rows/s; the first sync's rate is ${(copy.seconds / b.seconds).toFixed(2)} of it.`, ''] : []),
     `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS of the sync process: ${rss.toFixed(0)} MB.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   process.stderr.write(`${JSON.stringify({ scale, rssMb: Math.round(rss), a: a.seconds, b: b.seconds, c: c.seconds, d: d.seconds })}\n`);
 } finally {
+  if (pgSchema) await store.db.schema.dropSchema(pgSchema).ifExists().cascade().execute().catch(() => {});
   await store.close();
   await sandbox.stop();
   rmSync(dir, { recursive: true, force: true });

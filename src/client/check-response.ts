@@ -37,9 +37,14 @@ function tryParse(text: string): unknown {
   }
 }
 
-export function checkResponse<T>(res: RawResponse, ctx: AttemptContext): T {
+/**
+ * With `raw`, a 2xx `/v1` body is returned as its text, unparsed (the caller may skip parsing a page it has
+ * already seen byte for byte); envelope families are still parsed, since their errors ride on a 200.
+ */
+export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, raw = false): T {
   const { status } = res;
   if (status >= 200 && status < 300) {
+    if (raw && !ENVELOPE_FAMILIES.has(ctx.family)) return res.text as T;
     let body: unknown;
     try {
       body = JSON.parse(res.text);
@@ -56,11 +61,11 @@ export function checkResponse<T>(res: RawResponse, ctx: AttemptContext): T {
         throw AUTH_MESSAGE.test(message) ? new AuthError(f) : new ApiEnvelopeError(f);
       }
     }
-    return body as T;
+    return (raw ? res.text : body) as T;
   }
 
-  const raw = serverMessageOf(tryParse(res.text));
-  const message = raw === null ? null : excerpt(ctx.redact(raw));
+  const said = serverMessageOf(tryParse(res.text));
+  const message = said === null ? null : excerpt(ctx.redact(said));
   const f = failure(ctx, status, excerpt(ctx.redact(res.text)), message);
   if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) throw new AuthError(f);
   if (status === 404) throw new NotFoundError(f);

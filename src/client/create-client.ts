@@ -49,6 +49,8 @@ export interface ClientStats {
 export interface ApiClient {
   /** GET a path of the API (segments already encoded); returns the parsed JSON body. */
   get<T = unknown>(path: string, query?: Query): Promise<T>;
+  /** Like `get`, but a 2xx body comes back as its text, unparsed (statuses and envelopes still checked). */
+  getText(path: string, query?: Query): Promise<string>;
   readonly stats: Readonly<ClientStats>;
   close(): Promise<void>;
 }
@@ -94,7 +96,7 @@ export function createClient(opts: ClientOptions): ApiClient {
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
   const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily };
 
-  async function attempt<T>(family: ApiFamily, wirePath: string, ctx: AttemptContext): Promise<T> {
+  async function attempt<T>(family: ApiFamily, wirePath: string, ctx: AttemptContext, raw: boolean): Promise<T> {
     if (stats.requests >= maxRequests) throw new RequestBudgetError(ctx.endpoint, maxRequests);
     stats.requests++;
     byFamily[family]++;
@@ -106,7 +108,7 @@ export function createClient(opts: ClientOptions): ApiClient {
     try {
       const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx);
       status = res.status;
-      return checkResponse<T>(res, ctx);
+      return checkResponse<T>(res, ctx, raw);
     } catch (err) {
       // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
       if (err instanceof HttpStatusError && err.status === 429 && err.retryAfterMs !== null) {
@@ -121,7 +123,7 @@ export function createClient(opts: ClientOptions): ApiClient {
     }
   }
 
-  async function get<T>(path: string, query?: Query): Promise<T> {
+  async function request<T>(path: string, query: Query | undefined, raw: boolean): Promise<T> {
     try {
       if (!path.startsWith('/')) throw new DsMirrorError('DS_BAD_PATH', `API path must start with '/': ${redact(path)}`);
       const family = apiFamilyOf(path.split('?')[0]);
@@ -129,7 +131,7 @@ export function createClient(opts: ClientOptions): ApiClient {
       const endpoint = redact(`GET ${relative}`);
       return await lanes[family].limit(() =>
         withRetry(
-          (n) => attempt<T>(family, prefix + relative, { family, endpoint, attempt: n, redact }),
+          (n) => attempt<T>(family, prefix + relative, { family, endpoint, attempt: n, redact }, raw),
           policy,
           (err, retry, delayMs) => {
             logger?.warn({ family, endpoint, code: err.code, status: err.status, retry, delayMs, err: err.message }, 'http retry');
@@ -143,7 +145,8 @@ export function createClient(opts: ClientOptions): ApiClient {
   }
 
   return {
-    get,
+    get: <T>(path: string, query?: Query) => request<T>(path, query, false),
+    getText: (path: string, query?: Query) => request<string>(path, query, true),
     stats,
     close: () => pool.close(),
   };

@@ -5,7 +5,14 @@ import { MONITORING_PAGE_SIZE, MONITORING_PARAMS } from '../catalog/monitoring.j
 import type { Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import type { StreamContext } from '../sync/context.js';
-import { pages, type Page } from '../sync/pager.js';
+import { pages } from '../sync/pager.js';
+
+/** A page of a monitoring list, in order; `last` when it ends the list. */
+export interface MonitoringPage {
+  page: number;
+  records: readonly unknown[];
+  last: boolean;
+}
 
 export interface MonitoringListOptions {
   path: string;
@@ -17,18 +24,18 @@ export interface MonitoringListOptions {
   paging?: { limit: string; page: string };
 }
 
-export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<Page> {
+export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
   const { limit, page: pageParam } = opts.paging ?? MONITORING_PARAMS.events;
-  const fetchPage = async (page: number): Promise<readonly unknown[]> => {
+  const fetchPage = async (page: number): Promise<{ count: number; records: readonly unknown[] }> => {
     ctx.stats.requests++;
     const body = await ctx.client.get<{ data?: unknown }>(opts.path, { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE });
     if (!body || !Array.isArray(body.data)) {
       throw new DsMirrorError('DS_BAD_RESPONSE', `${opts.path} page ${page}: the response has no data array`, 'retriable');
     }
-    return body.data;
+    return { count: body.data.length, records: body.data };
   };
   let previousFirst: string | undefined;
-  for await (const page of pages({
+  for await (const { page, fetched, last } of pages({
     fetchPage,
     pageSize: MONITORING_PAGE_SIZE,
     startPage: opts.startPage ?? 1,
@@ -36,11 +43,11 @@ export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListO
     window: ctx.settings.pageWindow,
   })) {
     // A service that ignored `page` would serve page 1 forever: stop instead of looping.
-    const first = page.records.length > 0 ? JSON.stringify(page.records[0]) : undefined;
+    const first = fetched.records.length > 0 ? JSON.stringify(fetched.records[0]) : undefined;
     if (first !== undefined && first === previousFirst) {
-      throw new DsMirrorError('DS_PAGING_LOOP', `${opts.path} served page ${page.page} twice: paging is ignored, stopping`);
+      throw new DsMirrorError('DS_PAGING_LOOP', `${opts.path} served page ${page} twice: paging is ignored, stopping`);
     }
     previousFirst = first;
-    yield page;
+    yield { page, records: fetched.records, last };
   }
 }

@@ -8,6 +8,7 @@ import type { StreamContext } from './context.js';
 import { pages } from './pager.js';
 import { recordsToRows } from './record-rows.js';
 import { windowStart } from './date-window.js';
+import { fetchListPage, forgetPagesAfter, savePageHash } from './list-page.js';
 
 interface ListCheckpoint {
   pass: string;
@@ -31,38 +32,40 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     const startPage = saved && saved.variant === v ? saved.page : 1;
     const seen = new Set<string>();
     let previousFirst: string | undefined;
-    const fetchPage = async (page: number) => {
+    let lastPage = startPage - 1;
+    const fetchPage = (page: number) => {
       const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
       if (start !== null && stream.window) query[stream.window.startParam] = start;
-      stats.requests++;
-      const body = await ctx.client.get<{ data?: unknown }>(stream.path, query);
-      if (!body || !Array.isArray(body.data)) {
-        throw new DsMirrorError('DS_BAD_RESPONSE', `${stream.path} page ${page}: the response has no data array`, 'retriable');
-      }
-      return body.data;
+      return fetchListPage(ctx, stream, variant.name, page, query);
     };
     const expectedRows = start === null ? await liveRows(store, stream.table, variant.scope) : 0;
 
-    for await (const page of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window: ctx.settings.pageWindow })) {
-      const first = page.records.length > 0 ? JSON.stringify(page.records[0]) : undefined;
-      if (first !== undefined && first === previousFirst) {
+    for await (const { fetched: page, last } of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window: ctx.settings.pageWindow })) {
+      lastPage = page.page;
+      if (page.hash === previousFirst && page.count > 0) {
         throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served page ${page.page} twice: paging is ignored, stopping`);
       }
-      previousFirst = first;
-      const { rows, rejected } = recordsToRows(page.records, stream);
-      for (const row of rows) seen.add(keyString(stream.key.map((k) => row[k])));
-      const done = page.last && v === variants.length - 1;
+      previousFirst = page.hash;
+      const { rows, rejected } = page.records ? recordsToRows(page.records, stream) : { rows: [], rejected: [] };
+      const keys = page.keys ?? rows.map((row) => keyString(stream.key.map((k) => row[k])));
+      for (const k of keys) seen.add(k);
+      const done = last && v === variants.length - 1;
       const checkpoint: ListCheckpoint | null = done
         ? null
-        : { pass, variant: page.last ? v + 1 : v, page: page.last ? 1 : page.page + 1, windowStart: start };
+        : { pass, variant: last ? v + 1 : v, page: last ? 1 : page.page + 1, windowStart: start };
       const now = ctx.now();
       const counts = await store.transaction(async (tx) => {
+        if (!page.records) {
+          await tx.saveCheckpoint(stream.name, checkpoint);
+          return { inserted: 0, updated: 0, unchanged: page.count };
+        }
         for (const r of rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
         const written = rows.length ? await tx.upsertChanged(stream.table, stream.key, rows, now) : null;
+        await savePageHash(tx, stream.name, variant.name, page, keys, now);
         await tx.saveCheckpoint(stream.name, checkpoint);
         return written;
       });
-      stats.fetched += page.records.length;
+      stats.fetched += page.count;
       stats.errors += rejected.length;
       if (counts) {
         stats.inserted += counts.inserted;
@@ -75,6 +78,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
         return;
       }
     }
+    await forgetPagesAfter(store, stream.name, variant.name, lastPage);
 
     if (stream.detectDeletes && start === null && startPage === 1) {
       stats.deleted += await store.softDeleteMissing(stream.table, stream.key, seen, variant.scope, ctx.now());

@@ -1,0 +1,50 @@
+// `npm run bench`: every benchmark, each in its own process (so peak RSS and event-loop time are its
+// own), one after the other; the markdown they print is written to bench/RESULTS.md with the command,
+// machine and date. Each compares against a baseline measured in the same run: ratios, not seconds,
+// are what to read on a shared, noisy machine.
+import { execFile } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { startPgCluster } from '../test/helpers/pg-cluster.js';
+
+const run = promisify(execFile);
+
+async function bench(title: string, script: string, args: string[] = []): Promise<string> {
+  process.stderr.write(`bench: ${title}...\n`);
+  const started = Date.now();
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60_000 });
+    process.stderr.write(`bench: ${title} done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    return `## ${title}\n\n\`npx tsx ${script} ${args.join(' ')}\`\n\n${stdout.trim()}\n`;
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    return `## ${title}\n\nFAILED: ${(e.stderr ?? e.message).trim().split('\n').slice(-5).join(' / ')}\n`;
+  }
+}
+
+const sections: string[] = [];
+sections.push(await bench('Mirror engine: /v1 sync on SQLite, scale 10', 'bench/sync.ts', ['--scale', '10']));
+sections.push(await bench('Mirror engine: /v1 sync on SQLite, scale 30 (peak RSS as scale grows)', 'bench/sync.ts', ['--scale', '30']));
+const cluster = await startPgCluster().catch((e: Error) => {
+  sections.push(`## PostgreSQL\n\nnot measured: no PostgreSQL server could be started (${e.message})\n`);
+  return null;
+});
+if (cluster) {
+  try {
+    sections.push(await bench('Mirror engine: /v1 sync on PostgreSQL, scale 10', 'bench/sync.ts', ['--scale', '10', '--db', cluster.url]));
+  } finally {
+    await cluster.stop();
+  }
+}
+sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts', ['--scale', '10']));
+sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));
+sections.push(await bench('Store: upsertChanged against a raw baseline', 'bench/store-upsert.ts'));
+sections.push(await bench('Sandbox: /v1/assets pages served per second, scale 10', 'bench/sandbox-throughput.ts'));
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+const header = `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +
+  'Each benchmark compares against a baseline measured in the same run; read the ratios (the machine is shared and noisy).\n';
+const text = [header, ...sections].join('\n');
+writeFileSync('bench/RESULTS.md', text);
+process.stdout.write(text);
