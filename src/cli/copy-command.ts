@@ -79,6 +79,9 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
 
 /** The store URL parsed, its error naming the flag it came from (parseStoreUrl speaks of --db). */
 function location(flag: string, url: string, schema?: string): StoreLocation {
+  if (schema !== undefined && !/^postgres(ql)?:\/\//i.test(url)) {
+    throw new ConfigError(`${flag}-schema applies to PostgreSQL only: give a postgres:// URL to ${flag}, or drop ${flag}-schema`);
+  }
   try {
     return parseStoreUrl(url, schema);
   } catch (error) {

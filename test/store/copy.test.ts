@@ -1,0 +1,184 @@
+// `copy` moves a real mirror (the sandbox synced over HTTP) between stores: SQLite → PostgreSQL,
+// PostgreSQL → SQLite and SQLite → SQLite. The copy equals its source table for table, keeps the ids
+// of run records and quarantine (new rows do not collide), is a working mirror (an incremental sync
+// writes nothing), refuses a non-empty target unless forced, and names the first difference.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { v1Lists } from '../../src/catalog/v1.js';
+import { copyStore, CopyTargetNotEmptyError, verifyStores } from '../../src/store/copy-store.js';
+import type { Store } from '../../src/store/index.js';
+import { syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
+import { openTestStore, type TestStore } from '../helpers/stores.js';
+
+const run = promisify(execFile);
+const STREAMS = ['v1', 'token-unlocks', 'monitoring-categories', 'monitoring-events'];
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/;
+
+let sandbox: Sandbox;
+let sqlite: TestStore; // the mirror a user starts with
+let direct: TestStore; // the same sandbox synced straight into PostgreSQL
+const opened: TestStore[] = [];
+
+async function fresh(dialect: 'sqlite' | 'postgres'): Promise<TestStore> {
+  const t = await openTestStore(dialect);
+  opened.push(t);
+  return t;
+}
+
+/** Mirror tables, read with plain SQL (not copy's own introspection). */
+async function tableNames(store: Store): Promise<string[]> {
+  const rows =
+    store.dialect === 'sqlite'
+      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(store.db)).rows
+      : (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(store.db)).rows;
+  return rows.map((r) => r.name).filter((n) => !n.startsWith('kysely_') && !n.startsWith('sqlite_') && n !== 'leases').sort();
+}
+
+/** A table's rows with JSON text parsed and times as ISO UTC: equal across dialects when the data is. */
+async function neutral(store: Store, table: string): Promise<unknown[]> {
+  const parse = (v: unknown): unknown => {
+    if (typeof v !== 'string') return v;
+    if (/^[[{]/.test(v)) {
+      try {
+        return JSON.parse(v);
+      } catch {
+        return v;
+      }
+    }
+    return ISO_TIME.test(v) ? new Date(v).toISOString() : v;
+  };
+  const sortedKeys = (_k: string, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v;
+  const rows = (await store.db.selectFrom(table).selectAll().execute()).map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : parse(v)])),
+  );
+  return rows.map((r) => [JSON.stringify(r, sortedKeys), r] as const).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+}
+
+async function expectSameTables(copy: Store, source: Store): Promise<void> {
+  const names = await tableNames(source);
+  expect(await tableNames(copy)).toEqual(names);
+  for (const table of names) expect(await neutral(copy, table), table).toEqual(await neutral(source, table));
+}
+
+async function ids(store: Store, table: string): Promise<number[]> {
+  return (await store.db.selectFrom(table).select('id').orderBy('id').execute()).map((r) => Number(r.id));
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ scale: 0.1, seed: 21 });
+  sqlite = await fresh('sqlite');
+  direct = await fresh('postgres');
+  for (const t of [sqlite, direct]) {
+    expect((await syncOnce(t.store, sandbox, STREAMS)).outcome).toBe('success');
+    // Quarantined records and a run that failed, with every value type the tables hold.
+    await t.store.transaction(async (tx) => {
+      for (const n of [1, 2, 3]) await tx.quarantine('assets', `bad record ${n}`, { id: n, nested: { ok: n % 2 === 0 } }, `2026-01-0${n}T10:00:00Z`);
+    });
+    const runId = await t.store.startRun(['charts'], 'full', '2026-01-04T00:00:00.000Z');
+    await t.store.finishRun(runId, 'failed', '2026-01-04T00:00:01.000Z');
+  }
+});
+
+afterAll(async () => {
+  for (const t of opened) await t.cleanup();
+  await sandbox?.close();
+});
+
+describe('copy', () => {
+  it('SQLite → PostgreSQL: every table equal, ids kept, and a working mirror', async () => {
+    const pg = await fresh('postgres');
+    const result = await copyStore(sqlite.store, pg.store, { batchRows: 150 });
+    expect(result.mismatch).toBeNull();
+    expect(result.tables.map((t) => t.table).sort()).toEqual(await tableNames(sqlite.store));
+    expect(result.tables.every((t) => t.verified)).toBe(true);
+    expect(result.rows).toBeGreaterThan(2000);
+    await expectSameTables(pg.store, sqlite.store);
+    // Byte for byte what a direct PostgreSQL sync of the same data holds (jsonb formats both alike).
+    for (const table of v1Lists.map((s) => s.table)) {
+      expect(await tableSnapshot(pg.store, table), table).toEqual(await tableSnapshot(direct.store, table));
+    }
+    expect(await ids(pg.store, 'sync_runs')).toEqual(await ids(sqlite.store, 'sync_runs'));
+    expect(await ids(pg.store, 'quarantine')).toEqual(await ids(sqlite.store, 'quarantine'));
+
+    // Sequences moved past the copied ids: new rows get new ids instead of colliding.
+    const quarantined = await ids(pg.store, 'quarantine');
+    await pg.store.transaction((tx) => tx.quarantine('assets', 'after the copy', { id: 9 }, new Date().toISOString()));
+    expect(await ids(pg.store, 'quarantine')).toEqual([...quarantined, Math.max(...quarantined) + 1]);
+    const incremental = await syncOnce(pg.store, sandbox, STREAMS);
+    expect(incremental.outcome).toBe('success');
+    expect(incremental.runId).toBe(Math.max(...(await ids(sqlite.store, 'sync_runs'))) + 1);
+    const sum = totals(incremental);
+    expect({ inserted: sum.inserted, updated: sum.updated, deleted: sum.deleted }).toEqual({ inserted: 0, updated: 0, deleted: 0 });
+    expect(sum.unchanged).toBeGreaterThan(500);
+  });
+
+  it('PostgreSQL → SQLite: every table equal and a working mirror', async () => {
+    const back = await fresh('sqlite');
+    const result = await copyStore(direct.store, back.store);
+    expect(result.mismatch).toBeNull();
+    await expectSameTables(back.store, direct.store);
+    expect(await ids(back.store, 'quarantine')).toEqual(await ids(direct.store, 'quarantine'));
+    const sum = totals(await syncOnce(back.store, sandbox, STREAMS));
+    expect({ inserted: sum.inserted, updated: sum.updated, deleted: sum.deleted }).toEqual({ inserted: 0, updated: 0, deleted: 0 });
+  });
+
+  it('SQLite → SQLite is exact; a non-empty target is refused unless --force, which replaces it', async () => {
+    const copy = await fresh('sqlite');
+    expect((await copyStore(sqlite.store, copy.store)).mismatch).toBeNull();
+    for (const table of await tableNames(sqlite.store)) {
+      expect(await tableSnapshot(copy.store, table), table).toEqual(await tableSnapshot(sqlite.store, table));
+    }
+    const refused = await copyStore(sqlite.store, copy.store).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CopyTargetNotEmptyError);
+    expect((refused as Error).message).toMatch(/already holds mirrored rows \(.*assets.*\).*--force/);
+    const forced = await copyStore(sqlite.store, copy.store, { force: true });
+    expect(forced.mismatch).toBeNull();
+    await expectSameTables(copy.store, sqlite.store);
+  });
+
+  it('names the first row that differs, is missing or is extra', async () => {
+    const pg = await fresh('postgres');
+    await copyStore(sqlite.store, pg.store);
+    const [first, second] = await ids(pg.store, 'assets');
+    await pg.store.db.updateTable('assets').set({ title: 'changed', is_preview: true }).where('id', '=', second).execute();
+    const changed = await verifyStores(sqlite.store, pg.store);
+    expect(changed.mismatch).toMatch(new RegExp(`^assets: row id=${second} differs in is_preview, title$`));
+    expect(changed.tables.find((t) => t.table === 'assets')?.verified).toBe(false);
+    expect(changed.tables.find((t) => t.table === 'projects')?.verified).toBe(true);
+
+    await pg.store.db.deleteFrom('assets').where('id', '=', first).execute();
+    const missing = await verifyStores(sqlite.store, pg.store);
+    expect(missing.mismatch).toBe(`assets: the source has row id=${first} where the target has id=${second}`);
+    await pg.store.db.deleteFrom('sync_run_streams').execute();
+    const emptied = await verifyStores(sqlite.store, pg.store);
+    expect(emptied.tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(/^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/);
+  });
+
+  it('as a command: a table of tables, rows and verified; exit 2 with one line on a non-empty target', async () => {
+    const pg = await fresh('postgres');
+    const cli = async (...args: string[]) =>
+      run(process.execPath, ['bin/ds-mirror.js', 'copy', '--from', sqlite.url, '--to', pg.url, '--to-schema', pg.schema!, ...args], {
+        env: { ...process.env, DS_LOG_LEVEL: 'warn' },
+        timeout: 60_000,
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      );
+    const ok = await cli();
+    expect(ok.code).toBe(0);
+    const assets = await sqlite.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(ok.stdout).toMatch(/^table\s+rows\s+verified$/m);
+    expect(ok.stdout).toMatch(new RegExp(`^assets\\s+${Number(assets.n)}\\s+yes$`, 'm'));
+    expect(ok.stdout).toMatch(/copied \d+ rows in \d+ tables .* verified row for row/);
+    expect((await verifyStores(sqlite.store, pg.store)).mismatch).toBeNull();
+
+    const again = await cli();
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toMatch(/already holds mirrored rows.*--force/);
+  });
+});
