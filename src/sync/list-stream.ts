@@ -17,6 +17,7 @@ interface ListCheckpoint {
   windowStart: string | null;
 }
 
+const CHECKPOINT_EVERY = 25;
 const SINGLE = [{ name: '', query: {} as Query, scope: {} as Row }];
 
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
@@ -33,6 +34,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     const seen = new Set<string>();
     let previousFirst: string | undefined;
     let lastPage = startPage - 1;
+    let skippedSinceCheckpoint = 0;
     const fetchPage = (page: number) => {
       const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
       if (start !== null && stream.window) query[stream.window.startParam] = start;
@@ -54,7 +56,12 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
         ? null
         : { pass, variant: last ? v + 1 : v, page: last ? 1 : page.page + 1, windowStart: start };
       const now = ctx.now();
-      const counts = await store.transaction(async (tx) => {
+      // An unchanged page writes nothing; its checkpoint is saved with the next write, or every
+      // CHECKPOINT_EVERY unchanged pages, so a resume re-reads at most that many cheap pages.
+      if (!page.records) skippedSinceCheckpoint++;
+      const saveNow = page.records !== null || done || ctx.signal.aborted || skippedSinceCheckpoint >= CHECKPOINT_EVERY;
+      const counts = !saveNow ? { inserted: 0, updated: 0, unchanged: page.count } : await store.transaction(async (tx) => {
+        skippedSinceCheckpoint = 0;
         if (!page.records) {
           await tx.saveCheckpoint(stream.name, checkpoint);
           return { inserted: 0, updated: 0, unchanged: page.count };
