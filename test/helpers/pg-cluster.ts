@@ -1,10 +1,13 @@
 // A throwaway PostgreSQL cluster from the installed server binaries: a temp dir, loopback only,
 // trust auth, durability off (tests never need it), stopped and deleted afterwards.
 import { execFile, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+
+const DIR_PREFIX = 'ds-mirror-pg-';
+const OWNER_FILE = 'owner.pid';
 
 export interface PgCluster {
   url: string;
@@ -30,7 +33,9 @@ export async function startPgCluster(): Promise<PgCluster> {
   // initdb refuses to run as root: run the server tools as the postgres user in a folder it owns.
   const asRoot = process.getuid?.() === 0;
   const prefix = asRoot ? ['runuser', '-u', 'postgres', '--'] : [];
-  const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-pg-'));
+  await stopAbandonedClusters(bin, prefix);
+  const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
   if (asRoot) {
     const ids = spawnSync('id', ['postgres'], { encoding: 'utf8' });
     const uid = /uid=(\d+)/.exec(ids.stdout)?.[1];
@@ -64,6 +69,31 @@ export async function startPgCluster(): Promise<PgCluster> {
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
+  }
+}
+
+/** A run killed before its teardown leaves its server running: stop those whose owner process is gone. */
+async function stopAbandonedClusters(bin: string, prefix: string[]): Promise<void> {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(DIR_PREFIX))) {
+    const dir = join(tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // not ours to judge
+    }
+    if (isAlive(owner)) continue;
+    await run([...prefix, join(bin, 'pg_ctl'), '-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
   }
 }
 
