@@ -90,7 +90,7 @@ export class KyselyStore implements Store {
       outcome: stats.outcome,
       error: stats.error ?? null,
     };
-    // Unset fields keep their stored value: high water when not given, last success on a failure.
+    // Unset fields keep their stored value: checkpoint and high water when not given, last success on a failure.
     const update: Row = {
       ...(state.checkpoint === undefined ? {} : { checkpoint: jsonOrNull(state.checkpoint) }),
       last_error: stats.error ?? null,
