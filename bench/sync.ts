@@ -71,6 +71,8 @@ try {
   process.stderr.write(`written/changed: ${perStream.join(', ')}\n`);
   const minimum = await minimumRequests(b.result);
   const rss = process.resourceUsage().maxRSS / 1024;
+  const heap = process.memoryUsage();
+  process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
   const copy = pgSchema ? await copyBaseline(values.db!, pgSchema, lists.map((l) => l.table)) : null;
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
   const lines = [
