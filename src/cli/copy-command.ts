@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../errors.js';
 import { openStore, parseStoreUrl, redactUrl } from '../store/index.js';
-import { copyStore, CopyTargetNotEmptyError, type CopyProgress } from '../store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, verifyStores, type CopyProgress } from '../store/copy-store.js';
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo } from '../cli.js';
@@ -19,6 +19,7 @@ interface CopyFlags {
   fromSchema?: string;
   toSchema?: string;
   force?: boolean;
+  verifyOnly?: boolean;
   batchRows?: number;
 }
 
@@ -34,6 +35,7 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--from-schema <name>', 'PostgreSQL schema of the source')
     .option('--to-schema <name>', 'PostgreSQL schema of the target')
     .option('--force', 'replace the rows a non-empty target holds')
+    .option('--verify-only', 'compare the two databases row for row, copying nothing')
     .option('--batch-rows <n>', 'rows per read and per write transaction (default 5000)', wholeNumber('--batch-rows'))
     .action(async (flags: CopyFlags, command: Command) => {
       const ctx = commandContext(command, io);
@@ -50,11 +52,8 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
       try {
         target = await openStore({ url: flags.to, schema: flags.toSchema, logger: ctx.logger });
         const started = Date.now();
-        const result = await copyStore(source, target, {
-          force: flags.force,
-          batchRows: flags.batchRows,
-          onProgress: progressLines(io.stderr),
-        }).catch((error: unknown) => {
+        const opts = { force: flags.force, batchRows: flags.batchRows, onProgress: progressLines(io.stderr) };
+        const result = await (flags.verifyOnly ? verifyStores(source, target, opts) : copyStore(source, target, opts)).catch((error: unknown) => {
           if (!(error instanceof CopyTargetNotEmptyError)) throw error;
           io.stderr.write(`ds-mirror: ${error.message}\n`);
           setExit(EXIT.usage);
@@ -70,7 +69,8 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
           setExit(EXIT.failed);
           return;
         }
-        io.stdout.write(`copied ${result.rows} rows in ${result.tables.length} tables ${where} in ${seconds} s; verified row for row\n`);
+        const did = flags.verifyOnly ? 'compared' : 'copied';
+        io.stdout.write(`${did} ${result.rows} rows in ${result.tables.length} tables ${where} in ${seconds} s; verified row for row\n`);
       } finally {
         await Promise.all([source.close(), target?.close()]);
       }

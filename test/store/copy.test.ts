@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { v1Lists } from '../../src/catalog/v1.js';
-import { copyStore, CopyTargetNotEmptyError, verifyStores } from '../../src/store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, verifyStores, type CopyProgress } from '../../src/store/copy-store.js';
 import type { Store } from '../../src/store/index.js';
 import { syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
@@ -91,8 +91,15 @@ afterAll(async () => {
 describe('copy', () => {
   it('SQLite → PostgreSQL: every table equal, ids kept, and a working mirror', async () => {
     const pg = await fresh('postgres');
-    const result = await copyStore(sqlite.store, pg.store, { batchRows: 150 });
+    const progress: CopyProgress[] = [];
+    const result = await copyStore(sqlite.store, pg.store, { batchRows: 150, onProgress: (p) => progress.push(p) });
     expect(result.mismatch).toBeNull();
+    for (const t of result.tables) {
+      const copied = progress.filter((p) => p.table === t.table && p.phase === 'copy').map((p) => p.done);
+      expect(copied[copied.length - 1], t.table).toBe(t.rows);
+      expect(copied, t.table).toEqual([...copied].sort((a, b) => a - b));
+    }
+    expect(progress.filter((p) => p.table === 'assets' && p.phase === 'copy').length).toBeGreaterThan(2);
     expect(result.tables.map((t) => t.table).sort()).toEqual(await tableNames(sqlite.store));
     expect(result.tables.every((t) => t.verified)).toBe(true);
     expect(result.rows).toBeGreaterThan(2000);
@@ -158,7 +165,7 @@ describe('copy', () => {
     expect(emptied.tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(/^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/);
   });
 
-  it('as a command: a table of tables, rows and verified; exit 2 with one line on a non-empty target', async () => {
+  it('as a command: a table of tables, rows and verified; exit 2 on a non-empty target, 1 on a difference', async () => {
     const pg = await fresh('postgres');
     const cli = async (...args: string[]) =>
       run(process.execPath, ['bin/ds-mirror.js', 'copy', '--from', sqlite.url, '--to', pg.url, '--to-schema', pg.schema!, ...args], {
@@ -180,5 +187,12 @@ describe('copy', () => {
     expect(again.code).toBe(2);
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
     expect(again.stderr).toMatch(/already holds mirrored rows.*--force/);
+
+    const [asset] = await ids(pg.store, 'assets');
+    await pg.store.db.updateTable('assets').set({ raw: JSON.stringify({ id: asset, changed: true }) }).where('id', '=', asset).execute();
+    const differs = await cli('--verify-only');
+    expect(differs.code).toBe(1);
+    expect(differs.stdout).toMatch(/^assets\s+\d+\s+NO$/m);
+    expect(differs.stderr).toMatch(new RegExp(`differs from its source: assets: row id=${asset} differs in raw\\n$`));
   });
 });
