@@ -19,7 +19,7 @@ export function terminalProgress(stream: NodeJS.WriteStream): Progress & { stop(
   const detail = (s: Readonly<StreamRunStats>) => `+${s.inserted} ~${s.updated} =${s.unchanged} -${s.deleted}`;
   return {
     start(name, expected) {
-      const payload = { stream: name.padEnd(18), detail: '' };
+      const payload = { stream: name.padEnd(22), detail: '' };
       const bar = bars.get(name);
       if (bar) bar.setTotal(expected ?? 0);
       else bars.set(name, multibar.create(expected ?? 0, 0, payload));
@@ -27,7 +27,8 @@ export function terminalProgress(stream: NodeJS.WriteStream): Progress & { stop(
     advance(name, s) {
       const bar = bars.get(name);
       if (!bar) return;
-      if (bar.getTotal() < s.fetched) bar.setTotal(s.fetched + 1);
+      // An unknown total (a first sync) stays an empty bar with a count; a known one may still grow.
+      if (bar.getTotal() > 0 && bar.getTotal() < s.fetched) bar.setTotal(s.fetched);
       bar.update(s.fetched, { detail: detail(s) });
     },
     finish(name, s) {

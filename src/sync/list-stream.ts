@@ -27,6 +27,11 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const pass = saved?.pass ?? ctx.now();
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   if (saved) ctx.logger.info({ stream: stream.name, variant: saved.variant, page: saved.page }, 'resuming from checkpoint');
+  if (start === null) {
+    let expected = 0;
+    for (const variant of variants) expected += await liveRows(store, stream.table, variant.scope);
+    if (expected > 0) ctx.progress.start(stream.name, expected);
+  }
 
   for (let v = saved?.variant ?? 0; v < variants.length; v++) {
     const variant = variants[v];
