@@ -1,13 +1,14 @@
 // Records → rows ready for the store: mapped columns, the record as received, and the content hash
 // that decides whether a re-fetched record is a change. Records that cannot be mirrored are set aside
 // with the reason (they go to quarantine; the sync goes on).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { missingRequired, toRow } from '../catalog/mapping.js';
 import type { ColumnMap } from '../catalog/types.js';
 import type { Row } from '../store/types.js';
 
+/** A content fingerprint, not a security boundary: md5 is the fastest digest node:crypto has. */
 export function contentHash(text: string): string {
-  return createHash('md5').update(text).digest('base64url');
+  return hash('md5', text, 'base64url');
 }
 
 export interface Mapped {
