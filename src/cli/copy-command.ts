@@ -36,7 +36,7 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--to-schema <name>', 'PostgreSQL schema of the target')
     .option('--force', 'replace the rows a non-empty target holds')
     .option('--verify-only', 'compare the two databases row for row, copying nothing')
-    .option('--batch-rows <n>', 'rows per read and per write transaction (default 5000)', wholeNumber('--batch-rows'))
+    .option('--batch-rows <n>', 'rows per read and per write transaction (default 2000)', wholeNumber('--batch-rows'))
     .action(async (flags: CopyFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const from = location('--from', flags.from, flags.fromSchema);

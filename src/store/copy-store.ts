@@ -20,7 +20,7 @@ export interface CopyProgress {
 export interface CopyOptions {
   /** Empty the target's mirror tables first instead of refusing a target that holds rows. */
   force?: boolean;
-  /** Rows read, and written in one transaction, at a time (default 5000). */
+  /** Rows read, and written in one transaction, at a time (default 2000). */
   batchRows?: number;
   onProgress?: (progress: CopyProgress) => void;
 }
@@ -49,7 +49,7 @@ export class CopyTargetNotEmptyError extends DsMirrorError {
   }
 }
 
-const DEFAULT_BATCH_ROWS = 5000;
+const DEFAULT_BATCH_ROWS = 2000; // wide rows (assets: ~3 KB each) keep a batch to a few MB
 const MAX_PARAMS: Record<Dialect, number> = { sqlite: 32_766, postgres: 65_535 };
 const MAX_ROWS_PER_INSERT = 1000;
 
