@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../errors.js';
 import { openStore, parseStoreUrl, redactUrl } from '../store/index.js';
-import { copyStore, CopyTargetNotEmptyError, verifyStores, type CopyProgress } from '../store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../store/copy-store.js';
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo } from '../cli.js';
@@ -52,6 +52,10 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
       try {
         target = await openStore({ url: flags.to, schema: flags.toSchema, logger: ctx.logger });
         const started = Date.now();
+        const busy = await liveLeases(source);
+        if (busy.length > 0) {
+          io.stderr.write(`ds-mirror: warning: the source is in use: ${busy.join(', ')}; rows it writes during the copy will show as differences, so stop its workers first\n`);
+        }
         const opts = { force: flags.force, batchRows: flags.batchRows, onProgress: progressLines(io.stderr) };
         const result = await (flags.verifyOnly ? verifyStores(source, target, opts) : copyStore(source, target, opts)).catch((error: unknown) => {
           if (!(error instanceof CopyTargetNotEmptyError)) throw error;

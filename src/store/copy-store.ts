@@ -164,6 +164,17 @@ async function verifyPairs(
   return { tables, rows: tables.reduce((n, t) => n + t.rows, 0), mismatch };
 }
 
+/** Leases live on a store (a sync or receiver at work): its rows may change while they are copied. */
+export async function liveLeases(store: Store): Promise<string[]> {
+  const names = await store.db.selectFrom('leases').select('name').execute();
+  const live: string[] = [];
+  for (const { name } of names) {
+    const holder = await store.leaseHolder(name);
+    if (holder) live.push(`${name} (held by ${holder.owner} until ${holder.expiresAt})`);
+  }
+  return live;
+}
+
 async function countRows(store: Store, table: string): Promise<number> {
   const row = await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { v1Lists } from '../../src/catalog/v1.js';
-import { copyStore, CopyTargetNotEmptyError, verifyStores, type CopyProgress } from '../../src/store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../../src/store/copy-store.js';
 import type { Store } from '../../src/store/index.js';
 import { syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
@@ -163,6 +163,18 @@ describe('copy', () => {
     await pg.store.db.deleteFrom('sync_run_streams').execute();
     const emptied = await verifyStores(sqlite.store, pg.store);
     expect(emptied.tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(/^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/);
+  });
+
+  it('names the leases live on the source (a worker that could write during the copy)', async () => {
+    const live = (await sqlite.store.acquireLease('sync:assets', 'worker-x', 60_000))!;
+    const expired = (await sqlite.store.acquireLease('sync:charts', 'worker-y', 1))!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      expect(await liveLeases(sqlite.store)).toEqual([expect.stringMatching(/^sync:assets \(held by worker-x until \d{4}-/)]);
+    } finally {
+      await Promise.all([live.release(), expired.release()]);
+    }
+    expect(await liveLeases(sqlite.store)).toEqual([]);
   });
 
   it('as a command: a table of tables, rows and verified; exit 2 on a non-empty target, 1 on a difference', async () => {
