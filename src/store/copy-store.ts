@@ -23,6 +23,8 @@ export interface CopyOptions {
   /** Rows read, and written in one transaction, at a time (default 2000). */
   batchRows?: number;
   onProgress?: (progress: CopyProgress) => void;
+  /** Verify by matching rows on their key in memory; automatic for tables whose keys the two stores order differently. */
+  byKey?: boolean;
 }
 
 export interface TableReport {
@@ -62,12 +64,12 @@ export async function copyStore(from: Store, to: Store, opts: CopyOptions = {}):
 
   for (const pair of pairs) await copyTable(from, to, pair, batchRows, opts.onProgress);
   await moveSequences(to, pairs);
-  return verifyPairs(from, to, pairs, batchRows, opts.onProgress);
+  return verifyPairs(from, to, pairs, { ...opts, batchRows });
 }
 
 /** Compares every mirror table of two stores row for row, without copying. */
 export async function verifyStores(from: Store, to: Store, opts: Omit<CopyOptions, 'force'> = {}): Promise<CopyResult> {
-  return verifyPairs(from, to, await pairTables(from, to), opts.batchRows ?? DEFAULT_BATCH_ROWS, opts.onProgress);
+  return verifyPairs(from, to, await pairTables(from, to), { ...opts, batchRows: opts.batchRows ?? DEFAULT_BATCH_ROWS });
 }
 
 /** Source tables with their target twins, parents first; the column sets must match. */
@@ -145,8 +147,7 @@ async function verifyPairs(
   from: Store,
   to: Store,
   pairs: readonly TablePair[],
-  batchRows: number,
-  onProgress?: CopyOptions['onProgress'],
+  { batchRows, byKey, onProgress }: Omit<CopyOptions, 'force'> & { batchRows: number },
 ): Promise<CopyResult> {
   const tables: TableReport[] = [];
   let mismatch: string | null = null;
@@ -154,7 +155,11 @@ async function verifyPairs(
     const table = pair.source.name;
     const total = await countRows(from, table);
     onProgress?.({ table, phase: 'verify', done: 0, total });
-    const check = await verifyTable(from, to, pair, batchRows, (done) => onProgress?.({ table, phase: 'verify', done, total }));
+    const check = await verifyTable(from, to, pair, {
+      batchRows,
+      byKey,
+      onRows: (done) => onProgress?.({ table, phase: 'verify', done, total }),
+    });
     onProgress?.({ table, phase: 'verify', done: check.sourceRows, total });
     const counts = check.sourceRows === check.targetRows ? null : `${table}: ${check.sourceRows} rows in the source, ${check.targetRows} in the target`;
     const first = check.mismatch ?? counts;

@@ -18,6 +18,8 @@ export interface TableInfo {
   columns: ColumnInfo[];
   /** Primary key columns in key order; empty when the table has none. */
   key: string[];
+  /** The key's native (index) order is byte order: text keys under C/POSIX collation, or no text key. */
+  keyByteOrdered: boolean;
   /** Tables this one references (copied before it, emptied after it). */
   parents: string[];
 }
@@ -46,12 +48,15 @@ const PG_KINDS: Record<string, ColumnKind> = {
 };
 
 async function postgresTables(store: Store): Promise<TableInfo[]> {
-  const columns = await sql<{ table: string; column: string; type: string; sequence: string | null }>`
+  const columns = await sql<{ table: string; column: string; type: string; sequence: string | null; collation: string | null }>`
     select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type,
-      pg_get_serial_sequence(quote_ident(n.nspname) || '.' || quote_ident(c.relname), a.attname) as sequence
+      pg_get_serial_sequence(quote_ident(n.nspname) || '.' || quote_ident(c.relname), a.attname) as sequence,
+      case when co.collname = 'default' then (select datcollate from pg_database where datname = current_database())
+        else co.collname end as collation
     from pg_class c
       join pg_namespace n on n.oid = c.relnamespace
       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      left join pg_collation co on co.oid = a.attcollation
     where n.nspname = current_schema() and c.relkind in ('r', 'p')
     order by c.relname, a.attnum`.execute(store.db);
   const keys = await sql<{ table: string; column: string }>`
@@ -71,12 +76,18 @@ async function postgresTables(store: Store): Promise<TableInfo[]> {
     where k.contype = 'f' and n.nspname = current_schema()`.execute(store.db);
 
   const byName = new Map<string, TableInfo>();
+  const byteOrdered = new Set<string>();
   for (const c of columns.rows) {
-    const table = byName.get(c.table) ?? { name: c.table, columns: [], key: [], parents: [] };
+    const table = byName.get(c.table) ?? { name: c.table, columns: [], key: [], keyByteOrdered: true, parents: [] };
     table.columns.push({ name: c.column, kind: PG_KINDS[c.type] ?? 'other', sequence: c.sequence });
     byName.set(c.table, table);
+    if (c.collation === null || c.collation === 'C' || c.collation === 'POSIX') byteOrdered.add(`${c.table}.${c.column}`);
   }
-  for (const k of keys.rows) byName.get(k.table)?.key.push(k.column);
+  for (const k of keys.rows) {
+    const table = byName.get(k.table);
+    table?.key.push(k.column);
+    if (table && !byteOrdered.has(`${k.table}.${k.column}`)) table.keyByteOrdered = false;
+  }
   for (const p of parents.rows) if (p.parent !== p.table) byName.get(p.table)?.parents.push(p.parent);
   return [...byName.values()];
 }
@@ -93,6 +104,7 @@ async function sqliteTables(store: Store): Promise<TableInfo[]> {
       name,
       columns: info.rows.map((c) => ({ name: c.name, kind: sqliteKind(c.type), sequence: null })),
       key: info.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+      keyByteOrdered: true, // SQLite's default BINARY collation
       parents: [...new Set(fks.rows.map((f) => f.table))].filter((p) => p !== name),
     });
   }

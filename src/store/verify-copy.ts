@@ -1,5 +1,8 @@
-// Row-for-row comparison of one table in two stores: both read in key order, every row normalized to
-// a dialect-neutral form (copy-values.ts) and compared; the first difference is named by its key.
+// Row-for-row comparison of one table in two stores, every row normalized to a dialect-neutral form
+// (copy-values.ts); the first difference is named by its key. When both stores order the key the same
+// way (byte order) the two are read side by side in key order; otherwise (text keys under a
+// PostgreSQL locale collation) the source's row digests are held by key and the target checked against them.
+import { createHash } from 'node:crypto';
 import { readInKeyOrder } from './key-order-reader.js';
 import { normalizer, sameValue } from './copy-values.js';
 import type { ColumnKind, TableInfo } from './store-tables.js';
@@ -20,20 +23,25 @@ export interface TableCheck {
   mismatch: string | null;
 }
 
-export async function verifyTable(
-  from: Store,
-  to: Store,
-  pair: TablePair,
-  batchRows: number,
-  onRows?: (done: number) => void,
-): Promise<TableCheck> {
-  const { source } = pair;
+export interface VerifyOptions {
+  batchRows: number;
+  /** Match rows by key in memory even when both stores order keys alike (chosen automatically otherwise). */
+  byKey?: boolean;
+  onRows?: (done: number) => void;
+}
+
+type Form = (row: Row) => unknown[];
+
+export async function verifyTable(from: Store, to: Store, pair: TablePair, opts: VerifyOptions): Promise<TableCheck> {
+  const { source, target } = pair;
   const columns = source.columns.map((c) => c.name).sort();
   const normalize = columns.map((c) => normalizer(pair.kinds.get(c) ?? 'other'));
-  const form = (row: Row) => columns.map((c, i) => normalize[i](row[c]));
+  const form: Form = (row) => columns.map((c, i) => normalize[i](row[c]));
   const check: TableCheck = { table: source.name, sourceRows: 0, targetRows: 0, mismatch: null };
 
   if (source.key.length === 0) return verifyUnkeyed(from, to, pair, form, check);
+  if (opts.byKey || !source.keyByteOrdered || !target.keyByteOrdered) return verifyByKey(from, to, pair, opts, columns, form, check);
+  const { batchRows, onRows } = opts;
   const left = new RowCursor(readInKeyOrder(from, source, batchRows));
   const right = new RowCursor(readInKeyOrder(to, pair.target, batchRows));
   for (;;) {
@@ -50,6 +58,50 @@ export async function verifyTable(
     check.targetRows += await right.rest();
     return check;
   }
+}
+
+async function verifyByKey(
+  from: Store,
+  to: Store,
+  pair: TablePair,
+  opts: VerifyOptions,
+  columns: string[],
+  form: Form,
+  check: TableCheck,
+): Promise<TableCheck> {
+  const { source } = pair;
+  const keyOf = (row: Row) => JSON.stringify(source.key.map((k) => row[k]));
+  const digest = (row: Row) => createHash('sha1').update(JSON.stringify(form(row), sortedKeys)).digest('base64');
+  const digests = new Map<string, string>();
+  for await (const batch of readInKeyOrder(from, source, opts.batchRows)) {
+    for (const row of batch) digests.set(keyOf(row), digest(row));
+    check.sourceRows += batch.length;
+    opts.onRows?.(check.sourceRows);
+  }
+  for await (const batch of readInKeyOrder(to, pair.target, opts.batchRows)) {
+    check.targetRows += batch.length;
+    for (const row of batch) {
+      if (check.mismatch) break;
+      const key = keyOf(row);
+      const want = digests.get(key);
+      digests.delete(key);
+      if (want === digest(row)) continue;
+      const a = want === undefined ? undefined : await rowByKey(from, source, row);
+      check.mismatch = describe(source, columns, a, row, a && form(a), form(row));
+    }
+  }
+  const [missing] = digests.keys();
+  if (!check.mismatch && missing !== undefined) {
+    const values = JSON.parse(missing) as unknown[];
+    check.mismatch = describe(source, columns, Object.fromEntries(source.key.map((k, i) => [k, values[i]])));
+  }
+  return check;
+}
+
+async function rowByKey(store: Store, table: TableInfo, like: Row): Promise<Row | undefined> {
+  let query = store.db.selectFrom(table.name).selectAll();
+  for (const k of table.key) query = query.where(k, '=', like[k]);
+  return (await query.executeTakeFirst()) as Row | undefined;
 }
 
 /** A table without a primary key (none today): compare sorted normalized rows in memory. */

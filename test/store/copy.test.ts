@@ -147,23 +147,30 @@ describe('copy', () => {
     await expectSameTables(copy.store, sqlite.store);
   });
 
-  it('names the first row that differs, is missing or is extra', async () => {
-    const pg = await fresh('postgres');
-    await copyStore(sqlite.store, pg.store);
-    const [first, second] = await ids(pg.store, 'assets');
-    await pg.store.db.updateTable('assets').set({ title: 'changed', is_preview: true }).where('id', '=', second).execute();
-    const changed = await verifyStores(sqlite.store, pg.store);
-    expect(changed.mismatch).toMatch(new RegExp(`^assets: row id=${second} differs in is_preview, title$`));
-    expect(changed.tables.find((t) => t.table === 'assets')?.verified).toBe(false);
-    expect(changed.tables.find((t) => t.table === 'projects')?.verified).toBe(true);
+  for (const byKey of [false, true]) {
+    it(`names the first row that differs, is missing or is extra (${byKey ? 'rows matched by key' : 'both read in key order'})`, async () => {
+      const pg = await fresh('postgres');
+      await copyStore(sqlite.store, pg.store);
+      const verify = () => verifyStores(sqlite.store, pg.store, { byKey });
+      const [, second, third] = await ids(pg.store, 'assets');
+      await pg.store.db.updateTable('assets').set({ title: 'changed', is_preview: true }).where('id', '=', second).execute();
+      const changed = await verify();
+      expect(changed.mismatch).toBe(`assets: row id=${second} differs in is_preview, title`);
+      expect(changed.tables.find((t) => t.table === 'assets')?.verified).toBe(false);
+      expect(changed.tables.find((t) => t.table === 'projects')?.verified).toBe(true);
 
-    await pg.store.db.deleteFrom('assets').where('id', '=', first).execute();
-    const missing = await verifyStores(sqlite.store, pg.store);
-    expect(missing.mismatch).toBe(`assets: the source has row id=${first} where the target has id=${second}`);
-    await pg.store.db.deleteFrom('sync_run_streams').execute();
-    const emptied = await verifyStores(sqlite.store, pg.store);
-    expect(emptied.tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(/^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/);
-  });
+      await pg.store.db.deleteFrom('assets').where('id', '=', second).execute();
+      expect((await verify()).mismatch).toBe(
+        byKey ? `assets: row id=${second} is missing from the target` : `assets: the source has row id=${second} where the target has id=${third}`,
+      );
+      const now = new Date().toISOString();
+      await pg.store.db.insertInto('sectors').values({ slug: 'zz-extra', raw: '{}', row_hash: 'x', first_seen_at: now, synced_at: now }).execute();
+      await pg.store.db.deleteFrom('sync_run_streams').execute();
+      const tables = (await verify()).tables;
+      expect(tables.find((t) => t.table === 'sectors')?.mismatch).toBe('sectors: row slug=zz-extra is in the target only');
+      expect(tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(/^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/);
+    });
+  }
 
   it('names the leases live on the source (a worker that could write during the copy)', async () => {
     const live = (await sqlite.store.acquireLease('sync:assets', 'worker-x', 60_000))!;
