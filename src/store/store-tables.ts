@@ -51,8 +51,7 @@ async function postgresTables(store: Store): Promise<TableInfo[]> {
   const columns = await sql<{ table: string; column: string; type: string; sequence: string | null; collation: string | null }>`
     select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type,
       pg_get_serial_sequence(quote_ident(n.nspname) || '.' || quote_ident(c.relname), a.attname) as sequence,
-      case when co.collname = 'default' then (select datcollate from pg_database where datname = current_database())
-        else co.collname end as collation
+      co.collname as collation
     from pg_class c
       join pg_namespace n on n.oid = c.relnamespace
       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
@@ -75,13 +74,21 @@ async function postgresTables(store: Store): Promise<TableInfo[]> {
       join pg_namespace n on n.oid = c.relnamespace
     where k.contype = 'f' and n.nspname = current_schema()`.execute(store.db);
 
+  // The database default: its lc_collate, or an ICU locale (PostgreSQL 15+; read via jsonb so older servers answer too).
+  const [db] = (
+    await sql<{ provider: string | null; collate: string }>`
+      select to_jsonb(d) ->> 'datlocprovider' as provider, datcollate as collate
+      from pg_database d where datname = current_database()`.execute(store.db)
+  ).rows;
+  const defaultIsBytes = db?.provider !== 'i' && (db?.collate === 'C' || db?.collate === 'POSIX');
   const byName = new Map<string, TableInfo>();
   const byteOrdered = new Set<string>();
   for (const c of columns.rows) {
     const table = byName.get(c.table) ?? { name: c.table, columns: [], key: [], keyByteOrdered: true, parents: [] };
     table.columns.push({ name: c.column, kind: PG_KINDS[c.type] ?? 'other', sequence: c.sequence });
     byName.set(c.table, table);
-    if (c.collation === null || c.collation === 'C' || c.collation === 'POSIX') byteOrdered.add(`${c.table}.${c.column}`);
+    const bytes = c.collation === null || c.collation === 'C' || c.collation === 'POSIX' || (c.collation === 'default' && defaultIsBytes);
+    if (bytes) byteOrdered.add(`${c.table}.${c.column}`);
   }
   for (const k of keys.rows) {
     const table = byName.get(k.table);
