@@ -62,3 +62,14 @@ export async function savePageHash(tx: StoreTx, stream: string, variant: string,
 export async function forgetPagesAfter(store: Store, stream: string, variant: string, lastPage: number): Promise<void> {
   await store.db.deleteFrom('page_hashes').where('stream', '=', stream).where('variant', '=', variant).where('page', '>', lastPage).execute();
 }
+
+/** How many records a list (variant) held when last read, from its page hashes: 0 when never read. */
+export async function rowsLastSeen(store: Store, stream: string, variant: string): Promise<number> {
+  const row = (await store.db
+    .selectFrom('page_hashes')
+    .select((eb) => eb.fn.sum('records').as('n'))
+    .where('stream', '=', stream)
+    .where('variant', '=', variant)
+    .executeTakeFirst()) as { n: number | string | null } | undefined;
+  return Number(row?.n ?? 0);
+}

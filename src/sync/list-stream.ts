@@ -3,12 +3,12 @@
 // date window) the rows no longer served are soft-deleted.
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import { keyString, type Row, type Store } from '../store/types.js';
+import { keyString, type Row } from '../store/types.js';
 import type { StreamContext } from './context.js';
 import { pages } from './pager.js';
 import { recordsToRows } from './record-rows.js';
 import { windowStart } from './date-window.js';
-import { fetchListPage, forgetPagesAfter, savePageHash } from './list-page.js';
+import { fetchListPage, forgetPagesAfter, rowsLastSeen, savePageHash } from './list-page.js';
 
 interface ListCheckpoint {
   pass: string;
@@ -29,7 +29,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   if (saved) ctx.logger.info({ stream: stream.name, variant: saved.variant, page: saved.page }, 'resuming from checkpoint');
   if (start === null) {
     let expected = 0;
-    for (const variant of variants) expected += await liveRows(store, stream.table, variant.scope);
+    for (const variant of variants) expected += await rowsLastSeen(store, stream.name, variant.name);
     if (expected > 0) ctx.progress.start(stream.name, expected);
   }
 
@@ -45,7 +45,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       if (start !== null && stream.window) query[stream.window.startParam] = start;
       return fetchListPage(ctx, stream, variant.name, page, query);
     };
-    const expectedRows = start === null ? await liveRows(store, stream.table, variant.scope) : 0;
+    const expectedRows = start === null ? await rowsLastSeen(store, stream.name, variant.name) : 0;
 
     for await (const { fetched: page, last } of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window: ctx.settings.pageWindow })) {
       lastPage = page.page;
@@ -98,11 +98,4 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       ctx.logger.info({ stream: stream.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
     }
   }
-}
-
-export async function liveRows(store: Store, table: string, scope: Row): Promise<number> {
-  let query = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
-  for (const [column, value] of Object.entries(scope)) query = query.where(column, '=', value);
-  const row = (await query.executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
 }

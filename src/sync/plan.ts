@@ -6,7 +6,7 @@ import type { Store } from '../store/types.js';
 import type { SyncSettings } from './context.js';
 import { windowStart } from './date-window.js';
 import { selectParents, selectionFor } from './fanout-stream.js';
-import { liveRows } from './list-stream.js';
+import { rowsLastSeen } from './list-page.js';
 
 export interface PlannedRequest {
   stream: string;
@@ -24,7 +24,7 @@ export async function planRun(store: Store, settings: SyncSettings, streams: rea
       for (const variant of stream.variants ?? [{ name: '', query: {}, scope: {} }]) {
         const query: Query = { ...stream.query, ...variant.query, page: 1, limit: stream.pageSize };
         if (start !== null && stream.window) query[stream.window.startParam] = start;
-        const rows = start === null ? await liveRows(store, stream.table, variant.scope) : 0;
+        const rows = start === null ? await rowsLastSeen(store, stream.name, variant.name) : 0;
         plan.push({
           stream: stream.name,
           request: `GET ${buildUrl(baseUrl, stream.path, query)}`,
