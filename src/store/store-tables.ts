@@ -25,7 +25,7 @@ export interface TableInfo {
 }
 
 /** Bookkeeping that belongs to one database, not to the mirror: migration records and live leases. */
-export function isMirrorTable(name: string): boolean {
+function isMirrorTable(name: string): boolean {
   return !name.startsWith('kysely_migration') && name !== 'leases' && !name.startsWith('sqlite_');
 }
 
