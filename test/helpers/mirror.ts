@@ -66,7 +66,8 @@ export async function tableSnapshot(store: Store, table: string): Promise<Record
     const { first_seen_at, synced_at, ...rest } = r;
     return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]));
   });
-  return clean.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  const keyed = clean.map((row) => [JSON.stringify(row), row] as const);
+  return keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 export function totals(result: RunResult): { inserted: number; updated: number; deleted: number; unchanged: number; fetched: number } {
