@@ -18,6 +18,7 @@ interface ListCheckpoint {
 }
 
 const CHECKPOINT_EVERY = 25;
+const ROWS_IN_FLIGHT = 2000;
 const SINGLE = [{ name: '', query: {} as Query, scope: {} as Row }];
 
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
@@ -47,7 +48,10 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     };
     const expectedRows = start === null ? await rowsLastSeen(store, stream.name, variant.name) : 0;
 
-    for await (const { fetched: page, last } of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window: ctx.settings.pageWindow })) {
+    // Lists with large pages (projects, chains: 10,000 records) keep fewer pages in flight, so memory
+    // stays flat as lists grow.
+    const window = Math.max(1, Math.min(ctx.settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
+    for await (const { fetched: page, last } of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
       lastPage = page.page;
       if (page.hash === previousFirst && page.count > 0) {
         throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served page ${page.page} twice: paging is ignored, stopping`);
