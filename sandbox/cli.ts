@@ -34,7 +34,9 @@ const program = new Command('sandbox')
   .option('--start <iso>', 'sandbox time at start (default 2025-06-01T12:00:00Z)')
   .option('--webhook-url <url>', 'POST monitoring alerts to this URL (secret: env SANDBOX_WEBHOOK_SECRET)')
   .option('--webhook-time-factor <n>', 'speed up webhook retry backoff by this factor', number('--webhook-time-factor', (n) => n > 0))
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Bad flags exit 2, like ds-mirror's own commands.
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 program.parse();
 const o = program.opts<{
