@@ -1,0 +1,27 @@
+// The README's promise: `npm run demo` mirrors the sandbox and lands every signed webhook it sends.
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+describe('npm run demo', () => {
+  it('mirrors every stream, then lands each webhook delivery once', async () => {
+    const db = `sqlite:${join(mkdtempSync(join(tmpdir(), 'ds-mirror-demo-')), 'mirror.db')}`;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      env: { ...process.env, DS_DB: db, DS_LOG_LEVEL: 'warn' },
+      timeout: 120_000,
+    });
+    expect(stdout).toMatch(/first sync \(run \d+\): success/);
+    expect(stdout).toMatch(/incremental sync after 6 sandbox hours \(run \d+\): success/);
+    const m = /webhooks: (\d+) sent by the sandbox, (\d+) received \((\d+) duplicates\), (\d+) delivery rows/.exec(stdout);
+    expect(m).not.toBeNull();
+    const [sent, received, duplicates, rows] = m!.slice(1).map(Number);
+    expect(sent).toBeGreaterThan(0);
+    expect(received).toBe(sent);
+    expect(rows).toBe(received - duplicates);
+  });
+});
