@@ -2,6 +2,7 @@
 // receiver in one process, with /healthz and /metrics. SIGTERM or SIGINT stops it cleanly within
 // --stop-timeout; a second signal exits at once. Secrets come from the environment or files only.
 import type { Command } from 'commander';
+import { DEFAULT_RECEIVER_PORT } from '../receiver/receive-command.js';
 import { defaultJobs } from '../../jobs/index.js';
 import { createClient } from '../client/index.js';
 import { requireService, type Config } from '../config.js';
@@ -14,7 +15,6 @@ import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
 import { logProgress } from './progress-bars.js';
 
 const DEFAULT_METRICS_PORT = 9464;
-const DEFAULT_RECEIVER_PORT = 8080;
 
 interface DaemonFlags {
   metricsPort?: number;
