@@ -105,6 +105,8 @@ export class KyselyStore implements Store {
         .values({ run_id: runId, stream: stats.stream, ...record })
         .onConflict((oc) => oc.columns(['run_id', 'stream']).doUpdateSet(record))
         .execute();
+      // A stream skipped because another worker holds it: that worker owns its state.
+      if (stats.outcome === 'skipped') return;
       await trx
         .insertInto('stream_state')
         .values({ stream: stats.stream, ...update })

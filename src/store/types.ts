@@ -66,7 +66,8 @@ export interface StreamRunStats {
   errors: number;
   requests: number;
   durationMs: number;
-  outcome: 'success' | 'partial' | 'stopped' | 'failed';
+  /** `skipped`: another worker held the stream's lease, so this run left it to that worker. */
+  outcome: 'success' | 'partial' | 'skipped' | 'stopped' | 'failed';
   error?: string | null;
 }
 

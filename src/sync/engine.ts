@@ -30,7 +30,7 @@ export interface RunResult {
   streams: StreamRunStats[];
 }
 
-const SEVERITY: StreamRunStats['outcome'][] = ['success', 'partial', 'stopped', 'failed'];
+const SEVERITY: StreamRunStats['outcome'][] = ['success', 'partial', 'skipped', 'stopped', 'failed'];
 
 export async function runSync(opts: RunOptions): Promise<RunResult> {
   const { store } = opts;
@@ -61,7 +61,7 @@ async function runStream(
   const started = Date.now();
   const lease = await acquireStreamLease(store, def.name, run.owner);
   if ('heldBy' in lease) {
-    stats.outcome = 'failed';
+    stats.outcome = 'skipped';
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
     logger.warn({ stream: def.name }, stats.error);
     await store.finishStream(run.runId, stats, {});
