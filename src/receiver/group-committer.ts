@@ -71,7 +71,8 @@ export class GroupCommitter {
       // Insert-only: a development the sync already fetched in detail is never overwritten.
       await tx.insertIgnore('monitoring_developments', ['id'], firstByKey(group.map((r) => r.development), ['id']));
       return inserted;
-    });
+      // Acknowledged deliveries must survive power loss too: the sender will not send them again.
+    }, { durable: true });
   }
 }
 

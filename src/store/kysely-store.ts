@@ -20,12 +20,23 @@ export class KyselyStore implements Store {
     this.db = adapter.db;
   }
 
+  private durablePending = 0;
+
   migrate(): ReturnType<Store['migrate']> {
     return runMigrations(this.db, this.adapter.columnTypes, this.adapter.schema);
   }
 
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => fn(new KyselyStoreTx(trx, this.adapter)));
+  async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
+    const run = () => this.db.transaction().execute((trx) => fn(new KyselyStoreTx(trx, this.adapter)));
+    if (!opts.durable) return run();
+    // SQLite refuses to change the safety level inside a transaction: it is raised before and lowered
+    // after, once no durable transaction is pending (others meanwhile merely commit durably too).
+    if (this.durablePending++ === 0) await this.adapter.durableCommits(this.db, true);
+    try {
+      return await run();
+    } finally {
+      if (--this.durablePending === 0) await this.adapter.durableCommits(this.db, false);
+    }
   }
 
   async softDeleteMissing(

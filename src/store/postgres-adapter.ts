@@ -105,6 +105,9 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
       serial: 'bigserial',
     },
     maxParams: 65_535,
+    async durableCommits() {
+      // synchronous_commit is on by default: every commit is already durable.
+    },
     leaseHint: 'another worker holds it; it is released when that worker finishes, or taken over once it expires',
     toDb: toDbCommon,
     async upsertPage(trx, page) {

@@ -78,6 +78,11 @@ export function createSqliteAdapter(path: string): StoreAdapter {
       serial: 'integer',
     },
     maxParams: 32_766,
+    // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power
+    // loss; a transaction that acknowledges something to the outside (a webhook) commits with FULL.
+    async durableCommits(conn, on) {
+      await sql.raw(`pragma synchronous = ${on ? 'FULL' : 'NORMAL'}`).execute(conn);
+    },
     leaseHint:
       'another ds-mirror process is working on this SQLite file; wait for it to finish (or for the lease to ' +
       'expire if it crashed), or use PostgreSQL (--db postgres://...) to run several workers side by side',

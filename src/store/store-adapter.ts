@@ -26,6 +26,11 @@ export interface StoreAdapter {
   toDb(value: unknown): unknown;
   /** Writes the new, changed and resurrected rows of a page; must run inside `trx`'s transaction. */
   upsertPage(trx: Kysely<any>, page: UpsertPage): Promise<{ inserted: number; updated: number }>;
+  /**
+   * Makes the connection's commits durable against power loss (fsync), or turns that back to the store's
+   * default; called outside transactions. No-op where every commit is durable (PostgreSQL).
+   */
+  durableCommits(db: Kysely<any>, on: boolean): Promise<void>;
   /** The current time and now + ttl, as the lease table compares them. */
   leaseNow(): RawBuilder<unknown>;
   leaseExpiry(ttlMs: number): RawBuilder<unknown>;

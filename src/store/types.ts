@@ -88,7 +88,8 @@ export interface Store {
   readonly db: Kysely<any>;
   /** Applies pending migrations from schema/migrations; never throws, returns per-migration results. */
   migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** `durable`: the commit survives power loss, not only a crash (SQLite: fsync at commit). */
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
 
   /** Soft-deletes rows of `table` (within `scope`, e.g. {asset_class: 'token'}) whose key is not in `seen`. */
   /** `seen` holds `keyString(values)` of every key served in the pass. */
