@@ -17,6 +17,7 @@ import { openStore, type Store } from '../src/store/index.js';
 import type { SyncSettings } from '../src/sync/context.js';
 import { runSync } from '../src/sync/engine.js';
 import { createMonitoringService } from '../sandbox/monitoring/index.js';
+import { monitoringParams } from '../src/catalog/query-params.js';
 
 const SEED = 42;
 const API_KEY = 'sbx_bench_monitoring_key';
@@ -122,7 +123,7 @@ export async function benchMonitoring(opts: { scale?: number } = {}): Promise<st
     selection: {},
     fanout: { metricProjects: [] },
     fanoutConcurrency: 16,
-    monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24 },
+    monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
   });
   try {
     const runs: Measured[] = [];

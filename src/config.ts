@@ -31,6 +31,10 @@ export const fileSchema = z
         fullPassEveryHours: z.number().positive(),
         events: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), stringList])),
         tokenUnlocks: z.record(z.string(), z.union([z.string(), stringList])),
+        queryParams: z
+          .object({ events: z.record(z.string(), z.string()), viewEvents: z.record(z.string(), z.string()), tokenUnlocks: z.record(z.string(), z.string()) })
+          .partial()
+          .strict(),
       })
       .partial()
       .strict(),

@@ -7,36 +7,7 @@ import { syncTokenUnlocks } from '../monitoring/token-unlocks-sync.js';
 import { syncViews, type ViewSyncOptions } from '../monitoring/views-sync.js';
 import type { CustomStream } from './types.js';
 
-/**
- * Query parameter names (DESIGN.md "Choices"), keyed by the names a user writes in configuration
- * (`monitoring.events`, `monitoring.tokenUnlocks`). The sandbox keeps its own copy of the same table.
- */
-export const MONITORING_PARAMS = Object.freeze({
-  /** `/monitoring/v2/events`: the 15 filters in the spec's order, then paging. */
-  events: Object.freeze({
-    assetIds: 'assetIds',
-    eventIds: 'eventIds',
-    intelCategories: 'intelCategories',
-    intelSubcategories: 'intelSubcategories',
-    minimumImportance: 'minimumImportance',
-    verified: 'verified',
-    actionable: 'actionable',
-    governance: 'governance',
-    assetSectors: 'assetSectors',
-    assetSubsectors: 'assetSubsectors',
-    assetPreTge: 'assetPreTge',
-    assetEcosystemNetworkIds: 'assetEcosystemNetworkIds',
-    start: 'start',
-    end: 'end',
-    search: 'search',
-    limit: 'limit',
-    page: 'page',
-  }),
-  /** `/monitoring/v2/monitoring-views/{id}/events`: only paging and search apply. */
-  viewEvents: Object.freeze({ search: 'search', limit: 'limit', page: 'page' }),
-  /** `/token-unlocks/v1/assets`: filters are comma-separated; paging is accepted and ignored (so never sent). */
-  tokenUnlocks: Object.freeze({ assetIds: 'assetIDs', categories: 'category', sectors: 'sectors', tags: 'tags' }),
-});
+export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';
 
 /** Monitoring lists: page size default 10, capped at 100. */
 export const MONITORING_PAGE_SIZE = 100;

@@ -3,7 +3,7 @@
 // Incremental runs ask only for events whose startedAt is at or after the high-water mark (newest live
 // startedAt) minus a lookback; a full pass (asked for, or every fullPassEveryHours) covers everything
 // and soft-deletes what is no longer served. An event's children are rewritten only when it changed.
-import { MONITORING_PARAMS, MONITORING_PATHS } from '../catalog/monitoring.js';
+import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import type { Query } from '../catalog/types.js';
 import { keyString, type Row, type StoreTx } from '../store/types.js';
 import type { StreamContext } from '../sync/context.js';
@@ -28,13 +28,13 @@ interface EventsCheckpoint {
 
 export async function syncEvents(ctx: StreamContext): Promise<void> {
   const { store, settings } = ctx;
-  const filters = eventFilters(settings.monitoring.events);
+  const filters = eventFilters(settings.monitoring.events, settings.monitoring.params);
   const saved = settings.mode === 'full' ? null : ((await store.getState(STREAM))?.checkpoint as EventsCheckpoint | null);
   const plan = saved ?? (await newPass(ctx));
   if (saved) ctx.logger.info({ page: saved.page, start: saved.start }, 'resuming the events pass from its checkpoint');
   ctx.logger.debug({ start: plan.start }, plan.start === null ? 'complete events pass' : 'windowed events pass');
 
-  const query = windowQuery(filters, plan.start);
+  const query = windowQuery(filters, plan.start, settings.monitoring.params.events.start);
   const seen = new Set<string>();
   const expectedRows = await liveEventCount(ctx, plan.start);
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: plan.page, expectedRows })) {
@@ -64,8 +64,7 @@ async function newPass(ctx: StreamContext): Promise<EventsCheckpoint> {
 }
 
 /** The configured filters with the window's lower bound; a configured `start` stays a floor under it. */
-function windowQuery(filters: Query, start: string | null): Query {
-  const name = MONITORING_PARAMS.events.start;
+function windowQuery(filters: Query, start: string | null, name: string): Query {
   if (start === null) return filters;
   const floor = boundMillis(filters[name]);
   return floor !== null && floor >= Date.parse(start) ? filters : { ...filters, [name]: start.replace('.000Z', 'Z') };

@@ -1,7 +1,7 @@
 // Configured filters (by the names of the catalog's parameter table) → the query a request sends. A
 // user mirroring a slice writes `monitoring.events` / `monitoring.tokenUnlocks`; an unknown name is a
 // config error that lists the known ones, so a typo never silently mirrors everything.
-import { MONITORING_PARAMS } from '../catalog/monitoring.js';
+import type { MonitoringParams } from '../catalog/query-params.js';
 import type { Query } from '../catalog/types.js';
 import { ConfigError } from '../errors.js';
 
@@ -35,13 +35,13 @@ function toQuery(
 }
 
 /** Filters of /monitoring/v2/events (everything but paging; `start` is a floor under the incremental window). */
-export function eventFilters(filters: Readonly<Record<string, FilterValue>>): Query {
-  return toQuery('monitoring.events', MONITORING_PARAMS.events, filters, RUN_OWNED);
+export function eventFilters(filters: Readonly<Record<string, FilterValue>>, params: MonitoringParams): Query {
+  return toQuery('monitoring.events', params.events, filters, RUN_OWNED);
 }
 
 /** Filters of /token-unlocks/v1/assets: assetIds, categories, sectors, tags. */
-export function tokenUnlockFilters(filters: Readonly<Record<string, FilterValue>>): Query {
-  return toQuery('monitoring.tokenUnlocks', MONITORING_PARAMS.tokenUnlocks, filters);
+export function tokenUnlockFilters(filters: Readonly<Record<string, FilterValue>>, params: MonitoringParams): Query {
+  return toQuery('monitoring.tokenUnlocks', params.tokenUnlocks, filters);
 }
 
 /** A time bound as the events endpoint accepts it (RFC 3339, YYYY-MM-DD or Unix seconds) → epoch ms. */

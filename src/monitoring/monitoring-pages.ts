@@ -1,7 +1,7 @@
 // Pages of a monitoring list (`{error, data, metadata}`) at the largest page size. Like every list, paging
 // ends at the first short page (metadata is informative only); pages the mirror expects to exist are
 // fetched a few at a time. Every HTTP call is counted in the stream's stats.
-import { MONITORING_PAGE_SIZE, MONITORING_PARAMS } from '../catalog/monitoring.js';
+import { MONITORING_PAGE_SIZE } from '../catalog/monitoring.js';
 import type { Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import type { StreamContext } from '../sync/context.js';
@@ -25,7 +25,7 @@ export interface MonitoringListOptions {
 }
 
 export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
-  const { limit, page: pageParam } = opts.paging ?? MONITORING_PARAMS.events;
+  const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
   const fetchPage = async (page: number): Promise<{ count: number; records: readonly unknown[] }> => {
     ctx.stats.requests++;
     const body = await ctx.client.get<{ data?: unknown }>(opts.path, { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE });

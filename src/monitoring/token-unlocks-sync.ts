@@ -33,7 +33,7 @@ type Filters = Readonly<Record<string, string | readonly string[]>>;
 export async function syncTokenUnlocks(ctx: StreamContext): Promise<void> {
   const { stats, store } = ctx;
   const filters = ctx.settings.monitoring.tokenUnlocks;
-  const query = tokenUnlockFilters(filters);
+  const query = tokenUnlockFilters(filters, ctx.settings.monitoring.params);
   stats.requests++;
   const body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.tokenUnlocks, query);
   if (!body || !Array.isArray(body.data)) {

@@ -2,7 +2,7 @@
 // there is no list endpoint) is mirrored, and its matching events fill alert_history keyed by
 // (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
 // know is an error that names it; the other views still sync.
-import { MONITORING_PARAMS, MONITORING_PATHS } from '../catalog/monitoring.js';
+import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { AuthError, ClientError, NotFoundError } from '../client/index.js';
 import { ConfigError } from '../errors.js';
 import type { Row } from '../store/types.js';
@@ -118,7 +118,7 @@ async function syncMatches(ctx: StreamContext, viewId: string, full: boolean, si
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, mark.highWater)));
   let highWater = boundMillis(mark.highWater);
   const expectedRows = complete ? await knownMatches(ctx, viewId) : 0;
-  const names = MONITORING_PARAMS.viewEvents;
+  const names = ctx.settings.monitoring.params.viewEvents;
 
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.viewEvents(viewId), query: {}, expectedRows, paging: names })) {
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { FanoutSettings } from '../catalog/types.js';
+import type { MonitoringParams } from '../catalog/query-params.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 
 /** Which parents a fan-out covers: every live row, the first N by the parent's order, or given ids/slugs. */
@@ -30,6 +31,8 @@ export interface MonitoringSettings {
   tokenUnlocks: Readonly<Record<string, string | readonly string[]>>;
   /** An incremental run becomes a full events pass (removals detected) when the last one is older. */
   fullPassEveryHours: number;
+  /** Query parameter names: the catalog's table with the configuration's overrides. */
+  params: MonitoringParams;
 }
 
 export interface Progress {

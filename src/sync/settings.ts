@@ -1,6 +1,7 @@
 // The settings of a run, from the configuration and the sync command's flags.
 import { splitList, toSelection, type FileConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
+import { monitoringParams } from '../catalog/query-params.js';
 import type { Selection, SyncSettings } from './context.js';
 
 export interface SettingsFlags {
@@ -31,6 +32,7 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
       events: config.monitoring?.events ?? {},
       tokenUnlocks: config.monitoring?.tokenUnlocks ?? {},
       fullPassEveryHours: config.monitoring?.fullPassEveryHours ?? 24,
+      params: monitoringParams(config.monitoring?.queryParams),
     },
   };
 }

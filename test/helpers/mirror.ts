@@ -7,6 +7,7 @@ import type { Store } from '../../src/store/index.js';
 import { keyString } from '../../src/store/index.js';
 import type { SyncSettings } from '../../src/sync/context.js';
 import { runSync, type RunResult } from '../../src/sync/engine.js';
+import { monitoringParams } from '../../src/catalog/query-params.js';
 
 export const silent = pino({ level: 'silent' });
 
@@ -31,7 +32,7 @@ export function settings(overrides: Partial<SyncSettings> = {}): SyncSettings {
     selection: {},
     fanout: { metricProjects: [] },
     fanoutConcurrency: 8,
-    monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24 },
+    monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
     ...overrides,
   };
 }

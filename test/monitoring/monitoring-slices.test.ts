@@ -8,6 +8,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw, rowsOf } from './monitoring-fixtures.js';
+import { monitoringParams } from '../../src/catalog/query-params.js';
 
 const LEVELS = ['not-important', 'low', 'medium', 'high'];
 
@@ -17,7 +18,7 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
   let store: Store;
 
   const sync = (streams: string[], m: Partial<MonitoringSettings>) =>
-    syncOnce(store, sb, streams, { settings: { monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, ...m } } });
+    syncOnce(store, sb, streams, { settings: { monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), ...m } } });
 
   beforeAll(async () => {
     sb = await startSandbox({ scale: 0.1, seed: 5 });

@@ -11,6 +11,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { CATEGORIES } from '../../sandbox/monitoring/index.js';
 import { fastClient, settings as baseSettings, silent, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { monitoringParams } from '../../src/catalog/query-params.js';
 import {
   failingDetails, liveRaw, MONITORING_STREAMS, millis, pairs, parseJson, rowsOf, sandboxViewMatches, tick, writtenAfter,
 } from './monitoring-fixtures.js';
@@ -27,7 +28,7 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
   let views: string[];
 
   const monitoring = (views: string[]): Partial<SyncSettings> => ({
-    monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24 },
+    monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
   });
   const run = (opts: { mode?: 'full'; views?: string[] } = {}) =>
     syncOnce(store, sb, MONITORING_STREAMS, { settings: { ...monitoring(opts.views ?? views), ...(opts.mode ? { mode: opts.mode } : {}) } });
