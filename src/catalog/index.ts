@@ -7,7 +7,7 @@ import { monitoringStreams } from './monitoring.js';
 
 export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
 
-const registered: StreamDef[] = [...v1Lists, ...v1Fanouts, ...monitoringStreams];
+const registered: readonly StreamDef[] = [...v1Lists, ...v1Fanouts, ...monitoringStreams];
 
 /** Named groups a user can give instead of stream names. */
 const groups: Record<string, (s: StreamDef) => boolean> = {
@@ -17,19 +17,8 @@ const groups: Record<string, (s: StreamDef) => boolean> = {
   monitoring: (s) => monitoringStreams.includes(s as never),
 };
 
-export function registerStreams(streams: readonly StreamDef[]): void {
-  for (const s of streams) {
-    if (registered.some((r) => r.name === s.name)) throw new Error(`stream ${s.name} is registered twice`);
-    registered.push(s);
-  }
-}
-
 export function allStreams(): readonly StreamDef[] {
   return registered;
-}
-
-export function findStream(name: string): StreamDef | undefined {
-  return registered.find((s) => s.name === name);
 }
 
 /** Streams named on the command line (names or groups), in catalog order; default: every non-opt-in stream. */
