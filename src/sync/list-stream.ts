@@ -38,7 +38,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     const variant = variants[v];
     const startPage = saved && saved.variant === v ? saved.page : 1;
     const seen = new Set<string>();
-    let previousFirst: string | undefined;
+    let previousFirstKey: string | undefined;
     let lastPage = startPage - 1;
     let skippedSinceCheckpoint = 0;
     const fetchPage = (page: number) => {
@@ -48,17 +48,17 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     };
     const expectedRows = start === null ? await rowsLastSeen(store, stream.name, variant.name) : 0;
 
-    // Lists with large pages (projects, chains: 10,000 records) keep fewer pages in flight, so memory
-    // stays flat as lists grow.
+    // Lists with large pages (projects, chains: 10,000 records) keep fewer pages in flight, for memory.
     const window = Math.max(1, Math.min(ctx.settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
     for await (const { fetched: page, last } of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
       lastPage = page.page;
-      if (page.hash === previousFirst && page.count > 0) {
-        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served page ${page.page} twice: paging is ignored, stopping`);
-      }
-      previousFirst = page.hash;
       const { rows, rejected } = page.records ? recordsToRows(page.records, stream) : { rows: [], rejected: [] };
       const keys = page.keys ?? rows.map((row) => keyString(stream.key.map((k) => row[k])));
+      // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
+      if (keys.length > 0 && keys[0] === previousFirstKey) {
+        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page.page - 1} again on page ${page.page}: paging is ignored, stopping`);
+      }
+      previousFirstKey = keys[0];
       for (const k of keys) seen.add(k);
       const done = last && v === variants.length - 1;
       const checkpoint: ListCheckpoint | null = done
