@@ -29,6 +29,11 @@ export class Rng {
     this.state = hash32(...parts);
   }
 
+  /** Restarts the sequence from a state computed elsewhere (the monitoring service hashes its own coordinates). */
+  protected reseed(state: number): void {
+    this.state = state >>> 0;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);

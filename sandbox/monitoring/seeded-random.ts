@@ -1,5 +1,6 @@
 // Deterministic randomness keyed by coordinates (seed, kind, index, ...): any generated record can be
 // rebuilt from its coordinates alone, so the sandbox keeps only compact columns in memory.
+import { Rng as CoordinateRng } from '../core/prng.js';
 
 /** Record kinds: part of every coordinate and of every generated UUID. */
 export const Kind = {
@@ -23,31 +24,11 @@ export function hash32(...parts: number[]): number {
   return h >>> 0;
 }
 
-/** mulberry32 seeded from a coordinate hash. */
-export class Rng {
-  private state: number;
-
+/** The sandbox's mulberry32 generator, seeded from a numeric coordinate hash. */
+export class Rng extends CoordinateRng {
   constructor(...parts: number[]) {
-    this.state = hash32(...parts);
-  }
-
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)];
+    super();
+    this.reseed(hash32(...parts));
   }
 }
 
