@@ -13,6 +13,7 @@ import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
 import type { ScheduledJob } from './configure-jobs.js';
 import { createDaemonMetrics } from './daemon-metrics.js';
+import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
 import { startScheduler, type JobStatus, type Scheduler } from './scheduler.js';
 
@@ -102,7 +103,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         streams,
         signal,
         progress: opts.progress,
+        job: job.name,
       }),
+    history: await jobHistory(opts.store, enabled.map((e) => e.job.name)),
     onFinished: (e) => metrics.jobFinished(e),
     onSkipped: (job) => metrics.jobSkipped(job),
   });

@@ -23,7 +23,7 @@ export interface JobStatus {
   lastStartedAt: string | null;
   lastFinishedAt: string | null;
   lastOutcome: StreamRunStats['outcome'] | null;
-  /** When a run last ended in success or partial (some records quarantined) in this process. */
+  /** When a run last ended in success or partial (some records quarantined), this process or an earlier one. */
   lastSuccessAt: string | null;
   lastError: string | null;
   lastRunId: number | null;
@@ -45,6 +45,8 @@ export interface SchedulerOptions {
   logger: Logger;
   onFinished?: (e: JobFinished) => void;
   onSkipped?: (job: string) => void;
+  /** Each job's last run and success before this process started (from sync_runs). */
+  history?: Readonly<Record<string, Partial<JobStatus>>>;
 }
 
 export interface Scheduler {
@@ -65,6 +67,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
       name: job.name, schedule: job.schedule, timeZone: job.timeZone ?? null, mode: job.mode,
       streams: streams.map((s) => s.name), running: false, nextRunAt: null, lastStartedAt: null,
       lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null, lastError: null, lastRunId: null, runs: 0, skipped: 0,
+      ...opts.history?.[job.name],
     };
     const entry = { job, streams, status, cron: null as CronJob | null };
     entry.cron = CronJob.from({

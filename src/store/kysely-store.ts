@@ -126,10 +126,10 @@ export class KyselyStore implements Store {
     });
   }
 
-  async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string): Promise<number> {
+  async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string): Promise<number> {
     const row = await this.db
       .insertInto('sync_runs')
-      .values({ started_at: now, mode, streams: JSON.stringify(streams) })
+      .values({ started_at: now, mode, streams: JSON.stringify(streams), job: job ?? null })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);

@@ -100,7 +100,8 @@ export interface Store {
    *  StreamTx.saveCheckpoint) is replaced only when `checkpoint` is given. */
   finishStream(runId: number, stats: StreamRunStats, state?: { checkpoint?: unknown | null; highWater?: string | null }): Promise<void>;
 
-  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string): Promise<number>;
+  /** `job`: the scheduled job that started the run, if any. */
+  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string): Promise<number>;
   finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void>;
 
   /**

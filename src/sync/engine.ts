@@ -22,6 +22,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Who holds the leases: defaults to host:pid:random. */
   owner?: string;
+  /** The scheduled job running this, recorded with the run. */
+  job?: string;
 }
 
 export interface RunResult {
@@ -37,7 +39,7 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   const now = () => new Date().toISOString();
   const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
-  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now());
+  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job);
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));

@@ -120,7 +120,8 @@ describe('ds-mirror daemon (child process)', () => {
     const second = await spawnDaemon();
     const done = await waitFor('the resumed run to finish', async () => {
       const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'hourly-incremental')!;
-      return job.lastFinishedAt ? job : undefined;
+      // The first daemon's stopped run is in the history; wait for a run of this daemon.
+      return job.runs > 0 && !job.running ? job : undefined;
     }, 60_000);
     expect(done).toMatchObject({ lastOutcome: 'success', lastError: null });
     const scraped = await metrics(second.url);

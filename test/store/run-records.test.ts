@@ -20,15 +20,17 @@ for (const dialect of dialects) {
 
     it('records a run with its streams, counts, duration and outcome', async () => {
       const runId = await t.store.startRun(['assets', 'chains'], 'incremental', T1);
-      expect(await t.store.startRun(['assets'], 'full', T1)).toBe(runId + 1);
+      expect(await t.store.startRun(['assets'], 'full', T1, 'nightly-full')).toBe(runId + 1);
       await t.store.finishStream(runId, stats('assets', 'success'), { checkpoint: null, highWater: '2025-01-01' });
       await t.store.finishStream(runId, stats('chains', 'failed', { error: 'HTTP 503 after 5 attempts' }), { checkpoint: { page: 4 } });
       await t.store.finishRun(runId, 'partial', T2);
 
       const run = await t.store.db.selectFrom('sync_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
       expect({ ...run, streams: JSON.parse(run.streams) }).toEqual({
-        id: runId, started_at: T1, finished_at: T2, mode: 'incremental', streams: ['assets', 'chains'], outcome: 'partial',
+        id: runId, started_at: T1, finished_at: T2, mode: 'incremental', streams: ['assets', 'chains'], outcome: 'partial', job: null,
       });
+      const byJob = await t.store.db.selectFrom('sync_runs').select('job').where('id', '=', runId + 1).executeTakeFirstOrThrow();
+      expect(byJob.job).toBe('nightly-full');
       const perStream = await t.store.db.selectFrom('sync_run_streams').selectAll().where('run_id', '=', runId).orderBy('stream').execute();
       expect(perStream).toEqual([
         { run_id: runId, stream: 'assets', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, duration_ms: 1235, outcome: 'success', error: null },
