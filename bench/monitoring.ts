@@ -4,61 +4,22 @@
 // development-detail fetches the incremental rule saves (details fetched vs developments listed).
 // The sandbox runs in a child process so that it does not share the mirror's event loop.
 //   npx tsx bench/monitoring.ts [--scale 10]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { request } from 'undici';
 import { resolveStreams } from '../src/catalog/index.js';
 import { createClient } from '../src/client/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import type { SyncSettings } from '../src/sync/context.js';
 import { runSync } from '../src/sync/engine.js';
 import { createMonitoringService } from '../sandbox/monitoring/index.js';
+import { startSandboxProcess } from './sandbox-process.js';
 import { monitoringParams } from '../src/catalog/query-params.js';
 
 const SEED = 42;
-const API_KEY = 'sbx_bench_monitoring_key';
 const VIEWS = 5;
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-interface Sandbox {
-  url: string;
-  advance(seconds: number): Promise<void>;
-  close(): void;
-}
-
-async function startSandboxProcess(scale: number): Promise<Sandbox> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--seed', String(SEED), '--control'], {
-    cwd: ROOT,
-    env: { ...process.env, SANDBOX_API_KEY: API_KEY },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += String(chunk);
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before listening`)));
-  });
-  return {
-    url,
-    async advance(seconds) {
-      const res = await request(`${url}/_sandbox/advance`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
-        body: JSON.stringify({ seconds }),
-      });
-      if (res.statusCode !== 200) throw new Error(`advance failed: HTTP ${res.statusCode}`);
-      await res.body.dump();
-    },
-    close: () => void child.kill('SIGTERM'),
-  };
-}
 
 interface Measured {
   label: string;
@@ -70,9 +31,9 @@ interface Measured {
   writes: number;
 }
 
-async function measure(label: string, store: Store, url: string, settings: SyncSettings): Promise<Measured> {
+async function measure(label: string, store: Store, sandbox: { url: string; apiKey: string }, settings: SyncSettings): Promise<Measured> {
   const fast = { requestsPerMinute: 100_000_000, concurrency: 16 };
-  const client = createClient({ baseUrl: url, apiKey: API_KEY, limits: { monitoring: fast, tokenUnlocks: fast } });
+  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits: { monitoring: fast, tokenUnlocks: fast } });
   const listed = { events: 0, developments: 0, details: 0 };
   const counting = {
     stats: client.stats,
@@ -109,11 +70,11 @@ async function measure(label: string, store: Store, url: string, settings: SyncS
 export async function benchMonitoring(opts: { scale?: number } = {}): Promise<string> {
   const scale = opts.scale ?? 10;
   // The view ids are seeded: the same service in-process names them without a request.
-  const local = createMonitoringService({ seed: SEED, scale, profile: 'default', apiKey: API_KEY, now: () => new Date() });
+  const local = createMonitoringService({ seed: SEED, scale, profile: 'default', apiKey: 'unused', now: () => new Date() });
   const views = local.views().slice(0, VIEWS).map((v) => v.id);
   const sizes = local.sizes;
   await local.close();
-  const sandbox = await startSandboxProcess(scale);
+  const sandbox = await startSandboxProcess(scale, SEED);
   const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-monitoring-'));
   const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
   const settings = (mode: SyncSettings['mode']): SyncSettings => ({
@@ -127,11 +88,11 @@ export async function benchMonitoring(opts: { scale?: number } = {}): Promise<st
   });
   try {
     const runs: Measured[] = [];
-    runs.push(await measure('first sync (full)', store, sandbox.url, settings('full')));
-    runs.push(await measure('second run, nothing changed', store, sandbox.url, settings('incremental')));
-    await sandbox.advance(86_400);
-    runs.push(await measure('after 1 day of change: incremental', store, sandbox.url, settings('incremental')));
-    runs.push(await measure('after 1 day of change: full pass', store, sandbox.url, settings('full')));
+    runs.push(await measure('first sync (full)', store, sandbox, settings('full')));
+    runs.push(await measure('second run, nothing changed', store, sandbox, settings('incremental')));
+    await sandbox.advance({ seconds: 86_400 });
+    runs.push(await measure('after 1 day of change: incremental', store, sandbox, settings('incremental')));
+    runs.push(await measure('after 1 day of change: full pass', store, sandbox, settings('full')));
     const rows = runs.map((r) => {
       const saved = r.developmentsListed - r.details;
       return `| ${r.label} | ${r.seconds.toFixed(1)} | ${r.eventsListed} | ${Math.round(r.eventsListed / r.seconds)} | ${r.developmentsListed} | ${r.details} | ${saved} (${r.developmentsListed ? Math.round((100 * saved) / r.developmentsListed) : 0}%) | ${r.requests} | ${r.writes} |`;
@@ -151,7 +112,7 @@ export async function benchMonitoring(opts: { scale?: number } = {}): Promise<st
     ].join('\n');
   } finally {
     await store.close();
-    sandbox.close();
+    await sandbox.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

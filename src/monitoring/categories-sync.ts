@@ -4,7 +4,7 @@
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { DsMirrorError } from '../errors.js';
 import { keyString, type WriteCounts } from '../store/types.js';
-import type { StreamContext } from '../sync/context.js';
+import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows, type Mapped } from '../sync/record-rows.js';
 
 const COLUMNS = { slug: 'slug', name: 'name', description: 'description' } as const;
@@ -36,11 +36,7 @@ export async function syncCategories(ctx: StreamContext): Promise<void> {
   });
   stats.fetched += categories.rows.length + subcategories.rows.length;
   stats.errors += categories.rejected.length + subcategories.rejected.length;
-  for (const c of written) {
-    stats.inserted += c.inserted;
-    stats.updated += c.updated;
-    stats.unchanged += c.unchanged;
-  }
+  for (const c of written) addWrites(stats, c);
   for (const [table, spec, mapped] of [
     ['monitoring_categories', CATEGORY, categories],
     ['monitoring_subcategories', SUBCATEGORY, subcategories],

@@ -6,7 +6,7 @@
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import type { Query } from '../catalog/types.js';
 import { keyString, type Row, type StoreTx } from '../store/types.js';
-import type { StreamContext } from '../sync/context.js';
+import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
 import { fetchPendingDetails } from './development-details.js';
 import { EVENT_SPEC, eventChildren } from './event-rows.js';
@@ -101,12 +101,7 @@ async function writePage(ctx: StreamContext, records: readonly unknown[], seen: 
   });
   stats.fetched += records.length;
   stats.errors += rejected.length + written.children.rejected;
-  for (const counts of [written.events, written.children.developments]) {
-    if (!counts) continue;
-    stats.inserted += counts.inserted;
-    stats.updated += counts.updated;
-    stats.unchanged += counts.unchanged;
-  }
+  for (const counts of [written.events, written.children.developments]) addWrites(stats, counts);
   stats.deleted += written.children.deleted;
 }
 

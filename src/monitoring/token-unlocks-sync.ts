@@ -5,7 +5,7 @@
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { DsMirrorError } from '../errors.js';
 import { keyString } from '../store/types.js';
-import type { StreamContext } from '../sync/context.js';
+import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
 import { tokenUnlockFilters } from './filter-query.js';
 
@@ -47,11 +47,7 @@ export async function syncTokenUnlocks(ctx: StreamContext): Promise<void> {
   });
   stats.fetched += body.data.length;
   stats.errors += rejected.length;
-  if (counts) {
-    stats.inserted += counts.inserted;
-    stats.updated += counts.updated;
-    stats.unchanged += counts.unchanged;
-  }
+  addWrites(stats, counts);
   ctx.progress.advance(stats.stream, stats);
 
   const keep = new Set(rows.map((r) => keyString([r.id])));

@@ -6,7 +6,7 @@ import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { AuthError, ClientError, NotFoundError } from '../client/index.js';
 import { ConfigError } from '../errors.js';
 import type { Row } from '../store/types.js';
-import type { StreamContext } from '../sync/context.js';
+import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
 import { boundMillis } from './filter-query.js';
 import { monitoringPages } from './monitoring-pages.js';
@@ -100,9 +100,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[]):
     failures.push(`monitoring view "${token}": the response holds no view record`);
     return null;
   }
-  stats.inserted += counts.inserted;
-  stats.updated += counts.updated;
-  stats.unchanged += counts.unchanged;
+  addWrites(stats, counts);
   return rows[0];
 }
 

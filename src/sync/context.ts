@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { FanoutSettings } from '../catalog/types.js';
 import type { MonitoringParams } from '../catalog/query-params.js';
-import type { Store, StreamRunStats } from '../store/types.js';
+import type { Store, StreamRunStats, WriteCounts } from '../store/types.js';
 
 /** Which parents a fan-out covers: every live row, the first N by the parent's order, or given ids/slugs. */
 export type Selection = { all: true } | { top: number } | { ids: readonly string[] };
@@ -58,6 +58,14 @@ export function emptyStats(stream: string): StreamRunStats {
     stream, fetched: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, errors: 0, requests: 0,
     durationMs: 0, outcome: 'success', error: null,
   };
+}
+
+/** Adds one write's counts (or none, when nothing was written) to a stream's stats. */
+export function addWrites(stats: StreamRunStats, counts: WriteCounts | null | undefined): void {
+  if (!counts) return;
+  stats.inserted += counts.inserted;
+  stats.updated += counts.updated;
+  stats.unchanged += counts.unchanged;
 }
 
 export const silentProgress: Progress = { start() {}, advance() {}, finish() {} };

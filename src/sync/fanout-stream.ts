@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import type { Row, Store } from '../store/types.js';
-import type { Selection, StreamContext, SyncSettings } from './context.js';
+import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
 import { contentHash } from './record-rows.js';
 
 const BATCH = 100;
@@ -23,9 +23,7 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
     pending = [];
     if (rows.length === 0) return;
     const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now()));
-    stats.inserted += counts.inserted;
-    stats.updated += counts.updated;
-    stats.unchanged += counts.unchanged;
+    addWrites(stats, counts);
   };
 
   await Promise.all(

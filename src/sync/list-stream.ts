@@ -4,7 +4,7 @@
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import { keyString, type Row } from '../store/types.js';
-import type { StreamContext } from './context.js';
+import { addWrites, type StreamContext } from './context.js';
 import { pages } from './pager.js';
 import { recordsToRows } from './record-rows.js';
 import { windowStart } from './date-window.js';
@@ -83,11 +83,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       });
       stats.fetched += page.count;
       stats.errors += rejected.length;
-      if (counts) {
-        stats.inserted += counts.inserted;
-        stats.updated += counts.updated;
-        stats.unchanged += counts.unchanged;
-      }
+      addWrites(stats, counts);
       ctx.progress.advance(stream.name, stats);
       if (ctx.signal.aborted && !done) {
         stats.outcome = 'stopped';
