@@ -28,11 +28,10 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const pass = saved?.pass ?? ctx.now();
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   if (saved) ctx.logger.info({ stream: stream.name, variant: saved.variant, page: saved.page }, 'resuming from checkpoint');
-  if (start === null) {
-    let expected = 0;
-    for (const variant of variants) expected += await rowsLastSeen(store, stream.name, variant.name);
-    if (expected > 0) ctx.progress.start(stream.name, expected);
-  }
+  // Rows each variant held last time (unknown under a date window): the pager's horizon and the bar's total.
+  const lastSeen = await Promise.all(variants.map((variant) => (start === null ? rowsLastSeen(store, stream.name, variant.name) : 0)));
+  const expected = lastSeen.reduce((a, b) => a + b, 0);
+  if (expected > 0) ctx.progress.start(stream.name, expected);
 
   for (let v = saved?.variant ?? 0; v < variants.length; v++) {
     const variant = variants[v];
@@ -46,7 +45,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       if (start !== null && stream.window) query[stream.window.startParam] = start;
       return fetchListPage(ctx, stream, variant.name, page, query);
     };
-    const expectedRows = start === null ? await rowsLastSeen(store, stream.name, variant.name) : 0;
+    const expectedRows = lastSeen[v];
 
     // Lists with large pages (projects, chains: 10,000 records) keep fewer pages in flight, for memory.
     const window = Math.max(1, Math.min(ctx.settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
