@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, inject, it } from 'vitest';
@@ -77,6 +78,25 @@ describe('openStore', () => {
       const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
       expect(rows[0].journal_mode).toBe('wal');
       await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives a new SQLite file 16 KiB pages and keeps the page size of an existing one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-open-'));
+    const pageSize = async (path: string) => {
+      const store = await openStore({ url: `sqlite:${path}` });
+      const { rows } = await sql<{ page_size: number }>`pragma page_size`.execute(store.db);
+      await store.close();
+      return rows[0].page_size;
+    };
+    try {
+      expect(await pageSize(join(dir, 'new.db'))).toBe(16384);
+      const old = new Database(join(dir, 'old.db'));
+      old.exec('create table made_before (x)');
+      old.close();
+      expect(await pageSize(join(dir, 'old.db'))).toBe(4096);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
