@@ -60,12 +60,12 @@ export function emptyStats(stream: string): StreamRunStats {
   };
 }
 
-/** Adds one write's counts (or none, when nothing was written) to a stream's stats. */
-export function addWrites(stats: StreamRunStats, counts: WriteCounts | null | undefined): void {
+/** Adds one write's counts (or none, when nothing was written) to a stream's stats or another tally. */
+export function addWrites(total: WriteCounts, counts: WriteCounts | null | undefined): void {
   if (!counts) return;
-  stats.inserted += counts.inserted;
-  stats.updated += counts.updated;
-  stats.unchanged += counts.unchanged;
+  total.inserted += counts.inserted;
+  total.updated += counts.updated;
+  total.unchanged += counts.unchanged;
 }
 
 export const silentProgress: Progress = { start() {}, advance() {}, finish() {} };

@@ -1,12 +1,12 @@
-// One page of a list, fetched as text and hashed. A page whose request and bytes equal the last ones
-// written for that page number is not parsed at all: its keys come from `page_hashes`. A `--full` run
-// never skips (it re-reads and re-checks every record).
+// One page of a list: fetched as text, then hashed and parsed when its turn comes. A page whose request
+// and bytes equal the last ones written for that page number is not parsed at all: its keys come from
+// `page_hashes`. A `--full` run never skips (it re-reads and re-checks every record).
 import { buildUrl } from '../client/index.js';
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import type { Store, StoreTx } from '../store/types.js';
-import type { StreamContext } from './context.js';
-import { contentHash } from './record-rows.js';
+import { keyString, type Store, type StoreTx, type WriteCounts } from '../store/types.js';
+import { addWrites, type StreamContext } from './context.js';
+import { contentHash, recordsToRows } from './record-rows.js';
 
 export interface ListPage {
   page: number;
@@ -19,10 +19,21 @@ export interface ListPage {
   keys: string[] | null;
 }
 
-export async function fetchListPage(ctx: StreamContext, stream: ListStream, variant: string, page: number, query: Query): Promise<ListPage> {
-  const request = buildUrl('', stream.path, query);
+/** A page as fetched: its bytes, not yet parsed (pages fetched ahead wait in this form). */
+export interface FetchedPage {
+  page: number;
+  request: string;
+  text: string;
+}
+
+export async function fetchListPage(ctx: StreamContext, stream: ListStream, page: number, query: Query): Promise<FetchedPage> {
   ctx.stats.requests++;
-  const text = await ctx.client.getText(stream.path, query);
+  return { page, request: buildUrl('', stream.path, query), text: await ctx.client.getText(stream.path, query) };
+}
+
+/** Parses a fetched page, unless it is byte for byte the page last written under that number. */
+export async function openListPage(ctx: StreamContext, stream: ListStream, variant: string, fetched: FetchedPage): Promise<ListPage> {
+  const { page, request, text } = fetched;
   const hash = contentHash(text);
   if (ctx.settings.mode !== 'full') {
     const known = await ctx.store.db
@@ -46,6 +57,37 @@ export async function fetchListPage(ctx: StreamContext, stream: ListStream, vari
     throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response has no data array`, 'retriable');
   }
   return { page, request, hash, count: body.data.length, records: body.data, keys: null };
+}
+
+/** Records mapped and written at a time: a 10,000-record page never holds all of its rows at once. */
+const WRITE_SLICE = 1000;
+
+/**
+ * Maps and upserts a parsed page's records, a slice at a time; malformed records go to quarantine.
+ * The page's parsed records are released as their slice is written (the page array is consumed).
+ * `checkFirstKey` sees the page's first key before anything is written.
+ */
+export async function writeRecords(
+  tx: StoreTx,
+  stream: ListStream,
+  records: unknown[],
+  now: string,
+  checkFirstKey: (key: string | undefined) => void,
+): Promise<{ keys: string[]; rejected: number; counts: WriteCounts }> {
+  const keys: string[] = [];
+  const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  let rejected = 0;
+  for (let i = 0; i < records.length; i += WRITE_SLICE) {
+    const slice = records.slice(i, i + WRITE_SLICE);
+    records.fill(null, i, i + WRITE_SLICE);
+    const mapped = recordsToRows(slice, stream);
+    for (const row of mapped.rows) keys.push(keyString(stream.key.map((k) => row[k])));
+    if (i === 0) checkFirstKey(keys[0]);
+    for (const r of mapped.rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
+    rejected += mapped.rejected.length;
+    if (mapped.rows.length) addWrites(counts, await tx.upsertChanged(stream.table, stream.key, mapped.rows, now));
+  }
+  return { keys, rejected, counts };
 }
 
 /** Records the page as written, in the transaction that wrote its rows. */

@@ -3,12 +3,11 @@
 // date window) the rows no longer served are soft-deleted.
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import { keyString, type Row } from '../store/types.js';
+import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from './context.js';
 import { pages } from './pager.js';
-import { recordsToRows } from './record-rows.js';
 import { windowStart } from './date-window.js';
-import { fetchListPage, forgetPagesAfter, rowsLastSeen, savePageHash } from './list-page.js';
+import { type FetchedPage, fetchListPage, forgetPagesAfter, openListPage, rowsLastSeen, savePageHash, writeRecords } from './list-page.js';
 
 interface ListCheckpoint {
   pass: string;
@@ -43,22 +42,23 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     const fetchPage = (page: number) => {
       const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
       if (start !== null && stream.window) query[stream.window.startParam] = start;
-      return fetchListPage(ctx, stream, variant.name, page, query);
+      return fetchListPage(ctx, stream, page, query);
     };
     const expectedRows = lastSeen[v];
 
     // Lists with large pages (projects, chains: 10,000 records) keep fewer pages in flight, for memory.
     const window = Math.max(1, Math.min(ctx.settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
-    for await (const { fetched: page, last } of pages({ fetchPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
+    const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
+    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
       lastPage = page.page;
-      const { rows, rejected } = page.records ? recordsToRows(page.records, stream) : { rows: [], rejected: [] };
-      const keys = page.keys ?? rows.map((row) => keyString(stream.key.map((k) => row[k])));
       // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
-      if (keys.length > 0 && keys[0] === previousFirstKey) {
-        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page.page - 1} again on page ${page.page}: paging is ignored, stopping`);
-      }
-      previousFirstKey = keys[0];
-      for (const k of keys) seen.add(k);
+      const checkFirstKey = (first: string | undefined) => {
+        if (first !== undefined && first === previousFirstKey) {
+          throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page.page - 1} again on page ${page.page}: paging is ignored, stopping`);
+        }
+        previousFirstKey = first;
+      };
+      if (page.keys) checkFirstKey(page.keys[0]);
       const done = last && v === variants.length - 1;
       const checkpoint: ListCheckpoint | null = done
         ? null
@@ -68,20 +68,23 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       // CHECKPOINT_EVERY unchanged pages, so a resume re-reads at most that many cheap pages.
       if (!page.records) skippedSinceCheckpoint++;
       const saveNow = page.records !== null || done || ctx.signal.aborted || skippedSinceCheckpoint >= CHECKPOINT_EVERY;
+      let keys = page.keys ?? [];
+      let rejected = 0;
       const counts = !saveNow ? { inserted: 0, updated: 0, unchanged: page.count } : await store.transaction(async (tx) => {
         skippedSinceCheckpoint = 0;
         if (!page.records) {
           await tx.saveCheckpoint(stream.name, checkpoint);
           return { inserted: 0, updated: 0, unchanged: page.count };
         }
-        for (const r of rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
-        const written = rows.length ? await tx.upsertChanged(stream.table, stream.key, rows, now) : null;
+        const written = await writeRecords(tx, stream, page.records, now, checkFirstKey);
+        ({ keys, rejected } = written);
         await savePageHash(tx, stream.name, variant.name, page, keys, now);
         await tx.saveCheckpoint(stream.name, checkpoint);
-        return written;
+        return written.counts;
       });
+      for (const k of keys) seen.add(k);
       stats.fetched += page.count;
-      stats.errors += rejected.length;
+      stats.errors += rejected;
       addWrites(stats, counts);
       ctx.progress.advance(stream.name, stats);
       if (ctx.signal.aborted && !done) {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { pages } from '../../src/sync/pager.js';
+
+/** A list of `rows` records served in pages of `size`, recording the order of fetches and opens. */
+function list(rows: number, size: number) {
+  const log: string[] = [];
+  const count = (page: number) => Math.max(0, Math.min(size, rows - (page - 1) * size));
+  return {
+    log,
+    fetchPage: async (page: number) => {
+      log.push(`fetch ${page}`);
+      await new Promise((resolve) => setTimeout(resolve, (7 - page) % 3)); // out-of-order arrivals
+      return { text: 'x'.repeat(count(page)) };
+    },
+    openPage: async (fetched: { text: string }, page: number) => {
+      log.push(`open ${page}`);
+      return { count: fetched.text.length };
+    },
+  };
+}
+
+async function drain<T>(gen: AsyncGenerator<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of gen) out.push(item);
+  return out;
+}
+
+describe('pages', () => {
+  it('opens fetched pages one at a time in page order, and ends at the first short page', async () => {
+    const l = list(25, 10);
+    const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 25, window: 4 }));
+    expect(got.map((p) => [p.page, p.fetched.count, p.last])).toEqual([[1, 10, false], [2, 10, false], [3, 5, true]]);
+    expect(l.log.filter((e) => e.startsWith('open'))).toEqual(['open 1', 'open 2', 'open 3']);
+    // Pages were fetched ahead (all three requested before the first was opened).
+    expect(l.log.indexOf('fetch 3')).toBeLessThan(l.log.indexOf('open 1'));
+  });
+
+  it('makes the minimum number of requests when the list grew past what it held last time', async () => {
+    const l = list(40, 10); // an exact multiple: one closing empty page
+    const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 15, window: 4 }));
+    expect(got.map((p) => p.fetched.count)).toEqual([10, 10, 10, 10, 0]);
+    expect(l.log.filter((e) => e.startsWith('fetch'))).toHaveLength(5);
+  });
+
+  it('uses the fetched value as the page when no openPage is given, resuming at startPage', async () => {
+    const got = await drain(pages({ fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3 }), pageSize: 10, startPage: 2, expectedRows: 0, window: 2 }));
+    expect(got.map((p) => p.page)).toEqual([2, 3, 4]);
+  });
+});
