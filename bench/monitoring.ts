@@ -38,7 +38,7 @@ async function measure(label: string, store: Store, sandbox: { url: string; apiK
   const counting = {
     stats: client.stats,
     close: () => client.close(),
-    getText: (path: string, query?: Parameters<typeof client.get>[1]) => client.getText(path, query),
+    getBytes: (path: string, query?: Parameters<typeof client.get>[1]) => client.getBytes(path, query),
     async get<T>(path: string, query?: Parameters<typeof client.get>[1]): Promise<T> {
       const body = await client.get<T>(path, query);
       if (path === '/monitoring/v2/events') {

@@ -15,6 +15,7 @@ import { openStore } from '../src/store/index.js';
 import { runSync, type RunResult } from '../src/sync/engine.js';
 import { pages } from '../src/sync/pager.js';
 import { syncSettings } from '../src/sync/settings.js';
+import { pageWindow } from '../src/sync/list-stream.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaseline } from './pg-copy-baseline.js';
 
@@ -30,6 +31,7 @@ const sandbox = await startSandboxProcess(scale);
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
 const pgSchema = values.db === 'sqlite' ? undefined : `bench_${process.pid}`;
 const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: pgSchema, logger });
+const settings = syncSettings({});
 const client = () => createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits });
 
 /** (a): the same lists, pages and client as a first sync; rows parsed and dropped. */
@@ -39,18 +41,26 @@ async function baseline(): Promise<{ rows: number; requests: number; seconds: nu
   let rows = 0;
   await Promise.all(lists.flatMap((s) => (s.variants ?? [{ query: {} }]).map(async (v) => {
     const fetchPage = async (page: number) => ({ count: (await c.get<{ data: unknown[] }>(s.path, { ...s.query, ...v.query, page, limit: s.pageSize })).data.length });
-    for await (const p of pages({ fetchPage, pageSize: s.pageSize, startPage: 1, expectedRows: 0, window: 4 })) rows += p.fetched.count;
+    for await (const p of pages({ fetchPage, pageSize: s.pageSize, startPage: 1, expectedRows: 0, window: pageWindow(s, settings) })) rows += p.fetched.count;
   })));
   const seconds = (performance.now() - started) / 1000;
   await c.close();
   return { rows, requests: c.stats.requests, seconds };
 }
 
+/** Peak RSS seen while the syncs ran (sampled; the process's maxRSS also counts the baseline's own pages). */
+let syncPeakRss = 0;
+
 async function sync(mode: 'full' | 'incremental'): Promise<{ result: RunResult; requests: number; seconds: number }> {
   const c = client();
+  const sample = () => (syncPeakRss = Math.max(syncPeakRss, process.memoryUsage.rss()));
+  const sampler = setInterval(sample, 5);
   const started = performance.now();
   const result = await runSync({ client: c, store, logger, settings: syncSettings({}, { full: mode === 'full' }), streams });
   const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  sample();
+  process.stderr.write(`${mode}: ${seconds.toFixed(2)} s, peak RSS so far ${(syncPeakRss / 2 ** 20).toFixed(0)} MB, heap ${(process.memoryUsage().heapTotal / 2 ** 20).toFixed(0)} MB\n`);
   await c.close();
   if (result.outcome !== 'success') throw new Error(`sync ${mode}: ${result.outcome} ${JSON.stringify(result.streams.filter((s) => s.error))}`);
   return { result, requests: c.stats.requests, seconds };
@@ -89,10 +99,10 @@ try {
     `(d) + (e) wrote ${sum(d.result, 'inserted') + sum(d.result, 'updated') + sum(e.result, 'inserted') + sum(e.result, 'updated')} rows and soft-deleted ${sum(d.result, 'deleted') + sum(e.result, 'deleted')} for ${changed} records the sandbox changed; (d) alone misses the changes that a date window cannot see (old SEC filings updated), which the full pass catches. Per stream, written/changed in (d): ${perStream.join(', ')}.`,
     '',
     ...(copy ? [`PostgreSQL COPY of the same ${copy.rows} rows into unindexed tables: ${rate(copy.rows, copy.seconds)} rows/s; the first sync's rate is ${(copy.seconds / b.seconds).toFixed(2)} of it.`, ''] : []),
-    `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS of the sync process: ${rss.toFixed(0)} MB.`,
+    `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS during the syncs (b)–(e): ${(syncPeakRss / 2 ** 20).toFixed(0)} MB (sampled every 5 ms; the process's maxRSS, baseline included: ${rss.toFixed(0)} MB).`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stderr.write(`${JSON.stringify({ scale, rssMb: Math.round(rss), a: a.seconds, b: b.seconds, c: c.seconds, d: d.seconds })}\n`);
+  process.stderr.write(`${JSON.stringify({ scale, rssMb: Math.round(syncPeakRss / 2 ** 20), maxRssMb: Math.round(rss), a: a.seconds, b: b.seconds, c: c.seconds, d: d.seconds })}\n`);
 } finally {
   if (pgSchema) await store.db.schema.dropSchema(pgSchema).ifExists().cascade().execute().catch(() => {});
   await store.close();

@@ -44,29 +44,31 @@ function tryParse(text: string): unknown {
 export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, raw = false): T {
   const { status } = res;
   if (status >= 200 && status < 300) {
-    if (raw && !ENVELOPE_FAMILIES.has(ctx.family)) return res.text as T;
+    if (raw && !ENVELOPE_FAMILIES.has(ctx.family)) return res.body as T;
+    const text = res.body.toString('utf8');
     let body: unknown;
     try {
-      body = JSON.parse(res.text);
+      body = JSON.parse(text);
     } catch (err) {
       // Often a body cut short on the way; the retry layer tries again.
-      const detail = ctx.redact(`${(err as Error).message}; ${res.text.length} characters`);
-      throw new BadResponseError(failure(ctx, status, excerpt(ctx.redact(res.text))), detail);
+      const detail = ctx.redact(`${(err as Error).message}; ${text.length} characters`);
+      throw new BadResponseError(failure(ctx, status, excerpt(ctx.redact(text))), detail);
     }
     if (ENVELOPE_FAMILIES.has(ctx.family)) {
       const error = (body as { error?: unknown } | null)?.error;
       if (error !== null && error !== undefined) {
         const message = ctx.redact(typeof error === 'string' ? error : JSON.stringify(error));
-        const f = failure(ctx, status, excerpt(ctx.redact(res.text)), excerpt(message));
+        const f = failure(ctx, status, excerpt(ctx.redact(text)), excerpt(message));
         throw AUTH_MESSAGE.test(message) ? new AuthError(f) : new ApiEnvelopeError(f);
       }
     }
-    return (raw ? res.text : body) as T;
+    return (raw ? res.body : body) as T;
   }
 
-  const said = serverMessageOf(tryParse(res.text));
+  const text = res.body.toString('utf8');
+  const said = serverMessageOf(tryParse(text));
   const message = said === null ? null : excerpt(ctx.redact(said));
-  const f = failure(ctx, status, excerpt(ctx.redact(res.text)), message);
+  const f = failure(ctx, status, excerpt(ctx.redact(text)), message);
   if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) throw new AuthError(f);
   if (status === 404) throw new NotFoundError(f);
   throw new HttpStatusError(f, parseRetryAfter(res.headers['retry-after']));

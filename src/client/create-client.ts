@@ -49,8 +49,11 @@ export interface ClientStats {
 export interface ApiClient {
   /** GET a path of the API (segments already encoded); returns the parsed JSON body. */
   get<T = unknown>(path: string, query?: Query): Promise<T>;
-  /** Like `get`, but a 2xx body comes back as its text, unparsed (statuses and envelopes still checked). */
-  getText(path: string, query?: Query): Promise<string>;
+  /**
+   * Like `get`, but a 2xx body comes back as its bytes, unparsed (statuses and envelopes still checked):
+   * a caller that hashes a page first decodes and parses it only when it changed.
+   */
+  getBytes(path: string, query?: Query): Promise<Buffer>;
   readonly stats: Readonly<ClientStats>;
   close(): Promise<void>;
 }
@@ -146,7 +149,7 @@ export function createClient(opts: ClientOptions): ApiClient {
 
   return {
     get: <T>(path: string, query?: Query) => request<T>(path, query, false),
-    getText: (path: string, query?: Query) => request<string>(path, query, true),
+    getBytes: (path: string, query?: Query) => request<Buffer>(path, query, true),
     stats,
     close: () => pool.close(),
   };

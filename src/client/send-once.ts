@@ -17,7 +17,8 @@ export interface AttemptContext {
 export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
-  text: string;
+  /** The body's bytes: hashed before (and instead of) decoding where a caller can skip unchanged pages. */
+  body: Buffer;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
@@ -61,8 +62,8 @@ export async function sendOnce(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text };
+    const body = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, headers: res.headers, body };
   } catch (err) {
     throw transportError(err, timedOut, ctx, timeoutMs);
   } finally {

@@ -19,22 +19,22 @@ export interface ListPage {
   keys: string[] | null;
 }
 
-/** A page as fetched: its bytes, not yet parsed (pages fetched ahead wait in this form). */
+/** A page as fetched: its bytes, not yet decoded (pages fetched ahead wait in this form, off the JS heap). */
 export interface FetchedPage {
   page: number;
   request: string;
-  text: string;
+  body: Buffer;
 }
 
 export async function fetchListPage(ctx: StreamContext, stream: ListStream, page: number, query: Query): Promise<FetchedPage> {
   ctx.stats.requests++;
-  return { page, request: buildUrl('', stream.path, query), text: await ctx.client.getText(stream.path, query) };
+  return { page, request: buildUrl('', stream.path, query), body: await ctx.client.getBytes(stream.path, query) };
 }
 
 /** Parses a fetched page, unless it is byte for byte the page last written under that number. */
 export async function openListPage(ctx: StreamContext, stream: ListStream, variant: string, fetched: FetchedPage): Promise<ListPage> {
-  const { page, request, text } = fetched;
-  const hash = contentHash(text);
+  const { page, request, body: bytes } = fetched;
+  const hash = contentHash(bytes);
   if (ctx.settings.mode !== 'full') {
     const known = await ctx.store.db
       .selectFrom('page_hashes')
@@ -49,7 +49,7 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
   }
   let body: { data?: unknown };
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response is not JSON`, 'retriable');
   }

@@ -4,7 +4,7 @@
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import type { Row } from '../store/types.js';
-import { addWrites, type StreamContext } from './context.js';
+import { addWrites, type StreamContext, type SyncSettings } from './context.js';
 import { pages } from './pager.js';
 import { windowStart } from './date-window.js';
 import { type FetchedPage, fetchListPage, forgetPagesAfter, openListPage, rowsLastSeen, savePageHash, writeRecords } from './list-page.js';
@@ -19,6 +19,11 @@ interface ListCheckpoint {
 const CHECKPOINT_EVERY = 25;
 const ROWS_IN_FLIGHT = 2000;
 const SINGLE = [{ name: '', query: {} as Query, scope: {} as Row }];
+
+/** Pages of a list in flight at once: lists with large pages (projects, chains: 10,000 records) keep fewer, for memory. */
+export function pageWindow(stream: ListStream, settings: Pick<SyncSettings, 'pageWindow'>): number {
+  return Math.max(1, Math.min(settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
+}
 
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
   const { store, stats } = ctx;
@@ -46,8 +51,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     };
     const expectedRows = lastSeen[v];
 
-    // Lists with large pages (projects, chains: 10,000 records) keep fewer pages in flight, for memory.
-    const window = Math.max(1, Math.min(ctx.settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
+    const window = pageWindow(stream, ctx.settings);
     const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
     for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
       lastPage = page.page;

@@ -10,8 +10,8 @@ import type { Row } from '../store/types.js';
  * A content fingerprint, not a security boundary. SHA-1 is twice as fast as md5 on CPUs with SHA
  * instructions (most x86 and ARM servers) and about as fast without them.
  */
-export function contentHash(text: string): string {
-  return hash('sha1', text, 'base64url');
+export function contentHash(data: string | Buffer): string {
+  return hash('sha1', data, 'base64url');
 }
 
 export interface Mapped {

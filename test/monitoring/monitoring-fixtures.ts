@@ -58,7 +58,7 @@ export function failingDetails(client: ApiClient, failing: ReadonlySet<string>):
     refused,
     stats: client.stats,
     close: () => client.close(),
-    getText: (path, query) => client.getText(path, query),
+    getBytes: (path, query) => client.getBytes(path, query),
     get<T>(path: string, query?: Parameters<ApiClient['get']>[1]): Promise<T> {
       const id = /\/developments\/([^/?]+)$/.exec(path)?.[1];
       if (id && failing.has(decodeURIComponent(id))) {
