@@ -18,6 +18,7 @@ import { syncSettings } from '../src/sync/settings.js';
 import { pageWindow } from '../src/sync/list-stream.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaseline } from './pg-copy-baseline.js';
+import { sqliteFloor } from './sqlite-floor.js';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' } } });
 const scale = Number(values.scale);
@@ -84,6 +85,7 @@ try {
   const heap = process.memoryUsage();
   process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
   const copy = pgSchema ? await copyBaseline(values.db!, pgSchema, lists.map((l) => l.table)) : null;
+  const floor = pgSchema ? null : sqliteFloor(join(dir, 'mirror.db'), join(dir, 'floor.db'), lists);
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
   const lines = [
     `### Sync, scale ${scale} (${values.db === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
@@ -98,6 +100,7 @@ try {
     '',
     `(d) + (e) wrote ${sum(d.result, 'inserted') + sum(d.result, 'updated') + sum(e.result, 'inserted') + sum(e.result, 'updated')} rows and soft-deleted ${sum(d.result, 'deleted') + sum(e.result, 'deleted')} for ${changed} records the sandbox changed; (d) alone misses the changes that a date window cannot see (old SEC filings updated), which the full pass catches. Per stream, written/changed in (d): ${perStream.join(', ')}.`,
     '',
+    ...(floor ? [`SQLite alone, for scale: inserting the same ${floor.rows} rows with prepared INSERTs into unindexed tables of a fresh file (same pragmas, one transaction per page, no fetch, mapping or change check) takes ${floor.seconds.toFixed(2)} s, ${(floor.seconds / a.seconds).toFixed(2)}× (a)'s time. Even with fetching overlapped and free, a sync that writes these rows to SQLite here cannot exceed ${(a.seconds / floor.seconds).toFixed(2)} of (a)'s speed.`, ''] : []),
     ...(copy ? [`PostgreSQL COPY of the same ${copy.rows} rows into unindexed tables: ${rate(copy.rows, copy.seconds)} rows/s; the first sync's rate is ${(copy.seconds / b.seconds).toFixed(2)} of it.`, ''] : []),
     `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS during the syncs (b)–(e): ${(syncPeakRss / 2 ** 20).toFixed(0)} MB (sampled every 5 ms; the process's maxRSS, baseline included: ${rss.toFixed(0)} MB).`,
   ];
