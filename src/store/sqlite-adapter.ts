@@ -100,11 +100,13 @@ export function createSqliteAdapter(path: string): StoreAdapter {
       const s = prepare(page);
       let inserted = 0;
       let updated = 0;
+      // The row arrays are ours to consume (UpsertPage): the timestamps are appended in place.
       for (const row of page.rows) {
-        const key = s.keyIndexes.map((i) => row[i]);
+        const key = s.keyIndexes.length === 1 ? [row[s.keyIndexes[0]]] : s.keyIndexes.map((i) => row[i]);
         const existing = s.select.get(key) as [unknown, unknown] | undefined;
         if (existing === undefined) {
-          s.insert.run([...row, page.now, page.now]);
+          row.push(page.now, page.now);
+          s.insert.run(row);
           inserted++;
         } else if (existing[0] !== row[s.hashIndex] || existing[1] !== null) {
           s.update.run([...s.updateIndexes.map((i) => row[i]), page.now, ...key]);

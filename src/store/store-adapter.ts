@@ -3,7 +3,7 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import type { ColumnTypes, Dialect } from './types.js';
 
-/** One page for `upsertChanged`: keys unique, values already converted, in `columns` order. */
+/** One page for `upsertChanged`: keys unique, values already converted, in `columns` order (the row arrays are the adapter's to consume). */
 export interface UpsertPage {
   table: string;
   key: readonly string[];

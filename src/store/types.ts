@@ -117,5 +117,5 @@ export interface Store {
 }
 
 export function keyString(values: readonly unknown[]): string {
-  return values.map((v) => String(v)).join('\u0000');
+  return values.length === 1 ? String(values[0]) : values.map((v) => String(v)).join('\u0000');
 }

@@ -32,7 +32,8 @@ export function recordsToRows(
       rejected.push({ record, reason });
       continue;
     }
-    const row = { ...toRow(record, spec.columns), ...extra };
+    const row = toRow(record, spec.columns); // a fresh object: extended in place
+    if (extra) Object.assign(row, extra);
     const nullKey = spec.key.find((k) => row[k] === null || row[k] === undefined);
     if (nullKey) {
       rejected.push({ record, reason: `key column "${nullKey}" is empty` });
