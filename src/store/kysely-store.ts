@@ -27,7 +27,11 @@ export class KyselyStore implements Store {
   }
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
-    const run = () => this.db.transaction().execute((trx) => fn(new KyselyStoreTx(trx, this.adapter)));
+    const run = () =>
+      this.db.transaction().execute(async (trx) => {
+        if (opts.durable) await this.adapter.durableTransaction(trx);
+        return fn(new KyselyStoreTx(trx, this.adapter));
+      });
     if (!opts.durable) return run();
     // SQLite refuses to change the safety level inside a transaction: it is raised before and lowered
     // after, once no durable transaction is pending (others meanwhile merely commit durably too).

@@ -28,7 +28,9 @@ function getTypeParser(oid: number, format?: string): (value: string) => unknown
 }
 
 export async function createPostgresAdapter(url: string, schema: string | undefined, logger?: Logger): Promise<StoreAdapter> {
-  const options = ['-c TimeZone=UTC', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
+  // Mirror commits are asynchronous (like SQLite's WAL at synchronous=NORMAL): one transaction per
+  // page would otherwise wait for a WAL flush each; durable transactions turn it back on.
+  const options = ['-c TimeZone=UTC', '-c synchronous_commit=off', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
   const pool = new pg.Pool({
     connectionString: url,
     options,
@@ -105,8 +107,9 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
       serial: 'bigserial',
     },
     maxParams: 65_535,
-    async durableCommits() {
-      // synchronous_commit is on by default: every commit is already durable.
+    async durableCommits() {},
+    async durableTransaction(trx) {
+      await sql`set local synchronous_commit = on`.execute(trx);
     },
     leaseHint: 'another worker holds it; it is released when that worker finishes, or taken over once it expires',
     toDb: toDbCommon,

@@ -89,6 +89,7 @@ export function createSqliteAdapter(path: string): StoreAdapter {
     async durableCommits(conn, on) {
       await sql.raw(`pragma synchronous = ${on ? 'FULL' : 'NORMAL'}`).execute(conn);
     },
+    async durableTransaction() {},
     leaseHint:
       'another ds-mirror process is working on this SQLite file; wait for it to finish (or for the lease to ' +
       'expire if it crashed), or use PostgreSQL (--db postgres://...) to run several workers side by side',

@@ -27,10 +27,14 @@ export interface StoreAdapter {
   /** Writes the new, changed and resurrected rows of a page; must run inside `trx`'s transaction. */
   upsertPage(trx: Kysely<any>, page: UpsertPage): Promise<{ inserted: number; updated: number }>;
   /**
-   * Makes the connection's commits durable against power loss (fsync), or turns that back to the store's
-   * default; called outside transactions. No-op where every commit is durable (PostgreSQL).
+   * The mirror's own commits do not wait for an fsync (a crash loses at most the last pages, whose
+   * checkpoints went with them, so they are fetched again); a transaction that acknowledges something
+   * to the outside (a webhook delivery) must. SQLite switches the connection before and after such a
+   * transaction (`durableCommits`, called outside transactions); PostgreSQL switches inside it
+   * (`durableTransaction`, the transaction's first statement). Each is a no-op on the other dialect.
    */
   durableCommits(db: Kysely<any>, on: boolean): Promise<void>;
+  durableTransaction(trx: Kysely<any>): Promise<void>;
   /** The current time and now + ttl, as the lease table compares them. */
   leaseNow(): RawBuilder<unknown>;
   leaseExpiry(ttlMs: number): RawBuilder<unknown>;
