@@ -21,6 +21,7 @@ export interface DeliveryRows {
 export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
   const { envelope: e, receivedAt } = d;
   const dev = e.data.latest_development;
+  const devJson = JSON.stringify(dev);
   const delivery: Row = {
     id: e.id,
     view_id: e.data.view.id,
@@ -62,8 +63,9 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     created_at: dev.created_at,
     updated_at: null,
     detail_fetched_at: null,
-    raw: dev,
-    row_hash: createHash('sha256').update(JSON.stringify(dev)).digest('hex'),
+    // Already JSON text (both dialects store a string as it is), serialised once for raw and hash.
+    raw: devJson,
+    row_hash: createHash('sha256').update(devJson).digest('hex'),
     first_seen_at: receivedAt,
     synced_at: receivedAt,
     deleted_at: null,

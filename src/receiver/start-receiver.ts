@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../store/types.js';
-import { deliveryRows } from './delivery-rows.js';
+import { openDeliveryWriter } from './delivery-writer.js';
 import { GroupCommitter } from './group-committer.js';
 import { parseEnvelope } from './parse-envelope.js';
 import { createSignatureVerifier } from './verify-signature.js';
@@ -67,7 +67,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const log = (opts.logger ?? pino()).child({ component: 'receiver' });
   const verifier = createSignatureVerifier(opts.secrets, toleranceSec);
   const stats: ReceiverStats = { received: 0, duplicates: 0, commits: 0, refused: {} };
-  const committer = new GroupCommitter(opts.store, ({ inserted, size }) => {
+  const writer = await openDeliveryWriter(opts.store);
+  const committer = new GroupCommitter(writer, ({ inserted, size }) => {
     stats.received += size;
     stats.duplicates += size - inserted;
     stats.commits++;
@@ -106,7 +107,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     if (!signed && !allowUnsigned.has(envelope.data.view.id)) return refuse(res, out, 401, 'missing_signature');
 
     const receivedAt = new Date(now()).toISOString();
-    committer.submit(deliveryRows({ envelope, body: parsed.text, signed, receivedAt })).then(
+    committer.submit({ envelope, body: parsed.text, signed, receivedAt }).then(
       () => reply(res, out, 200, { ok: true }),
       (err: unknown) => {
         // A 5xx makes the sender retry; nothing was acknowledged, so nothing is lost.
@@ -171,6 +172,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       server.off('error', failed);
       resolve();
     });
+  }).catch(async (err: unknown) => {
+    await writer.close();
+    throw err;
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -189,6 +193,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     clearInterval(sweep);
     clearTimeout(deadline);
     await committer.idle();
+    await writer.close();
     log.info({ ...stats }, 'webhook receiver closed');
   }
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { failingStore, rowCounts } from './receiver-store.js';
+import { failDeliveryInserts, holdWriteLock, rowCounts } from './receiver-store.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
 
 const SECRET = 'whsec-test-0123456789abcdef';
@@ -195,19 +195,18 @@ for (const dialect of dialects) {
 
     describe('failures, restarts and shutdown', () => {
       it('answers 503 when the commit fails, and the retry then lands', async () => {
-        const real = store;
-        const flaky = failingStore(real, 1);
-        const r = await startReceiver({ store: flaky, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+        const env = makeEnvelope();
+        const restore = await failDeliveryInserts(store);
         try {
-          const env = makeEnvelope();
-          const first = await postSigned(r.url, env);
+          const first = await postSigned(receiver.url, env);
           expect(first.status).toBe(503);
-          expect(await rowCounts(real, env)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
-          expect((await postSigned(r.url, env)).status).toBe(200);
-          expect(await rowCounts(real, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+          expect(JSON.parse(first.body)).toEqual({ error: 'storage_unavailable' });
+          expect(await rowCounts(store, env)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
         } finally {
-          await r.close();
+          await restore();
         }
+        expect((await postSigned(receiver.url, env)).status).toBe(200);
+        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
       });
 
       it('keeps deliveries exactly once across a receiver restart', async () => {
@@ -227,12 +226,15 @@ for (const dialect of dialects) {
       });
 
       it('finishes an in-flight delivery during close and then refuses connections', async () => {
-        const slow = failingStore(store, 0, 300);
-        const r = await startReceiver({ store: slow, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+        const r = await startReceiver({ store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+        const release = await holdWriteLock(store);
         const env = makeEnvelope();
         const inFlight = postSigned(r.url, env);
         await new Promise((resolve) => setTimeout(resolve, 100));
-        await r.close();
+        const closed = r.close();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await release();
+        await closed;
         expect((await inFlight).status).toBe(200);
         expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
         await expect(postSigned(r.url, makeEnvelope())).rejects.toThrow();

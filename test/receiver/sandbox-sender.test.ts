@@ -8,7 +8,7 @@ import { WebhookSender } from '../../sandbox/webhooks/index.js';
 import { startReceiver, type Receiver, type ReceiverOptions } from '../../src/receiver/index.js';
 import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { failingStore } from './receiver-store.js';
+import { failDeliveryInserts } from './receiver-store.js';
 
 const SECRET = 'whsec-sandbox-view-0';
 const ROGUE = 'a-secret-the-receiver-does-not-know';
@@ -114,8 +114,12 @@ for (const dialect of dialects) {
     });
 
     it('answers 503 when the store fails, and the sender retries until the delivery lands', async () => {
-      await start(failingStore(t.store, 2), Number(new URL(url).port));
+      const restore = await failDeliveryInserts(t.store);
+      await start(t.store, Number(new URL(url).port));
       advance();
+      // The storage recovers once the sender has seen a failure.
+      while (!svc.deliveries().some((d) => d.attempts.some((a) => a.status === 503))) await new Promise((resolve) => setTimeout(resolve, 5));
+      await restore();
       await svc.idle();
       const log = svc.deliveries();
       const retried = log.filter((d) => d.attempts.some((a) => a.status === 503));

@@ -1,0 +1,73 @@
+// The SQLite writer thread (started by sqlite-writer.ts): its own connection to the mirror's file,
+// one prepared insert per table, one transaction per group. The commit's fsync blocks this thread
+// only, never the HTTP one.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { Row } from '../store/types.js';
+import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
+import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
+
+const BUSY_TIMEOUT_MS = 10_000;
+const WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024; // as the store's own connection (fewer checkpoint fsyncs)
+const KEYS: Record<keyof DeliveryRows, string> = { delivery: 'id', alert: 'view_id, event_id', development: 'id' };
+const TABLES: Record<keyof DeliveryRows, string> = { delivery: 'webhook_deliveries', alert: 'alert_history', development: 'monitoring_developments' };
+
+const db = new Database((workerData as { file: string }).file, { timeout: BUSY_TIMEOUT_MS });
+// Every commit on this connection acknowledges webhooks, which the sender will not send again: WAL
+// with synchronous=FULL syncs the log at each commit, so it survives power loss.
+db.pragma('synchronous = FULL');
+db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_BYTES / (db.pragma('page_size', { simple: true }) as number)}`);
+db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
+
+const inserts = new Map<keyof DeliveryRows, { statement: Statement; columns: string[] }>();
+
+/** Insert-only, arrival order: the first row of a key wins, and a development the sync fetched in detail stays. */
+function insert(table: keyof DeliveryRows, row: Row): number {
+  let found = inserts.get(table);
+  if (!found) {
+    const columns = Object.keys(row);
+    const sql = `insert into ${TABLES[table]} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${KEYS[table]}) do nothing`;
+    found = { statement: db.prepare(sql), columns };
+    inserts.set(table, found);
+  }
+  return found.statement.run(found.columns.map((c) => sqliteValue(row[c]))).changes;
+}
+
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return value ?? null;
+}
+
+// BEGIN IMMEDIATE: take the write lock up front, so a busy file waits (busy_timeout) instead of failing.
+const commit = db.transaction((deliveries: ThreadRequest['deliveries']) => {
+  let inserted = 0;
+  for (const [body, signed, receivedAt] of deliveries) {
+    // The HTTP thread validated this body; parsing it again here is cheaper than copying the parsed object.
+    const rows = deliveryRows({ envelope: JSON.parse(body), body, signed, receivedAt });
+    inserted += insert('delivery', rows.delivery);
+    // Every delivery adds its (view, event) pair, even a duplicate delivery id: the same event
+    // delivered to a second view shares the id but is a second alert.
+    insert('alert', rows.alert);
+    insert('development', rows.development);
+  }
+  return inserted;
+}).immediate;
+
+const port = parentPort!;
+port.on('message', (req: ThreadRequest | 'close') => {
+  if (req === 'close') {
+    db.close();
+    port.close();
+    return;
+  }
+  let reply: ThreadReply;
+  try {
+    reply = { seq: req.seq, inserted: commit(req.deliveries) };
+  } catch (err) {
+    reply = { seq: req.seq, error: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply);
+});
+port.postMessage('ready');

@@ -1,0 +1,93 @@
+// The HTTP side of the SQLite writer thread (sqlite-writer-thread.ts): posts each group as compact
+// tuples and resolves when the thread has committed it. A thread that dies fails its group (503,
+// the sender retries) and the next group starts a new one.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AcceptedDelivery } from './delivery-rows.js';
+import type { DeliveryWriter } from './delivery-writer.js';
+
+/** One group: [raw body, signed, received at] per delivery; the thread builds the rows. */
+export interface ThreadRequest {
+  seq: number;
+  deliveries: [string, boolean, string][];
+}
+
+export type ThreadReply = { seq: number; inserted: number } | { seq: number; error: string };
+
+interface Pending {
+  resolve: (inserted: number) => void;
+  reject: (err: Error) => void;
+}
+
+export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
+  const pending = new Map<number, Pending>();
+  let seq = 0;
+  let thread: Promise<Worker> | undefined = spawn();
+  await thread;
+
+  function spawn(): Promise<Worker> {
+    const worker = new Worker(bootstrap(), { eval: true, workerData: { file } });
+    let ready = false;
+    const died = (err: Error) => {
+      thread = undefined;
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+    };
+    const failed = (err: Error, reject: (err: Error) => void) => {
+      thread = undefined;
+      reject(err);
+    };
+    worker.on('message', (reply: ThreadReply | 'ready') => {
+      if (reply === 'ready') return;
+      const p = pending.get(reply.seq);
+      pending.delete(reply.seq);
+      if ('error' in reply) p?.reject(new Error(reply.error));
+      else p?.resolve(reply.inserted);
+    });
+    return new Promise((resolve, reject) => {
+      worker.once('message', () => {
+        ready = true;
+        resolve(worker);
+      });
+      worker.on('error', (err) => (ready ? died(err) : failed(err, reject)));
+      worker.on('exit', (code) => {
+        const err = new Error(`the SQLite writer thread exited (code ${code})`);
+        if (ready) died(err);
+        else failed(err, reject);
+      });
+    });
+  }
+
+  return {
+    async write(group: readonly AcceptedDelivery[]): Promise<number> {
+      const worker = await (thread ??= spawn());
+      const req: ThreadRequest = { seq: ++seq, deliveries: group.map((d) => [d.body, d.signed, d.receivedAt]) };
+      return new Promise((resolve, reject) => {
+        pending.set(req.seq, { resolve, reject });
+        worker.postMessage(req);
+      });
+    },
+    async close(): Promise<void> {
+      const worker = await thread?.catch(() => undefined);
+      thread = undefined;
+      if (!worker) return;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('close');
+      await exited;
+    },
+  };
+}
+
+/**
+ * The thread's entry is TypeScript, like the rest: a worker does not inherit the loader tsx put on
+ * the main thread, so it registers tsx's (found through tsx's own exports map) before importing it.
+ */
+function bootstrap(): string {
+  const entry = new URL('./sqlite-writer-thread.ts', import.meta.url).href;
+  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
+  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
+  const tsx = new URL(api.import.default, pathToFileURL(pkg)).href;
+  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+}
