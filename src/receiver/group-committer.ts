@@ -1,12 +1,16 @@
-// Group commit: every delivery that arrives while a commit runs waits for the next one, and each
-// request is answered only after its own group has committed. One durable commit then serves many
-// requests, which is what lets the receiver keep up with many concurrent senders; the group grows
-// by itself with the load (everything that queued during the last commit).
+// Group commit: deliveries that arrive while commits run wait for the next group, and each request
+// is answered only after its own group has committed. One durable commit then serves many requests,
+// which is what lets the receiver keep up with many concurrent senders; the group grows by itself
+// with the load (everything that queued meanwhile).
 import type { AcceptedDelivery } from './delivery-rows.js';
 import type { DeliveryWriter } from './delivery-writer.js';
 
 // Bounds one commit's work (and so the wait of the requests behind it).
 const MAX_GROUP = 1000;
+// Two groups in flight: the next one is already with the writer when a commit ends, instead of
+// waiting for the round trip back to this thread (SQLite still commits them one after the other;
+// PostgreSQL flushes its log once for both). Measured +10-15% deliveries/s on both over one.
+const MAX_IN_FLIGHT = 2;
 
 export interface GroupResult {
   /** Delivery rows actually inserted (the rest were retries or deliveries to another view). */
@@ -22,7 +26,8 @@ interface Pending {
 
 export class GroupCommitter {
   private queue: Pending[] = [];
-  private running = false;
+  private inFlight = 0;
+  private scheduled = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -34,32 +39,42 @@ export class GroupCommitter {
   submit(delivery: AcceptedDelivery): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ delivery, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        // Let the requests that finished in this same I/O turn join the first group.
-        setImmediate(() => void this.run());
-      }
+      this.schedule();
     });
   }
 
   /** Resolves when nothing is queued or committing. */
   idle(): Promise<void> {
-    if (!this.running) return Promise.resolve();
+    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private async run(): Promise<void> {
-    while (this.queue.length > 0) {
-      const group = this.queue.splice(0, MAX_GROUP);
-      try {
-        const inserted = await this.writer.write(group.map((p) => p.delivery));
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
+    this.scheduled = true;
+    // Let the requests that finished in this same I/O turn join the group.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
+    const group = this.queue.splice(0, MAX_GROUP);
+    this.inFlight++;
+    this.writer.write(group.map((p) => p.delivery)).then(
+      (inserted) => {
         this.onCommit({ inserted, size: group.length });
         for (const p of group) p.resolve();
-      } catch (err) {
+      },
+      (err: unknown) => {
         for (const p of group) p.reject(err);
-      }
-    }
-    this.running = false;
-    for (const wake of this.idleWaiters.splice(0)) wake();
+      },
+    ).finally(() => {
+      this.inFlight--;
+      if (this.queue.length > 0) this.flush();
+      else if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    });
   }
 }
