@@ -13,9 +13,11 @@ const MAX_GROUP = 1000;
 const MAX_IN_FLIGHT = 2;
 
 export interface GroupResult {
+  deliveries: readonly AcceptedDelivery[];
   /** Delivery rows actually inserted (the rest were retries or deliveries to another view). */
   inserted: number;
-  size: number;
+  /** From handing the group to the writer to its commit. */
+  ms: number;
 }
 
 interface Pending {
@@ -62,10 +64,12 @@ export class GroupCommitter {
   private flush(): void {
     if (this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
     const group = this.queue.splice(0, MAX_GROUP);
+    const deliveries = group.map((p) => p.delivery);
+    const started = performance.now();
     this.inFlight++;
-    this.writer.write(group.map((p) => p.delivery)).then(
+    this.writer.write(deliveries).then(
       (inserted) => {
-        this.onCommit({ inserted, size: group.length });
+        this.onCommit({ deliveries, inserted, ms: performance.now() - started });
         for (const p of group) p.resolve();
       },
       (err: unknown) => {
