@@ -3,8 +3,9 @@
 // every delivery to SQLite (two sync levels) or PostgreSQL (durable), measured in the same run. The
 // load runs in a child process so that it does not share the servers' event loop.
 //   npx tsx bench/receiver.ts [--requests 20000] [--concurrency 64] [--pg postgres://...]
-// Without --pg (or DS_BENCH_PG_URL) a throwaway cluster is started, with durability switched on.
-import { fork } from 'node:child_process';
+// Without --pg (or DS_BENCH_PG_URL) a throwaway cluster is started, with durability switched on;
+// either way the server must have fsync, synchronous_commit and full_page_writes on.
+import { execFileSync, fork } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,7 +18,7 @@ import { pino } from 'pino';
 import { Pool } from 'undici';
 import { startReceiver } from '../src/receiver/index.js';
 import { openStore, type Store } from '../src/store/index.js';
-import { startPgCluster } from '../test/helpers/pg-cluster.js';
+import { findPgBin, startPgCluster } from '../test/helpers/pg-cluster.js';
 
 const SECRET = 'bench-secret-not-a-real-one';
 
@@ -111,17 +112,38 @@ async function runLoad(phase: Phase): Promise<PhaseResult> {
   return { rps: phase.requests / elapsed, p50: at(0.5), p99: at(0.99), non2xx, errors };
 }
 
+/**
+ * The server the PostgreSQL phase writes to, checked to commit durably. The throwaway test cluster
+ * starts with fsync, synchronous_commit and full_page_writes off on its command line, which ALTER
+ * SYSTEM cannot override: it is restarted without them, so the server's defaults (all on) apply.
+ */
 async function durablePostgres(): Promise<{ url: string; stop(): Promise<void> }> {
   const given = argValue('pg', process.env.DS_BENCH_PG_URL);
   const cluster = given ? undefined : await startPgCluster();
   const url = given ?? cluster!.url;
-  // The throwaway cluster starts with durability off (for tests); the benchmark wants real commits.
+  if (cluster) await restartWithDefaults(url);
+  const settings = await pgSettings(url, "select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes')");
+  const off = settings.filter((s) => s.setting !== 'on').map((s) => `${s.name}=${s.setting}`);
+  if (off.length > 0) throw new Error(`the PostgreSQL server does not commit durably (${off.join(', ')}): turn these on to benchmark it`);
+  return { url, stop: async () => cluster?.stop() };
+}
+
+async function pgSettings(url: string, query: string): Promise<Record<string, string>[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = on`);
-  await client.query('select pg_reload_conf()');
-  await client.end();
-  return { url, stop: async () => cluster?.stop() };
+  try {
+    return (await client.query(query)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function restartWithDefaults(url: string): Promise<void> {
+  const [s] = await pgSettings(url, "select current_setting('data_directory') as data, current_setting('port') as port, current_setting('unix_socket_directories') as sockets");
+  const asRoot = process.getuid?.() === 0;
+  const options = `-h 127.0.0.1 -p ${s.port} -k ${s.sockets} -c max_connections=300`;
+  const argv = [...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []), join(findPgBin()!, 'pg_ctl'), '-D', s.data, '-w', '-m', 'fast', '-o', options, 'restart'];
+  execFileSync(argv[0], argv.slice(1), { stdio: 'ignore' });
 }
 
 async function main(): Promise<void> {
