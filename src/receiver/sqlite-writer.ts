@@ -24,44 +24,39 @@ interface Pending {
 export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
   const pending = new Map<number, Pending>();
   let seq = 0;
+  let closed = false;
   let thread: Promise<Worker> | undefined = spawn();
   await thread;
 
   function spawn(): Promise<Worker> {
     const worker = new Worker(bootstrap(), { eval: true, workerData: { file } });
-    let ready = false;
-    const died = (err: Error) => {
-      thread = undefined;
-      for (const p of pending.values()) p.reject(err);
-      pending.clear();
-    };
-    const failed = (err: Error, reject: (err: Error) => void) => {
-      thread = undefined;
-      reject(err);
-    };
-    worker.on('message', (reply: ThreadReply | 'ready') => {
-      if (reply === 'ready') return;
-      const p = pending.get(reply.seq);
-      pending.delete(reply.seq);
-      if ('error' in reply) p?.reject(new Error(reply.error));
-      else p?.resolve(reply.inserted);
-    });
-    return new Promise((resolve, reject) => {
-      worker.once('message', () => {
-        ready = true;
-        resolve(worker);
+    const started: Promise<Worker> = new Promise((resolve, reject) => {
+      let ready = false;
+      const gone = (err: Error) => {
+        if (thread === started) thread = undefined;
+        if (!ready) return reject(err);
+        for (const p of pending.values()) p.reject(err);
+        pending.clear();
+      };
+      worker.on('message', (reply: ThreadReply | 'ready') => {
+        if (reply === 'ready') {
+          ready = true;
+          return resolve(worker);
+        }
+        const p = pending.get(reply.seq);
+        pending.delete(reply.seq);
+        if ('error' in reply) p?.reject(new Error(reply.error));
+        else p?.resolve(reply.inserted);
       });
-      worker.on('error', (err) => (ready ? died(err) : failed(err, reject)));
-      worker.on('exit', (code) => {
-        const err = new Error(`the SQLite writer thread exited (code ${code})`);
-        if (ready) died(err);
-        else failed(err, reject);
-      });
+      worker.on('error', gone);
+      worker.on('exit', (code) => gone(new Error(`the SQLite writer thread exited (code ${code})`)));
     });
+    return started;
   }
 
   return {
     async write(group: readonly AcceptedDelivery[]): Promise<number> {
+      if (closed) throw new Error('the SQLite writer is closed');
       const worker = await (thread ??= spawn());
       const req: ThreadRequest = { seq: ++seq, deliveries: group.map((d) => [d.body, d.signed, d.receivedAt]) };
       return new Promise((resolve, reject) => {
@@ -70,6 +65,7 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
       });
     },
     async close(): Promise<void> {
+      closed = true;
       const worker = await thread?.catch(() => undefined);
       thread = undefined;
       if (!worker) return;

@@ -1,0 +1,58 @@
+// The SQLite writer thread on its own: its connection commits each group in one transaction, counts
+// new delivery ids, survives a failing group, and hands the file back on close.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AcceptedDelivery } from '../../src/receiver/delivery-rows.js';
+import type { Envelope } from '../../src/receiver/parse-envelope.js';
+import { startSqliteWriter } from '../../src/receiver/sqlite-writer.js';
+import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { failDeliveryInserts, rowCounts } from './receiver-store.js';
+import { makeEnvelope } from './webhook-fixtures.js';
+
+function accepted(env = makeEnvelope()): AcceptedDelivery {
+  return { envelope: env as Envelope, body: JSON.stringify(env), signed: true, receivedAt: new Date().toISOString() };
+}
+
+describe('SQLite writer thread', () => {
+  let t: TestStore;
+  beforeEach(async () => {
+    t = await openTestStore('sqlite');
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('commits a group, counting only delivery ids not stored before', async () => {
+    const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
+    try {
+      const first = accepted();
+      expect(await writer.write([first, accepted()])).toBe(2);
+      // A retry, and the same event delivered to a second view: no new delivery id, a second alert.
+      const second = structuredClone(first.envelope) as any;
+      second.data.view.id = crypto.randomUUID();
+      expect(await writer.write([first, accepted(second)])).toBe(0);
+      expect(await rowCounts(t.store, first.envelope)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
+      const row = await t.store.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', first.envelope.id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ body: first.body, signed: 1, received_at: first.receivedAt });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('rejects a group whose commit fails, with nothing of it stored, and commits the next one', async () => {
+    const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
+    try {
+      const restore = await failDeliveryInserts(t.store);
+      const failed = [accepted(), accepted()];
+      await expect(writer.write(failed)).rejects.toThrow('disk I/O error (injected)');
+      await restore();
+      expect(await rowCounts(t.store)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
+      expect(await writer.write(failed)).toBe(2);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('refuses to start on a file it cannot open', async () => {
+    await expect(startSqliteWriter('/nonexistent-dir/mirror.db')).rejects.toThrow(/unable to open|directory does not exist/);
+  });
+});
