@@ -9,9 +9,18 @@ import { startSqliteWriter } from './sqlite-writer.js';
 import { storeWriter } from './store-writer.js';
 
 export interface DeliveryWriter {
-  /** Commits the group durably (it survives power loss); resolves with the delivery ids that were new. */
-  write(group: readonly AcceptedDelivery[]): Promise<number>;
+  /** Groups handed to it before the first has committed. */
+  readonly maxInFlight: number;
+  /** Commits the group durably (it survives power loss). */
+  write(group: readonly AcceptedDelivery[]): Promise<Committed>;
   close(): Promise<void>;
+}
+
+export interface Committed {
+  /** Delivery ids of the group that were new (the rest were retries or deliveries to another view). */
+  inserted: number;
+  /** Numbers the writer's commits: groups committed together share it. */
+  commit: number;
 }
 
 export async function openDeliveryWriter(store: Store): Promise<DeliveryWriter> {

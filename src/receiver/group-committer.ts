@@ -3,19 +3,13 @@
 // which is what lets the receiver keep up with many concurrent senders; the group grows by itself
 // with the load (everything that queued meanwhile).
 import type { AcceptedDelivery } from './delivery-rows.js';
-import type { DeliveryWriter } from './delivery-writer.js';
+import type { Committed, DeliveryWriter } from './delivery-writer.js';
 
 // Bounds one commit's work (and so the wait of the requests behind it).
 const MAX_GROUP = 1000;
-// Two groups in flight: the next one is already with the writer when a commit ends, instead of
-// waiting for the round trip back to this thread (SQLite still commits them one after the other;
-// PostgreSQL flushes its log once for both). Measured +10-15% deliveries/s on both over one.
-const MAX_IN_FLIGHT = 2;
 
-export interface GroupResult {
+export interface GroupResult extends Committed {
   deliveries: readonly AcceptedDelivery[];
-  /** Delivery rows actually inserted (the rest were retries or deliveries to another view). */
-  inserted: number;
   /** From handing the group to the writer to its commit. */
   ms: number;
 }
@@ -52,7 +46,7 @@ export class GroupCommitter {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
+    if (this.scheduled || this.inFlight >= this.writer.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
     // Let the requests that finished in this same I/O turn join the group.
     setImmediate(() => {
@@ -62,14 +56,14 @@ export class GroupCommitter {
   }
 
   private flush(): void {
-    if (this.inFlight >= MAX_IN_FLIGHT || this.queue.length === 0) return;
+    if (this.inFlight >= this.writer.maxInFlight || this.queue.length === 0) return;
     const group = this.queue.splice(0, MAX_GROUP);
     const deliveries = group.map((p) => p.delivery);
     const started = performance.now();
     this.inFlight++;
     this.writer.write(deliveries).then(
-      (inserted) => {
-        this.onCommit({ deliveries, inserted, ms: performance.now() - started });
+      (committed) => {
+        this.onCommit({ ...committed, deliveries, ms: performance.now() - started });
         for (const p of group) p.resolve();
       },
       (err: unknown) => {

@@ -1,7 +1,7 @@
 // The SQLite writer thread (started by sqlite-writer.ts): its own connection to the mirror's file,
-// one prepared insert per table, one transaction per group. The commit's fsync blocks this thread
-// only, never the HTTP one.
-import { parentPort, workerData } from 'node:worker_threads';
+// one prepared insert per table, and one transaction for every group that queued while the last
+// one committed. The commit's fsync blocks this thread only, never the HTTP one.
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { Row } from '../store/types.js';
@@ -41,7 +41,7 @@ function sqliteValue(value: unknown): unknown {
 }
 
 // BEGIN IMMEDIATE: take the write lock up front, so a busy file waits (busy_timeout) instead of failing.
-const commit = db.transaction((deliveries: ThreadRequest['deliveries']) => {
+const commit = db.transaction((groups: readonly ThreadRequest[]) => groups.map(({ deliveries }) => {
   let inserted = 0;
   for (const [body, signed, receivedAt] of deliveries) {
     // The HTTP thread validated this body; parsing it again here is cheaper than copying the parsed object.
@@ -53,21 +53,31 @@ const commit = db.transaction((deliveries: ThreadRequest['deliveries']) => {
     insert('development', rows.development);
   }
   return inserted;
-}).immediate;
+})).immediate;
 
 const port = parentPort!;
-port.on('message', (req: ThreadRequest | 'close') => {
-  if (req === 'close') {
+let commits = 0;
+port.on('message', (first: ThreadRequest | 'close') => {
+  // Everything that queued while the last commit ran is committed together: one fsync for all.
+  const groups: ThreadRequest[] = [];
+  let close = false;
+  for (let m: unknown = first; m !== undefined; m = receiveMessageOnPort(port)?.message) {
+    if (m === 'close') close = true;
+    else groups.push(m as ThreadRequest);
+  }
+  if (groups.length > 0) {
+    try {
+      const inserted = commit(groups);
+      commits++;
+      groups.forEach(({ seq }, i) => port.postMessage({ seq, inserted: inserted[i], commit: commits } satisfies ThreadReply));
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      for (const { seq } of groups) port.postMessage({ seq, error } satisfies ThreadReply);
+    }
+  }
+  if (close) {
     db.close();
     port.close();
-    return;
   }
-  let reply: ThreadReply;
-  try {
-    reply = { seq: req.seq, inserted: commit(req.deliveries) };
-  } catch (err) {
-    reply = { seq: req.seq, error: err instanceof Error ? err.message : String(err) };
-  }
-  port.postMessage(reply);
 });
 port.postMessage('ready');

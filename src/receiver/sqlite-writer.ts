@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AcceptedDelivery } from './delivery-rows.js';
-import type { DeliveryWriter } from './delivery-writer.js';
+import type { Committed, DeliveryWriter } from './delivery-writer.js';
 
 /** One group: [raw body, signed, received at] per delivery; the thread builds the rows. */
 export interface ThreadRequest {
@@ -14,10 +14,10 @@ export interface ThreadRequest {
   deliveries: [string, boolean, string][];
 }
 
-export type ThreadReply = { seq: number; inserted: number } | { seq: number; error: string };
+export type ThreadReply = ({ seq: number } & Committed) | { seq: number; error: string };
 
 interface Pending {
-  resolve: (inserted: number) => void;
+  resolve: (committed: Committed) => void;
   reject: (err: Error) => void;
 }
 
@@ -46,7 +46,7 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
         const p = pending.get(reply.seq);
         pending.delete(reply.seq);
         if ('error' in reply) p?.reject(new Error(reply.error));
-        else p?.resolve(reply.inserted);
+        else p?.resolve(reply);
       });
       worker.on('error', gone);
       worker.on('exit', (code) => gone(new Error(`the SQLite writer thread exited (code ${code})`)));
@@ -55,7 +55,9 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
   }
 
   return {
-    async write(group: readonly AcceptedDelivery[]): Promise<number> {
+    // Each group is posted as soon as it forms: the thread commits together whatever queued meanwhile.
+    maxInFlight: Infinity,
+    async write(group: readonly AcceptedDelivery[]): Promise<Committed> {
       if (closed) throw new Error('the SQLite writer is closed');
       const worker = await (thread ??= spawn());
       const req: ThreadRequest = { seq: ++seq, deliveries: group.map((d) => [d.body, d.signed, d.receivedAt]) };

@@ -25,14 +25,27 @@ describe('SQLite writer thread', () => {
     const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
     try {
       const first = accepted();
-      expect(await writer.write([first, accepted()])).toBe(2);
+      expect((await writer.write([first, accepted()])).inserted).toBe(2);
       // A retry, and the same event delivered to a second view: no new delivery id, a second alert.
       const second = structuredClone(first.envelope) as any;
       second.data.view.id = crypto.randomUUID();
-      expect(await writer.write([first, accepted(second)])).toBe(0);
+      expect((await writer.write([first, accepted(second)])).inserted).toBe(0);
       expect(await rowCounts(t.store, first.envelope)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
       const row = await t.store.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', first.envelope.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ body: first.body, signed: 1, received_at: first.receivedAt });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('commits the groups that queued meanwhile together, each answered with its own count', async () => {
+    const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
+    try {
+      const first = accepted();
+      const results = await Promise.all([writer.write([first]), writer.write([first, accepted()]), writer.write([accepted()])]);
+      expect(results.map((r) => r.inserted)).toEqual([1, 1, 1]);
+      // The first commit may hold the first group alone; the two behind it go in one commit together.
+      expect(results[1].commit).toBe(results[2].commit);
     } finally {
       await writer.close();
     }
@@ -46,7 +59,7 @@ describe('SQLite writer thread', () => {
       await expect(writer.write(failed)).rejects.toThrow('disk I/O error (injected)');
       await restore();
       expect(await rowCounts(t.store)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
-      expect(await writer.write(failed)).toBe(2);
+      expect((await writer.write(failed)).inserted).toBe(2);
     } finally {
       await writer.close();
     }
