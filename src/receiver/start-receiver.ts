@@ -72,7 +72,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const committer = new GroupCommitter(writer, ({ inserted, commit, deliveries, ms }) => {
     stats.received += deliveries.length;
     stats.duplicates += deliveries.length - inserted;
-    // Groups committed together are answered one after the other.
+    // Groups committed together share a commit number and are answered one after the other.
     if (commit !== lastCommit) stats.commits++;
     lastCommit = commit;
     // One line per commit rather than per request: a log write per delivery cost about 15% of the
