@@ -1,15 +1,10 @@
 // SQLite's own floor for the sync's ratio: the rows a first sync wrote, inserted again with plain
 // prepared INSERTs into unindexed tables of a fresh file with the store's pragmas, one transaction per
 // page. No sync that writes the same rows to SQLite can take less time than this.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../src/store/sqlite-connection.js';
 
 export function sqliteFloor(mirrorPath: string, floorPath: string, lists: readonly { table: string; pageSize: number }[]): { rows: number; seconds: number } {
-  const db = new Database(floorPath);
-  db.pragma('page_size = 16384');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('cache_size = -16384');
-  db.pragma('wal_autocheckpoint = 4096');
+  const db = openSqlite(floorPath);
   db.prepare('attach database ? as mirror').run(mirrorPath);
   const data = lists.map(({ table, pageSize }) => {
     db.exec(`create table main."${table}" as select * from mirror."${table}" where 0`);

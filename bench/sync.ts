@@ -80,7 +80,7 @@ try {
   const d = await sync('incremental');
   const e = await sync('full');
   const perStream = d.result.streams.map((s) => `${s.stream} ${s.inserted + s.updated}/${(change.resources[s.stream]?.updated.length ?? 0) + (change.resources[s.stream]?.added.length ?? 0)}`);
-  const minimum = await minimumRequests(b.result);
+  const minimum = await minimumRequests();
   const rss = process.resourceUsage().maxRSS / 1024;
   const heap = process.memoryUsage();
   process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
@@ -113,7 +113,7 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-async function minimumRequests(first: RunResult): Promise<number> {
+async function minimumRequests(): Promise<number> {
   let n = 0;
   for (const s of lists) {
     for (const v of s.variants ?? [{ scope: {} }]) {
@@ -123,6 +123,5 @@ async function minimumRequests(first: RunResult): Promise<number> {
       n += Math.floor(rows / s.pageSize) + 1;
     }
   }
-  void first;
   return n;
 }

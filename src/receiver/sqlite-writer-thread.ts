@@ -2,23 +2,18 @@
 // one prepared insert per table, and one transaction for every group that queued while the last
 // one committed. The commit's fsync blocks this thread only, never the HTTP one.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { openSqlite, toSqliteValue } from '../store/sqlite-connection.js';
 import type { Row } from '../store/types.js';
 import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
 
-const BUSY_TIMEOUT_MS = 10_000;
-const WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024; // as the store's own connection (fewer checkpoint fsyncs)
 const KEYS: Record<keyof DeliveryRows, string> = { delivery: 'id', alert: 'view_id, event_id', development: 'id' };
 const TABLES: Record<keyof DeliveryRows, string> = { delivery: 'webhook_deliveries', alert: 'alert_history', development: 'monitoring_developments' };
 
-const db = new Database((workerData as { file: string }).file, { timeout: BUSY_TIMEOUT_MS });
 // Every commit on this connection acknowledges webhooks, which the sender will not send again: WAL
 // with synchronous=FULL syncs the log at each commit, so it survives power loss.
-db.pragma('synchronous = FULL');
-db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_BYTES / (db.pragma('page_size', { simple: true }) as number)}`);
-db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
+const db = openSqlite((workerData as { file: string }).file, { synchronous: 'FULL', fileMustExist: true });
 
 const inserts = new Map<keyof DeliveryRows, { statement: Statement; columns: string[] }>();
 
@@ -31,13 +26,7 @@ function insert(table: keyof DeliveryRows, row: Row): number {
     found = { statement: db.prepare(sql), columns };
     inserts.set(table, found);
   }
-  return found.statement.run(found.columns.map((c) => sqliteValue(row[c]))).changes;
-}
-
-function sqliteValue(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value !== null && typeof value === 'object') return JSON.stringify(value);
-  return value ?? null;
+  return found.statement.run(found.columns.map((c) => toSqliteValue(row[c]))).changes;
 }
 
 // BEGIN IMMEDIATE: take the write lock up front, so a busy file waits (busy_timeout) instead of failing.

@@ -1,18 +1,12 @@
-// SQLite through better-sqlite3: WAL and pragmas tuned for a local mirror; upserts use prepared
+// SQLite through better-sqlite3 (connection and pragmas: sqlite-connection.ts); upserts use prepared
 // statements cached per table and column list, run on the same connection inside the Kysely
 // transaction (Kysely's own execute() re-prepares per call: about 14 times slower).
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import type { Statement } from 'better-sqlite3';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
-import { quoteIdent, toDbCommon } from './store-adapter.js';
+import { openSqlite, toSqliteValue } from './sqlite-connection.js';
+import { quoteIdent } from './store-adapter.js';
 import type { StoreAdapter, UpsertPage } from './store-adapter.js';
-
-const BUSY_TIMEOUT_MS = 10_000;
-const PAGE_SIZE = 16_384;
-const WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 interface UpsertStatements {
   select: Statement; // row_hash, deleted_at of one key
@@ -24,22 +18,7 @@ interface UpsertStatements {
 }
 
 export function createSqliteAdapter(path: string): StoreAdapter {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-  // 16 KiB pages for a new file (an existing one keeps its size): mirrored rows are 0.5–4 KB of typed
-  // columns plus raw JSON, which overflow 4 KiB pages; a first sync inserts 1.6× faster (measured).
-  sqlite.pragma(`page_size = ${PAGE_SIZE}`);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('temp_store = MEMORY');
-  sqlite.pragma('cache_size = -16384'); // 16 MiB: the mirror's hot set is the page being written
-  // Checkpoint the WAL every 64 MiB rather than every 1,000 pages: each checkpoint is an fsync, and a first
-  // sync or a burst of webhooks would otherwise pay one every few pages. The WAL shrinks back after.
-  const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
-  sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_BYTES / pageSize}`);
-  sqlite.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
+  const sqlite = openSqlite(path);
   const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   const statements = new Map<string, UpsertStatements>();
 
@@ -93,10 +72,7 @@ export function createSqliteAdapter(path: string): StoreAdapter {
     leaseHint:
       'another ds-mirror process is working on this SQLite file; wait for it to finish (or for the lease to ' +
       'expire if it crashed), or use PostgreSQL (--db postgres://...) to run several workers side by side',
-    toDb(value) {
-      if (typeof value === 'boolean') return value ? 1 : 0;
-      return toDbCommon(value);
-    },
+    toDb: toSqliteValue,
     async upsertPage(_trx, page) {
       const s = prepare(page);
       let inserted = 0;

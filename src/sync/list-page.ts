@@ -33,8 +33,8 @@ export async function fetchListPage(ctx: StreamContext, stream: ListStream, page
 
 /** Parses a fetched page, unless it is byte for byte the page last written under that number. */
 export async function openListPage(ctx: StreamContext, stream: ListStream, variant: string, fetched: FetchedPage): Promise<ListPage> {
-  const { page, request, body: bytes } = fetched;
-  const hash = contentHash(bytes);
+  const { page, request, body } = fetched;
+  const hash = contentHash(body);
   if (ctx.settings.mode !== 'full') {
     const known = await ctx.store.db
       .selectFrom('page_hashes')
@@ -47,16 +47,23 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
       return { page, request, hash, count: Number(known.records), records: null, keys: JSON.parse(String(known.keys)) };
     }
   }
-  let body: { data?: unknown };
+  let parsed: { data?: unknown };
   try {
-    body = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(body.toString('utf8'));
   } catch {
     throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response is not JSON`, 'retriable');
   }
-  if (!body || !Array.isArray(body.data)) {
+  if (!parsed || !Array.isArray(parsed.data)) {
     throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response has no data array`, 'retriable');
   }
-  return { page, request, hash, count: body.data.length, records: body.data, keys: null };
+  return { page, request, hash, count: parsed.data.length, records: parsed.data, keys: null };
+}
+
+/** A page as written: its keys (for deletion detection and its page hash), records quarantined, row counts. */
+export interface Written {
+  keys: string[];
+  rejected: number;
+  counts: WriteCounts;
 }
 
 /** Records mapped and written at a time: a 10,000-record page never holds all of its rows at once. */
@@ -73,7 +80,7 @@ export async function writeRecords(
   records: unknown[],
   now: string,
   checkFirstKey: (key: string | undefined) => void,
-): Promise<{ keys: string[]; rejected: number; counts: WriteCounts }> {
+): Promise<Written> {
   const keys: string[] = [];
   const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
   let rejected = 0;

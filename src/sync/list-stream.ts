@@ -7,7 +7,7 @@ import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext, type SyncSettings } from './context.js';
 import { pages } from './pager.js';
 import { windowStart } from './date-window.js';
-import { type FetchedPage, fetchListPage, forgetPagesAfter, openListPage, rowsLastSeen, savePageHash, writeRecords } from './list-page.js';
+import { type FetchedPage, type Written, fetchListPage, forgetPagesAfter, openListPage, rowsLastSeen, savePageHash, writeRecords } from './list-page.js';
 
 interface ListCheckpoint {
   pass: string;
@@ -42,6 +42,13 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     const startPage = saved && saved.variant === v ? saved.page : 1;
     const seen = new Set<string>();
     let previousFirstKey: string | undefined;
+    // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
+    const checkFirstKey = (page: number, first: string | undefined) => {
+      if (first !== undefined && first === previousFirstKey) {
+        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page - 1} again on page ${page}: paging is ignored, stopping`);
+      }
+      previousFirstKey = first;
+    };
     let lastPage = startPage - 1;
     let skippedSinceCheckpoint = 0;
     const fetchPage = (page: number) => {
@@ -55,14 +62,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
     for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
       lastPage = page.page;
-      // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
-      const checkFirstKey = (first: string | undefined) => {
-        if (first !== undefined && first === previousFirstKey) {
-          throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page.page - 1} again on page ${page.page}: paging is ignored, stopping`);
-        }
-        previousFirstKey = first;
-      };
-      if (page.keys) checkFirstKey(page.keys[0]);
+      if (page.keys) checkFirstKey(page.page, page.keys[0]);
       const done = last && v === variants.length - 1;
       const checkpoint: ListCheckpoint | null = done
         ? null
@@ -72,19 +72,17 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       // CHECKPOINT_EVERY unchanged pages, so a resume re-reads at most that many cheap pages.
       if (!page.records) skippedSinceCheckpoint++;
       const saveNow = page.records !== null || done || ctx.signal.aborted || skippedSinceCheckpoint >= CHECKPOINT_EVERY;
-      let keys = page.keys ?? [];
-      let rejected = 0;
-      const counts = !saveNow ? { inserted: 0, updated: 0, unchanged: page.count } : await store.transaction(async (tx) => {
+      const unchanged: Written = { keys: page.keys ?? [], rejected: 0, counts: { inserted: 0, updated: 0, unchanged: page.count } };
+      const { keys, rejected, counts } = !saveNow ? unchanged : await store.transaction(async (tx) => {
         skippedSinceCheckpoint = 0;
         if (!page.records) {
           await tx.saveCheckpoint(stream.name, checkpoint);
-          return { inserted: 0, updated: 0, unchanged: page.count };
+          return unchanged;
         }
-        const written = await writeRecords(tx, stream, page.records, now, checkFirstKey);
-        ({ keys, rejected } = written);
-        await savePageHash(tx, stream.name, variant.name, page, keys, now);
+        const written = await writeRecords(tx, stream, page.records, now, (first) => checkFirstKey(page.page, first));
+        await savePageHash(tx, stream.name, variant.name, page, written.keys, now);
         await tx.saveCheckpoint(stream.name, checkpoint);
-        return written.counts;
+        return written;
       });
       for (const k of keys) seen.add(k);
       stats.fetched += page.count;
