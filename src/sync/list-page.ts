@@ -17,6 +17,8 @@ export interface ListPage {
   records: unknown[] | null;
   /** The keys (keyString) of an unchanged page, from the last write. */
   keys: string[] | null;
+  /** The key of the page's first mirrorable record: a page that repeats the last one's means paging is ignored. */
+  firstKey: string | undefined;
 }
 
 /** A page as fetched: its bytes, not yet decoded (pages fetched ahead wait in this form, off the JS heap). */
@@ -44,7 +46,8 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
       .where('page', '=', page)
       .executeTakeFirst();
     if (known && known.request === request && known.body_hash === hash) {
-      return { page, request, hash, count: Number(known.records), records: null, keys: JSON.parse(String(known.keys)) };
+      const keys: string[] = JSON.parse(String(known.keys));
+      return { page, request, hash, count: Number(known.records), records: null, keys, firstKey: keys[0] };
     }
   }
   let parsed: { data?: unknown };
@@ -56,7 +59,15 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
   if (!parsed || !Array.isArray(parsed.data)) {
     throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response has no data array`, 'retriable');
   }
-  return { page, request, hash, count: parsed.data.length, records: parsed.data, keys: null };
+  return { page, request, hash, count: parsed.data.length, records: parsed.data, keys: null, firstKey: firstKey(stream, parsed.data) };
+}
+
+function firstKey(stream: ListStream, records: readonly unknown[]): string | undefined {
+  for (const record of records) {
+    const [row] = recordsToRows([record], stream).rows;
+    if (row) return keyString(stream.key.map((k) => row[k]));
+  }
+  return undefined;
 }
 
 /** A page as written: its keys (for deletion detection and its page hash), records quarantined, row counts. */
@@ -72,14 +83,12 @@ const WRITE_SLICE = 1000;
 /**
  * Maps and upserts a parsed page's records, a slice at a time; malformed records go to quarantine.
  * The page's parsed records are released as their slice is written (the page array is consumed).
- * `checkFirstKey` sees the page's first key before anything is written.
  */
 export async function writeRecords(
   tx: StoreTx,
   stream: ListStream,
   records: unknown[],
   now: string,
-  checkFirstKey: (key: string | undefined) => void,
 ): Promise<Written> {
   const keys: string[] = [];
   const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
@@ -89,7 +98,6 @@ export async function writeRecords(
     records.fill(null, i, i + WRITE_SLICE);
     const mapped = recordsToRows(slice, stream);
     for (const row of mapped.rows) keys.push(keyString(stream.key.map((k) => row[k])));
-    if (i === 0) checkFirstKey(keys[0]);
     for (const r of mapped.rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
     rejected += mapped.rejected.length;
     if (mapped.rows.length) addWrites(counts, await tx.upsertChanged(stream.table, stream.key, mapped.rows, now));

@@ -1,15 +1,27 @@
 // One pass over a list stream: page by page, each page and the stream's checkpoint committed in one
-// transaction, so an interrupted run resumes at the next page. After a complete pass (from page 1, no
-// date window) the rows no longer served are soft-deleted.
+// transaction, so an interrupted run resumes at the next page. The variants of a list (the asset
+// classes) are paged at the same time, each with its own place in the one checkpoint. After a variant's
+// complete pass (from page 1, no date window) its rows no longer served are soft-deleted.
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext, type SyncSettings } from './context.js';
+import { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
 import { windowStart } from './date-window.js';
 import { type FetchedPage, type Written, fetchListPage, forgetPagesAfter, openListPage, rowsLastSeen, savePageHash, writeRecords } from './list-page.js';
 
+type Variant = NonNullable<ListStream['variants']>[number];
+
 interface ListCheckpoint {
+  pass: string;
+  windowStart: string | null;
+  /** Per variant, the next page to read; null once the variant is complete. */
+  next: Record<string, number | null>;
+}
+
+/** The checkpoint of earlier versions, which read the variants one after another. */
+interface SequentialCheckpoint {
   pass: string;
   variant: number;
   page: number;
@@ -18,88 +30,155 @@ interface ListCheckpoint {
 
 const CHECKPOINT_EVERY = 25;
 const ROWS_IN_FLIGHT = 2000;
-const SINGLE = [{ name: '', query: {} as Query, scope: {} as Row }];
+const WRITES_IN_FLIGHT = 3;
+const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as Row }];
+
+/** Page transactions of one list (variant) in flight at once: a few small pages, one large one. */
+function writeWindow(stream: ListStream): number {
+  return Math.max(1, Math.min(WRITES_IN_FLIGHT, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
+}
 
 /** Pages of a list in flight at once: lists with large pages (projects, chains: 10,000 records) keep fewer, for memory. */
 export function pageWindow(stream: ListStream, settings: Pick<SyncSettings, 'pageWindow'>): number {
   return Math.max(1, Math.min(settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
 }
 
+function readCheckpoint(saved: ListCheckpoint | SequentialCheckpoint | null, variants: readonly Variant[]): ListCheckpoint | null {
+  if (!saved || 'next' in saved) return saved;
+  const next = Object.fromEntries(variants.map((v, i) => [v.name, i < saved.variant ? null : i === saved.variant ? saved.page : 1]));
+  return { pass: saved.pass, windowStart: saved.windowStart, next };
+}
+
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
-  const { store, stats } = ctx;
-  const saved = ctx.settings.mode === 'full' ? null : ((await store.getState(stream.name))?.checkpoint as ListCheckpoint | null);
+  const { store } = ctx;
   const variants = stream.variants ?? SINGLE;
-  const pass = saved?.pass ?? ctx.now();
+  const stored = ctx.settings.mode === 'full' ? null : ((await store.getState(stream.name))?.checkpoint as ListCheckpoint | SequentialCheckpoint | null);
+  const saved = readCheckpoint(stored ?? null, variants);
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
-  if (saved) ctx.logger.info({ stream: stream.name, variant: saved.variant, page: saved.page }, 'resuming from checkpoint');
+  const pass = saved?.pass ?? ctx.now();
+  if (saved) ctx.logger.info({ stream: stream.name, next: saved.next }, 'resuming from checkpoint');
+  // The committed place of every variant: each page's checkpoint is built from it when the page commits.
+  const next: Record<string, number | null> = Object.fromEntries(variants.map((v) => [v.name, saved?.next[v.name] === undefined ? 1 : saved.next[v.name]]));
+  const checkpoint = (variant: string, page: number | null): ListCheckpoint | null => {
+    const places = { ...next, [variant]: page };
+    if (Object.values(places).every((p) => p === null)) return null;
+    return { pass, windowStart: start, next: places };
+  };
   // Rows each variant held last time (unknown under a date window): the pager's horizon and the bar's total.
   const lastSeen = await Promise.all(variants.map((variant) => (start === null ? rowsLastSeen(store, stream.name, variant.name) : 0)));
   const expected = lastSeen.reduce((a, b) => a + b, 0);
   if (expected > 0) ctx.progress.start(stream.name, expected);
 
-  for (let v = saved?.variant ?? 0; v < variants.length; v++) {
-    const variant = variants[v];
-    const startPage = saved && saved.variant === v ? saved.page : 1;
-    const seen = new Set<string>();
-    let previousFirstKey: string | undefined;
-    // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
-    const checkFirstKey = (page: number, first: string | undefined) => {
-      if (first !== undefined && first === previousFirstKey) {
-        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page - 1} again on page ${page}: paging is ignored, stopping`);
-      }
-      previousFirstKey = first;
-    };
-    let lastPage = startPage - 1;
-    let skippedSinceCheckpoint = 0;
-    const fetchPage = (page: number) => {
-      const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
-      if (start !== null && stream.window) query[stream.window.startParam] = start;
-      return fetchListPage(ctx, stream, page, query);
-    };
-    const expectedRows = lastSeen[v];
+  let cleared = false;
+  // One variant failing stops the others at their next page, before the stream reports the failure.
+  const failed = new AbortController();
+  const variantCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]) };
+  const outcomes = await Promise.allSettled(variants.map(async (variant, v) => {
+    const startPage = next[variant.name];
+    if (startPage === null) return;
+    try {
+      const run = { startPage, start, expectedRows: lastSeen[v], checkpoint, committed: (page: number | null) => (next[variant.name] = page) };
+      if ((await syncVariant(variantCtx, stream, variant, run)) === 'cleared') cleared = true;
+    } catch (error) {
+      failed.abort();
+      throw error;
+    }
+  }));
+  const failure = outcomes.find((o) => o.status === 'rejected');
+  if (failure) throw failure.reason;
+  if (Object.values(next).some((p) => p !== null)) {
+    ctx.stats.outcome = 'stopped';
+    return;
+  }
+  // Variants that finished at the same moment may each have saved the other's older place.
+  if (!cleared) await store.transaction((tx) => tx.saveCheckpoint(stream.name, null));
+}
 
-    const window = pageWindow(stream, ctx.settings);
-    const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
-    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows, window })) {
+interface VariantRun {
+  startPage: number;
+  /** The window's start, or null for a complete pass. */
+  start: string | null;
+  expectedRows: number;
+  checkpoint: (variant: string, page: number | null) => ListCheckpoint | null;
+  /** Called once a page's transaction has committed, with the next page to read (null: the variant is complete). */
+  committed: (page: number | null) => void;
+}
+
+async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<'stopped' | 'cleared' | 'complete'> {
+  const { store, stats } = ctx;
+  const { startPage, start } = run;
+  const seen = new Set<string>();
+  let previousFirstKey: string | undefined;
+  let lastPage = startPage - 1;
+  let skippedSinceCheckpoint = 0;
+  let clearedCheckpoint = false;
+  const progress = new PageProgress(startPage);
+  const fetchPage = (page: number) => {
+    const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
+    if (start !== null && stream.window) query[stream.window.startParam] = start;
+    return fetchListPage(ctx, stream, page, query);
+  };
+  const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
+  const tally = ({ keys, rejected, counts }: Written, count: number) => {
+    for (const k of keys) seen.add(k);
+    stats.fetched += count;
+    stats.errors += rejected;
+    addWrites(stats, counts);
+    ctx.progress.advance(stream.name, stats);
+  };
+  // Page transactions in flight, oldest first: the next pages are mapped while earlier ones commit.
+  const writing: Promise<void>[] = [];
+  try {
+    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows: run.expectedRows, window: pageWindow(stream, ctx.settings) })) {
       lastPage = page.page;
-      if (page.keys) checkFirstKey(page.page, page.keys[0]);
-      const done = last && v === variants.length - 1;
-      const checkpoint: ListCheckpoint | null = done
-        ? null
-        : { pass, variant: last ? v + 1 : v, page: last ? 1 : page.page + 1, windowStart: start };
-      const now = ctx.now();
+      if (last) progress.end(page.page);
+      // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
+      if (page.firstKey !== undefined && page.firstKey === previousFirstKey) {
+        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page.page - 1} again on page ${page.page}: paging is ignored, stopping`);
+      }
+      previousFirstKey = page.firstKey;
       // An unchanged page writes nothing; its checkpoint is saved with the next write, or every
       // CHECKPOINT_EVERY unchanged pages, so a resume re-reads at most that many cheap pages.
-      if (!page.records) skippedSinceCheckpoint++;
-      const saveNow = page.records !== null || done || ctx.signal.aborted || skippedSinceCheckpoint >= CHECKPOINT_EVERY;
       const unchanged: Written = { keys: page.keys ?? [], rejected: 0, counts: { inserted: 0, updated: 0, unchanged: page.count } };
-      const { keys, rejected, counts } = !saveNow ? unchanged : await store.transaction(async (tx) => {
+      if (!page.records && !last && !ctx.signal.aborted && ++skippedSinceCheckpoint < CHECKPOINT_EVERY) {
+        progress.markDone(page.page);
+        tally(unchanged, page.count);
+      } else {
         skippedSinceCheckpoint = 0;
-        if (!page.records) {
-          await tx.saveCheckpoint(stream.name, checkpoint);
-          return unchanged;
-        }
-        const written = await writeRecords(tx, stream, page.records, now, (first) => checkFirstKey(page.page, first));
-        await savePageHash(tx, stream.name, variant.name, page, written.keys, now);
-        await tx.saveCheckpoint(stream.name, checkpoint);
-        return written;
-      });
-      for (const k of keys) seen.add(k);
-      stats.fetched += page.count;
-      stats.errors += rejected;
-      addWrites(stats, counts);
-      ctx.progress.advance(stream.name, stats);
-      if (ctx.signal.aborted && !done) {
-        stats.outcome = 'stopped';
-        return;
+        const { records } = page;
+        const now = ctx.now();
+        writing.push(store.transaction(async (tx) => {
+          const written = records ? await writeRecords(tx, stream, records, now) : unchanged;
+          if (records) await savePageHash(tx, stream.name, variant.name, page, written.keys, now);
+          // Built last, so it holds every other page and variant committed so far.
+          const saving = run.checkpoint(variant.name, progress.placeWith(page.page));
+          await tx.saveCheckpoint(stream.name, saving);
+          clearedCheckpoint = saving === null;
+          return written;
+        }).then((written) => {
+          progress.markDone(page.page);
+          run.committed(progress.placeWith());
+          tally(written, page.count);
+        }));
+        if (writing.length >= writeWindow(stream)) await writing.shift();
       }
+      if (ctx.signal.aborted && !last) break;
     }
-    await forgetPagesAfter(store, stream.name, variant.name, lastPage);
-
-    if (stream.detectDeletes && start === null && startPage === 1) {
-      stats.deleted += await store.softDeleteMissing(stream.table, stream.key, seen, variant.scope, ctx.now());
-    } else if (stream.detectDeletes && start === null) {
-      ctx.logger.info({ stream: stream.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
-    }
+  } catch (error) {
+    await Promise.allSettled(writing); // nothing is left writing once the variant has failed
+    throw error;
   }
+  const failure = (await Promise.allSettled(writing)).find((o) => o.status === 'rejected');
+  if (failure) throw failure.reason;
+  if (progress.placeWith() !== null) return "stopped";
+  await forgetPagesAfter(store, stream.name, variant.name, lastPage);
+
+  if (stream.detectDeletes && start === null && startPage === 1) {
+    // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
+    const deleted = await store.softDeleteMissing(stream.table, stream.key, seen, variant.scope, ctx.now());
+    stats.deleted += deleted;
+  } else if (stream.detectDeletes && start === null) {
+    ctx.logger.info({ stream: stream.name, variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
+  }
+  return clearedCheckpoint ? 'cleared' : 'complete';
 }
