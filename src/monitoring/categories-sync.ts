@@ -42,6 +42,7 @@ export async function syncCategories(ctx: StreamContext): Promise<void> {
     ['monitoring_subcategories', SUBCATEGORY, subcategories],
   ] as const) {
     const seen = new Set(mapped.rows.map((r) => keyString(spec.key.map((k) => r[k]))));
-    stats.deleted += await store.softDeleteMissing(table, spec.key, seen, {}, now);
+    const deleted = await store.softDeleteMissing(table, spec.key, seen, {}, now);
+    stats.deleted += deleted;
   }
 }

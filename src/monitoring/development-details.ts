@@ -42,7 +42,10 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
   const flush = async () => {
     const rows = batch;
     batch = [];
-    if (rows.length > 0) stats.updated += await writeDetails(ctx, rows);
+    if (rows.length === 0) return;
+    // Read after the write: flushes run concurrently, and `+= await` would add to a stale total.
+    const updated = await writeDetails(ctx, rows);
+    stats.updated += updated;
   };
 
   await Promise.all(

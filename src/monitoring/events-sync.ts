@@ -152,7 +152,8 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
 async function detectRemovals(ctx: StreamContext, seen: ReadonlySet<string>): Promise<void> {
   const { store, stats } = ctx;
   const now = ctx.now();
-  stats.deleted += await store.softDeleteMissing('monitoring_events', EVENT_SPEC.key, seen, {}, now);
+  const deleted = await store.softDeleteMissing('monitoring_events', EVENT_SPEC.key, seen, {}, now);
+  stats.deleted += deleted;
   await store.transaction(async (tx) => {
     const [orphans] = await tx.db
       .updateTable('monitoring_developments')

@@ -57,7 +57,8 @@ export async function syncTokenUnlocks(ctx: StreamContext): Promise<void> {
     const live = await store.db.selectFrom(TABLE).select(['id', 'category', 'sector', 'tags']).where('deleted_at', 'is', null).execute();
     for (const row of live) if (!covers(row)) keep.add(keyString([row.id]));
   }
-  stats.deleted += await store.softDeleteMissing(TABLE, SPEC.key, keep, {}, now);
+  const deleted = await store.softDeleteMissing(TABLE, SPEC.key, keep, {}, now);
+  stats.deleted += deleted;
 }
 
 /** What the filters cover, as the service matches them (OR within a filter, AND across); null = everything. */
