@@ -10,6 +10,8 @@ export interface SandboxProcess {
     resources: Record<string, { updated: unknown[]; added: unknown[]; removed: unknown[] }>;
     monitoring: Record<string, unknown>;
   }>;
+  /** Adds this much latency to every request (0: none). */
+  setLatency(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,14 @@ export async function startSandboxProcess(scale: number, seed = 42): Promise<San
       });
       if (!res.ok) throw new Error(`advance: HTTP ${res.status} ${await res.text()}`);
       return (await res.json()) as never;
+    },
+    async setLatency(ms) {
+      const res = await fetch(`${url}/_sandbox/chaos`, {
+        method: ms > 0 ? 'PUT' : 'DELETE',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: ms > 0 ? JSON.stringify({ latencyMs: ms }) : undefined,
+      });
+      if (!res.ok) throw new Error(`chaos: HTTP ${res.status} ${await res.text()}`);
     },
     async stop() {
       child.kill('SIGTERM');

@@ -2,7 +2,8 @@
 // sync's own, peak RSS included). In one run: (a) a fetch-only baseline that pages through the same lists
 // with the same client and pager and discards the rows, (b) a full first sync, (c) an incremental sync with
 // nothing changed, (d) an incremental sync after 1% of records changed. Prints a markdown section.
-//   npx tsx bench/sync.ts [--scale 10] [--db sqlite|postgres://...]
+// Then (a) and (b) once more with latency added to every request, as a real service has.
+//   npx tsx bench/sync.ts [--scale 10] [--db sqlite|postgres://...] [--latency-ms 50]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,8 @@ import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaseline } from './pg-copy-baseline.js';
 import { sqliteFloor } from './sqlite-floor.js';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' }, 'latency-ms': { type: 'string', default: '50' } } });
+const latencyMs = Number(values['latency-ms']);
 const scale = Number(values.scale);
 const logger = createLogger('warn');
 const streams = resolveStreams(['v1']);
@@ -52,12 +54,12 @@ async function baseline(): Promise<{ rows: number; requests: number; seconds: nu
 /** Peak RSS seen while the syncs ran (sampled; the process's maxRSS also counts the baseline's own pages). */
 let syncPeakRss = 0;
 
-async function sync(mode: 'full' | 'incremental'): Promise<{ result: RunResult; requests: number; seconds: number }> {
+async function sync(mode: 'full' | 'incremental', into = store): Promise<{ result: RunResult; requests: number; seconds: number }> {
   const c = client();
   const sample = () => (syncPeakRss = Math.max(syncPeakRss, process.memoryUsage.rss()));
   const sampler = setInterval(sample, 5);
   const started = performance.now();
-  const result = await runSync({ client: c, store, logger, settings: syncSettings({}, { full: mode === 'full' }), streams });
+  const result = await runSync({ client: c, store: into, logger, settings: syncSettings({}, { full: mode === 'full' }), streams });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   sample();
@@ -84,6 +86,7 @@ try {
   const rss = process.resourceUsage().maxRSS / 1024;
   const heap = process.memoryUsage();
   process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
+  const remote = latencyMs > 0 ? await withLatency() : null;
   const copy = pgSchema ? await copyBaseline(values.db!, pgSchema, lists.map((l) => l.table)) : null;
   const floor = pgSchema ? null : sqliteFloor(join(dir, 'mirror.db'), join(dir, 'floor.db'), lists);
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
@@ -102,6 +105,7 @@ try {
     '',
     ...(floor ? [`SQLite alone, for scale: inserting the same ${floor.rows} rows with prepared INSERTs into unindexed tables of a fresh file (same pragmas, one transaction per page, no fetch, mapping or change check) takes ${floor.seconds.toFixed(2)} s, ${(floor.seconds / a.seconds).toFixed(2)}× (a)'s time. Even with fetching overlapped and free, a sync that writes these rows to SQLite here cannot exceed ${(a.seconds / floor.seconds).toFixed(2)} of (a)'s speed.`, ''] : []),
     ...(copy ? [`PostgreSQL COPY of the same ${copy.rows} rows into unindexed tables: ${rate(copy.rows, copy.seconds)} rows/s; the first sync's rate is ${(copy.seconds / b.seconds).toFixed(2)} of it.`, ''] : []),
+    ...(remote ? [`With ${latencyMs} ms added to every request (a real service's round trip rather than loopback's), in the same run: (a) ${remote.a.seconds.toFixed(2)} s, (b) a full first sync into an empty ${values.db === 'sqlite' ? 'file' : 'schema'} ${remote.b.seconds.toFixed(2)} s, ${(remote.a.seconds / remote.b.seconds).toFixed(2)} of (a)'s speed: the writes hide behind the requests in flight.`, ''] : []),
     `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS during the syncs (b)–(e): ${(syncPeakRss / 2 ** 20).toFixed(0)} MB (sampled every 5 ms; the process's maxRSS, baseline included: ${rss.toFixed(0)} MB).`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -111,6 +115,22 @@ try {
   await store.close();
   await sandbox.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** (a) and (b) again with the sandbox answering after `latencyMs`, (b) into an empty store. */
+async function withLatency() {
+  await sandbox.setLatency(latencyMs);
+  const schema = pgSchema ? `${pgSchema}_latency` : undefined;
+  const empty = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'latency.db')}` : values.db!, schema, logger });
+  try {
+    const a = await baseline();
+    const b = await sync('full', empty);
+    return { a, b };
+  } finally {
+    await sandbox.setLatency(0);
+    if (schema) await empty.db.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
+    await empty.close();
+  }
 }
 
 async function minimumRequests(): Promise<number> {
