@@ -66,6 +66,18 @@ for (const dialect of dialects) {
       expect([row3.first_seen_at, row3.synced_at, row3.deleted_at]).toEqual([T1, T3, null]);
     });
 
+    it('writes exactly the changed, new and soft-deleted rows of a large page, and nothing else', async () => {
+      // Large enough that PostgreSQL first looks up the page's held hashes and sends only the rest.
+      const ids = Array.from({ length: 40 }, (_, i) => i + 1);
+      await upsert(ids.map((id) => item(id)), T1);
+      expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(ids.filter((id) => id !== 7).map(String)), {}, T2)).toBe(1);
+      const next = [...ids.map((id) => item(id, id === 3 || id === 30 ? 'b' : 'a')), item(41)];
+      expect(await upsert(next, T3)).toEqual({ inserted: 1, updated: 3, unchanged: 37 });
+      const written = (await all()).filter((r) => r.synced_at === T3).map((r) => r.id);
+      expect(written).toEqual([3, 7, 30, 41]);
+      expect((await all()).every((r) => r.deleted_at === null)).toBe(true);
+    });
+
     it('handles composite keys', async () => {
       await createMirrorTable(t.store, 'test_pairs', ['chart_id', 'slug']);
       const pair = (chart_id: number, slug: string, v = 'a') => ({ chart_id, slug, raw: { v }, row_hash: `${chart_id}${slug}${v}` });
