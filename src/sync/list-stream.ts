@@ -147,7 +147,7 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
         skippedSinceCheckpoint = 0;
         const { records } = page;
         const now = ctx.now();
-        writing.push(store.transaction(async (tx) => {
+        const write = store.transaction(async (tx) => {
           const written = records ? await writeRecords(tx, stream, records, now) : unchanged;
           if (records) await savePageHash(tx, stream.name, variant.name, page, written.keys, now);
           // Built last, so it holds every other page and variant committed so far.
@@ -159,7 +159,9 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
           progress.markDone(page.page);
           run.committed(progress.placeWith());
           tally(written, page.count);
-        }));
+        });
+        write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
+        writing.push(write);
         if (writing.length >= writeWindow(stream)) await writing.shift();
       }
       if (ctx.signal.aborted && !last) break;
@@ -170,7 +172,7 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   }
   const failure = (await Promise.allSettled(writing)).find((o) => o.status === 'rejected');
   if (failure) throw failure.reason;
-  if (progress.placeWith() !== null) return "stopped";
+  if (progress.placeWith() !== null) return 'stopped';
   await forgetPagesAfter(store, stream.name, variant.name, lastPage);
 
   if (stream.detectDeletes && start === null && startPage === 1) {
