@@ -31,11 +31,12 @@ interface SequentialCheckpoint {
 const CHECKPOINT_EVERY = 25;
 const ROWS_IN_FLIGHT = 2000;
 const WRITES_IN_FLIGHT = 3;
+const ROWS_WRITING = 500;
 const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as Row }];
 
-/** Page transactions of one list (variant) in flight at once: a few small pages, one large one. */
+/** Page transactions of one list (variant) in flight at once: a few pages of 100, one of 1,000 or more (memory). */
 function writeWindow(stream: ListStream): number {
-  return Math.max(1, Math.min(WRITES_IN_FLIGHT, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
+  return Math.max(1, Math.min(WRITES_IN_FLIGHT, Math.floor(ROWS_WRITING / stream.pageSize)));
 }
 
 /** Pages of a list in flight at once: lists with large pages (projects, chains: 10,000 records) keep fewer, for memory. */
