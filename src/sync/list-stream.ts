@@ -58,28 +58,32 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   const pass = saved?.pass ?? ctx.now();
   if (saved) ctx.logger.info({ stream: stream.name, next: saved.next }, 'resuming from checkpoint');
-  // The committed place of every variant: each page's checkpoint is built from it when the page commits.
-  const next: Record<string, number | null> = Object.fromEntries(variants.map((v) => [v.name, saved?.next[v.name] === undefined ? 1 : saved.next[v.name]]));
-  const checkpoint = (variant: string, page: number | null): ListCheckpoint | null => {
-    const places = { ...next, [variant]: page };
-    if (Object.values(places).every((p) => p === null)) return null;
-    return { pass, windowStart: start, next: places };
+  // Where each variant stands; every page's checkpoint is built from all of them.
+  const places = new Map(variants.map((v) => {
+    const next = saved?.next[v.name];
+    return [v.name, next === null ? PageProgress.complete() : new PageProgress(next ?? 1)];
+  }));
+  // A null checkpoint is built only once every other page of every variant has committed, so no
+  // later commit can overwrite it; otherwise the end of the run saves null itself.
+  let cleared = false;
+  const checkpoint = (variant: string, page: number): ListCheckpoint | null => {
+    const next = Object.fromEntries([...places].map(([name, p]) => [name, name === variant ? p.placeWith(page) : p.placeWith()]));
+    cleared = Object.values(next).every((p) => p === null);
+    return cleared ? null : { pass, windowStart: start, next };
   };
   // Rows each variant held last time (unknown under a date window): the pager's horizon and the bar's total.
   const lastSeen = await Promise.all(variants.map((variant) => (start === null ? rowsLastSeen(store, stream.name, variant.name) : 0)));
   const expected = lastSeen.reduce((a, b) => a + b, 0);
   if (expected > 0) ctx.progress.start(stream.name, expected);
 
-  let cleared = false;
   // One variant failing stops the others at their next page, before the stream reports the failure.
   const failed = new AbortController();
   const variantCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]) };
   const outcomes = await Promise.allSettled(variants.map(async (variant, v) => {
-    const startPage = next[variant.name];
-    if (startPage === null) return;
+    const progress = places.get(variant.name)!;
+    if (progress.placeWith() === null) return;
     try {
-      const run = { startPage, start, expectedRows: lastSeen[v], checkpoint, committed: (page: number | null) => (next[variant.name] = page) };
-      if ((await syncVariant(variantCtx, stream, variant, run)) === 'cleared') cleared = true;
+      await syncVariant(variantCtx, stream, variant, { progress, start, expectedRows: lastSeen[v], checkpoint: (page) => checkpoint(variant.name, page) });
     } catch (error) {
       failed.abort();
       throw error;
@@ -87,7 +91,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   }));
   const failure = outcomes.find((o) => o.status === 'rejected');
   if (failure) throw failure.reason;
-  if (Object.values(next).some((p) => p !== null)) {
+  if ([...places.values()].some((p) => p.placeWith() !== null)) {
     ctx.stats.outcome = 'stopped';
     return;
   }
@@ -96,24 +100,23 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
 }
 
 interface VariantRun {
-  startPage: number;
+  /** The variant's place: read from the checkpoint, advanced as its pages commit. */
+  progress: PageProgress;
   /** The window's start, or null for a complete pass. */
   start: string | null;
   expectedRows: number;
-  checkpoint: (variant: string, page: number | null) => ListCheckpoint | null;
-  /** Called once a page's transaction has committed, with the next page to read (null: the variant is complete). */
-  committed: (page: number | null) => void;
+  /** The stream's checkpoint as it will stand once `page` commits. */
+  checkpoint: (page: number) => ListCheckpoint | null;
 }
 
-async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<'stopped' | 'cleared' | 'complete'> {
+async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<void> {
   const { store, stats } = ctx;
-  const { startPage, start } = run;
+  const { progress, start } = run;
+  const startPage = progress.placeWith() ?? 1;
   const seen = new Set<string>();
   let previousFirstKey: string | undefined;
   let lastPage = startPage - 1;
   let skippedSinceCheckpoint = 0;
-  let clearedCheckpoint = false;
-  const progress = new PageProgress(startPage);
   const fetchPage = (page: number) => {
     const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
     if (start !== null && stream.window) query[stream.window.startParam] = start;
@@ -129,6 +132,7 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   };
   // Page transactions in flight, oldest first: the next pages are mapped while earlier ones commit.
   const writing: Promise<void>[] = [];
+  const writesAtOnce = writeWindow(stream);
   try {
     for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows: run.expectedRows, window: pageWindow(stream, ctx.settings) })) {
       lastPage = page.page;
@@ -151,19 +155,16 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
         const write = store.transaction(async (tx) => {
           const written = records ? await writeRecords(tx, stream, records, now) : unchanged;
           if (records) await savePageHash(tx, stream.name, variant.name, page, written.keys, now);
-          // Built last, so it holds every other page and variant committed so far.
-          const saving = run.checkpoint(variant.name, progress.placeWith(page.page));
-          await tx.saveCheckpoint(stream.name, saving);
-          clearedCheckpoint = saving === null;
+          // Built last, so it holds every other page and variant done so far.
+          await tx.saveCheckpoint(stream.name, run.checkpoint(page.page));
           return written;
         }).then((written) => {
           progress.markDone(page.page);
-          run.committed(progress.placeWith());
           tally(written, page.count);
         });
         write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
         writing.push(write);
-        if (writing.length >= writeWindow(stream)) await writing.shift();
+        if (writing.length >= writesAtOnce) await writing.shift();
       }
       if (ctx.signal.aborted && !last) break;
     }
@@ -173,7 +174,7 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   }
   const failure = (await Promise.allSettled(writing)).find((o) => o.status === 'rejected');
   if (failure) throw failure.reason;
-  if (progress.placeWith() !== null) return 'stopped';
+  if (progress.placeWith() !== null) return; // stopped: the checkpoint holds its place
   await forgetPagesAfter(store, stream.name, variant.name, lastPage);
 
   if (stream.detectDeletes && start === null && startPage === 1) {
@@ -183,5 +184,4 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   } else if (stream.detectDeletes && start === null) {
     ctx.logger.info({ stream: stream.name, variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
   }
-  return clearedCheckpoint ? 'cleared' : 'complete';
 }

@@ -7,6 +7,13 @@ export class PageProgress {
 
   constructor(private next: number) {}
 
+  /** A list already read to its end (its checkpoint says so). */
+  static complete(): PageProgress {
+    const progress = new PageProgress(1);
+    progress.end(0);
+    return progress;
+  }
+
   /** The list's last page, once read: past it there is nothing left. */
   end(page: number): void {
     this.lastPage = page;
