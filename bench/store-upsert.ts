@@ -2,9 +2,10 @@
 // first insert and an unchanged re-run, on SQLite and PostgreSQL, against a baseline measured in the
 // same run (SQLite: a raw prepared INSERT into an unindexed table; PostgreSQL: COPY into an
 // unindexed table). On PostgreSQL the candidate upsert forms are measured side by side, which is
-// how the adapter's form was picked: unnest matches multi-row VALUES (without its 65,535-parameter
-// cap); COPY to staging + merge wins only from about 1000-row pages and loses at 100, the page size
-// of the big streams (assets, market stats, events). Prints a markdown table.
+// how the adapter's form was picked: the page as one jsonb array of rows beats one unnest array per
+// column (no array-literal escaping at either end), which matched multi-row VALUES (capped at 65,535
+// parameters); COPY to staging + merge wins only from about 1000-row pages and loses at 100, the page
+// size of the big streams (assets, market stats, events). Prints a markdown table.
 //   npx tsx bench/store-upsert.ts [--rows 100000] [--pg postgres://...] [--pg-only]   (else a throwaway cluster)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,8 +143,8 @@ const mergeTail = (source: string) =>
   `on conflict (id) do update set ${NAMES.filter((n) => n !== 'id').map((n) => `"${n}" = excluded."${n}"`).join(', ')}, ` +
   `synced_at = excluded.synced_at, deleted_at = null where t.row_hash is distinct from excluded.row_hash or t.deleted_at is not null ${source}`;
 
-/** Alternative upsert forms, measured to choose the adapter's: multi-row VALUES, and COPY into a staging table then merge. */
-async function pgVariant(pool: pg.Pool, form: 'values' | 'copy-merge', rows: Row[], size: number, now: string): Promise<number> {
+/** Alternative upsert forms, measured to choose the adapter's: one unnest array per column, multi-row VALUES, and COPY into a staging table then merge. */
+async function pgVariant(pool: pg.Pool, form: 'unnest' | 'values' | 'copy-merge', rows: Row[], size: number, now: string): Promise<number> {
   const client = await pool.connect();
   let written = 0;
   try {
@@ -154,7 +155,11 @@ async function pgVariant(pool: pg.Pool, form: 'values' | 'copy-merge', rows: Row
     for (const page of pages(rows, size)) {
       await client.query('begin');
       let result;
-      if (form === 'values') {
+      if (form === 'unnest') {
+        const arrays = NAMES.map((n) => page.map((r) => (typeof r[n] === 'object' && r[n] !== null ? JSON.stringify(r[n]) : r[n])));
+        const unnest = NAMES.map((n, i) => `$${i + 2}::${COLUMNS[n][1]}[]`).join(', ');
+        result = await client.query(`insert into bench_assets as t (${NAMES.map((n) => `"${n}"`).join(', ')}, first_seen_at, synced_at, deleted_at) select u.*, $1::timestamptz, $1::timestamptz, null from unnest(${unnest}) as u ${mergeTail('returning (xmax = 0)')}`, [now, ...arrays]);
+      } else if (form === 'values') {
         const params: unknown[] = [now];
         const tuples = page.map((r) => `(${NAMES.map((n) => { params.push(typeof r[n] === 'object' && r[n] !== null ? JSON.stringify(r[n]) : r[n]); return `$${params.length}`; }).join(', ')}, $1, $1, null)`);
         result = await client.query(`insert into bench_assets as t (${NAMES.map((n) => `"${n}"`).join(', ')}, first_seen_at, synced_at, deleted_at) values ${tuples.join(', ')} ${mergeTail('returning (xmax = 0)')}`, params);
@@ -196,10 +201,10 @@ async function benchPostgres(url: string, rows: Row[]) {
         return rows.length;
       });
       client.release();
-      await upsertPasses(store, 'PostgreSQL', 'upsertChanged (unnest)', rows, size, reset);
-      for (const form of ['values', 'copy-merge'] as const) {
+      await upsertPasses(store, 'PostgreSQL', 'upsertChanged (jsonb rows)', rows, size, reset);
+      for (const form of ['unnest', 'values', 'copy-merge'] as const) {
         await reset();
-        const method = form === 'values' ? 'candidate: multi-row VALUES' : 'candidate: COPY to staging + merge';
+        const method = { unnest: 'candidate: unnest arrays', values: 'candidate: multi-row VALUES', 'copy-merge': 'candidate: COPY to staging + merge' }[form];
         await timed('PostgreSQL', method, size, 'first insert', () => pgVariant(pool, form, rows, size, new Date().toISOString()));
         await timed('PostgreSQL', method, size, 'unchanged re-run', () => pgVariant(pool, form, rows, size, new Date().toISOString()));
       }

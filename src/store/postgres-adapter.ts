@@ -1,13 +1,14 @@
 // PostgreSQL through pg: every session runs in UTC with search_path set to the mirror's schema, and
 // reads values the way SQLite does (int8 as number, json/jsonb as text, timestamptz as ISO `...Z`).
-// Upserts are one `unnest` statement per page: one array parameter per column, so no 65,535
-// bind-parameter cap, and one text per table, prepared once per connection (prepared-pool.ts);
-// measured against multi-row VALUES and COPY + merge in bench/store-upsert.ts.
+// Upserts are one statement per page whose rows travel as one jsonb array of arrays (jsonb-rows.ts):
+// no 65,535 bind-parameter cap, one text per table, prepared once per connection (prepared-pool.ts).
+// Measured against unnest arrays, multi-row VALUES and COPY + merge in bench/store-upsert.ts.
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { Logger } from 'pino';
 import { PREPARED, preparedStatementPool } from './prepared-pool.js';
 import { quoteIdent, toDbCommon } from './store-adapter.js';
+import { jsonbRows } from './jsonb-rows.js';
 import { keyString } from './types.js';
 import type { StoreAdapter, UpsertPage } from './store-adapter.js';
 
@@ -69,7 +70,7 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     return columns.map((c) => {
       const type = types!.get(c);
       if (!type) throw new Error(`upsert into ${table}: no column "${c}" in the table (is a migration missing?)`);
-      // unnest() would flatten an array column's values: such columns must be t.json.
+      // Lists are stored as t.json: a row's values travel as JSON, which has no PostgreSQL array literal.
       if (type.endsWith('[]')) throw new Error(`upsert into ${table}: column "${c}" is ${type}; store lists as t.json`);
       return type;
     });
@@ -79,17 +80,16 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     const cols = page.columns.map(quoteIdent);
     const keys = new Set(page.key);
     const sets = page.columns.filter((c) => !keys.has(c)).map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
-    const nowParam = `$${cols.length + 1}::timestamptz`;
+    const encoding = jsonbRows(types, page.columns.map((c) => `${page.table}.${c}`));
     const text =
       PREPARED +
       `insert into ${quoteIdent(page.table)} as t (${cols.join(', ')}, first_seen_at, synced_at, deleted_at) ` +
-      `select u.*, ${nowParam}, ${nowParam}, null from unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) as u ` +
+      `select ${encoding.select}, $2::timestamptz, $2::timestamptz, null from jsonb_array_elements($1::jsonb) as e ` +
       `on conflict (${page.key.map(quoteIdent).join(', ')}) do update set ${sets.join(', ')}, ` +
       'synced_at = excluded.synced_at, deleted_at = null ' +
       'where t.row_hash is distinct from excluded.row_hash or t.deleted_at is not null ' +
       'returning (xmax = 0) as inserted';
-    const arrays = page.columns.map((_, i) => rows.map((row) => row[i]));
-    const result = await trx.executeQuery<{ inserted: boolean }>(CompiledQuery.raw(text, [...arrays, page.now]));
+    const result = await trx.executeQuery<{ inserted: boolean }>(CompiledQuery.raw(text, [encoding.encode(rows), page.now]));
     const inserted = result.rows.filter((r) => r.inserted).length;
     return { inserted, updated: result.rows.length - inserted };
   }

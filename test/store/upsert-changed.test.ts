@@ -113,6 +113,27 @@ for (const dialect of dialects) {
       expect(two.updated_at).toBe('2024-06-01T12:30:00.000Z');
     });
 
+    it('keeps text and JSON exactly, whatever characters they hold', async () => {
+      const text = 'quote " backslash \\ newline \n tab \t é 😀 \u2028 brackets {[,]} and "}],[" ';
+      const awkward = { ...item(1), title: text, price: -1.234e-7, tags: [text, null, { deep: [true, 1e300] }], raw: { text, list: [1, 'x', null], nested: { a: { b: [false] } } } };
+      await upsert([awkward, { ...item(2), price: 1.7976931348623157e308, tags: null }], T1);
+      const [one, two] = await all();
+      expect(one.title).toBe(text);
+      expect(one.price).toBe(-1.234e-7);
+      expect(JSON.parse(one.tags)).toEqual(awkward.tags);
+      expect(JSON.parse(one.raw)).toEqual(awkward.raw);
+      expect(two.price).toBe(1.7976931348623157e308);
+      expect(two.tags).toBeNull();
+    });
+
+    if (dialect === 'postgres') {
+      it('refuses JSON text that would spill into the next column or row, and writes nothing', async () => {
+        const smuggler = { ...item(1), tags: '["x"]],[99,"smuggled"' };
+        await expect(upsert([smuggler, item(2)], T1)).rejects.toThrow(/"test_items\.tags" holds text that is not one JSON value/);
+        expect(await all()).toEqual([]);
+      });
+    }
+
     it('writes pages far past the 65,535 bind-parameter cap', async () => {
       const rows = Array.from({ length: 12_000 }, (_, i) => item(i + 1));
       expect(await upsert(rows, T1)).toEqual({ inserted: 12_000, updated: 0, unchanged: 0 });
