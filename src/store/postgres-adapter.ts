@@ -30,6 +30,21 @@ function getTypeParser(oid: number, format?: string): (value: string) => unknown
   return pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown;
 }
 
+/**
+ * The stored row_hash of each given key ($1.. are arrays of the key columns), and whether it is live.
+ * One primary-key probe per key, whatever the statistics: a plan cached while the table was empty (a
+ * first sync) would otherwise scan every row for every page. Hence LATERAL with OFFSET 0 (never
+ * flattened into a join) and no deleted_at in the WHERE (which makes the partial live-keys index, led
+ * by other columns, look cheaper).
+ */
+export function heldRowsQuery(table: string, key: readonly string[], keyTypes: readonly string[]): string {
+  const match = key.map((k, i) => `${quoteIdent(k)} = k.c${i}`).join(' and ');
+  return (
+    `select t.* from unnest(${keyTypes.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) as k(${key.map((_, i) => `c${i}`).join(', ')}) ` +
+    `cross join lateral (select ${key.map(quoteIdent).join(', ')}, row_hash, deleted_at is null as live from ${quoteIdent(table)} where ${match} offset 0) as t`
+  );
+}
+
 export async function createPostgresAdapter(url: string, schema: string | undefined, logger?: Logger): Promise<StoreAdapter> {
   // Mirror commits are asynchronous (like SQLite's WAL at synchronous=NORMAL): one transaction per
   // page would otherwise wait for a WAL flush each; durable transactions turn it back on.
@@ -102,19 +117,16 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
    */
   async function withoutUnchanged(trx: Kysely<any>, page: UpsertPage, types: string[]): Promise<readonly unknown[][]> {
     const hashAt = page.columns.indexOf('row_hash');
-    if (hashAt < 0 || page.rows.length < PREFILTER_MIN_ROWS) return page.rows;
+    if (hashAt < 0 || page.rows.length < PREFILTER_MIN_ROWS ) return page.rows;
     const keyAt = page.key.map((k) => page.columns.indexOf(k));
-    const keys = page.key.map(quoteIdent).join(', ');
     const { rows: held } = await trx.executeQuery<Record<string, unknown>>(
       CompiledQuery.raw(
-        PREPARED +
-          `select ${keys}, row_hash from ${quoteIdent(page.table)} ` +
-          `where (${keys}) in (select * from unnest(${keyAt.map((at, i) => `$${i + 1}::${types[at]}[]`).join(', ')})) and deleted_at is null`,
+        PREPARED + heldRowsQuery(page.table, page.key, keyAt.map((at) => types[at]!)),
         keyAt.map((at) => page.rows.map((row) => row[at])),
       ),
     );
     if (held.length === 0) return page.rows;
-    const hashes = new Map(held.map((r) => [keyString(page.key.map((k) => r[k])), r.row_hash]));
+    const hashes = new Map(held.filter((r) => r.live).map((r) => [keyString(page.key.map((k) => r[k])), r.row_hash]));
     return page.rows.filter((row) => hashes.get(keyString(keyAt.map((at) => row[at]))) !== row[hashAt]);
   }
 

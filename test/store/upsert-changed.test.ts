@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMirrorTable, dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { Row } from '../../src/store/index.js';
+import { heldRowsQuery } from '../../src/store/postgres-adapter.js';
+import { sql } from 'kysely';
 
 const T1 = '2025-01-01T00:00:00.000Z';
 const T2 = '2025-01-02T00:00:00.000Z';
@@ -127,6 +129,21 @@ for (const dialect of dialects) {
     });
 
     if (dialect === 'postgres') {
+      it('looks up held hashes by primary-key probes, even with a plan made while the table was empty', async () => {
+        // Prepared on an empty, never analyzed table, as in a first sync; the generic plan is kept.
+        await sql`create index test_items_other on test_items (title, id) where deleted_at is null`.execute(t.store.db);
+        const plan = await t.store.db.connection().execute(async (conn) => {
+          await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+          await sql.raw(`prepare held_rows as ${heldRowsQuery('test_items', ['id'], ['bigint'])}`).execute(conn);
+          const { rows } = await sql<{ 'QUERY PLAN': string }>`explain execute held_rows('{1,2,3}')`.execute(conn);
+          await sql`deallocate held_rows`.execute(conn);
+          await sql`reset plan_cache_mode`.execute(conn);
+          return rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+        expect(plan).toMatch(/Nested Loop[\s\S]*Index Scan using test_items_pk on test_items[\s\S]*Index Cond: \(id = k\.c0\)/);
+        expect(plan).not.toMatch(/Seq Scan on test_items|Hash Join/);
+      });
+
       it('refuses JSON text that would spill into the next column or row, and writes nothing', async () => {
         const smuggler = { ...item(1), tags: '["x"]],[99,"smuggled"' };
         await expect(upsert([smuggler, item(2)], T1)).rejects.toThrow(/"test_items\.tags" holds text that is not one JSON value/);
