@@ -120,6 +120,28 @@ describe('openStore', () => {
     }
   });
 
+  it('compresses PostgreSQL JSON and text columns with lz4 when the server has it', async () => {
+    const t = await openTestStore('postgres');
+    try {
+      const [{ lz4 }] = (await sql<{ lz4: boolean }>`
+        select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(t.store.db)).rows;
+      const { rows } = await sql<{ column: string; method: string }>`
+        select attname as column, attcompression as method from pg_attribute
+        where attrelid = 'assets'::regclass and attname in ('raw', 'description', 'id') order by attname`.execute(t.store.db);
+      expect(rows).toEqual([
+        { column: 'description', method: lz4 ? 'l' : '' },
+        { column: 'id', method: '' }, // not compressible
+        { column: 'raw', method: lz4 ? 'l' : '' },
+      ]);
+      const big = { id: 1, text: 'x'.repeat(3000) }; // past the 2 KB TOAST threshold: stored compressed
+      await t.store.transaction((tx) => tx.upsertChanged('assets', ['id'], [{ id: 1, asset_class: 'token', raw: big, row_hash: 'h' }], '2025-01-01T00:00:00.000Z'));
+      const [stored] = (await sql<{ method: string }>`select pg_column_compression(raw) as method from assets`.execute(t.store.db)).rows;
+      expect(stored.method).toBe(lz4 ? 'lz4' : 'pglz');
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it('never shows the password when PostgreSQL cannot be reached', async () => {
     const error = await openStore({ url: 'postgres://mirror:s3cr3t-pw@127.0.0.1:1/db' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DsMirrorError);
