@@ -117,7 +117,7 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
    */
   async function withoutUnchanged(trx: Kysely<any>, page: UpsertPage, types: string[]): Promise<readonly unknown[][]> {
     const hashAt = page.columns.indexOf('row_hash');
-    if (hashAt < 0 || page.rows.length < PREFILTER_MIN_ROWS ) return page.rows;
+    if (hashAt < 0 || page.rows.length < PREFILTER_MIN_ROWS) return page.rows;
     const keyAt = page.key.map((k) => page.columns.indexOf(k));
     const { rows: held } = await trx.executeQuery<Record<string, unknown>>(
       CompiledQuery.raw(
