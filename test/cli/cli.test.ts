@@ -1,6 +1,6 @@
 // The CLI as a user runs it: a child process of bin/ds-mirror.js against the sandbox and a temp SQLite file.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('ds-mirror CLI', () => {

@@ -1,6 +1,6 @@
 // The README's promise: `npm run demo` mirrors the sandbox and lands every signed webhook it sends.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,11 +10,11 @@ const run = promisify(execFile);
 
 describe('npm run demo', () => {
   it('mirrors every stream, then lands each webhook delivery once', async () => {
-    const db = `sqlite:${join(mkdtempSync(join(tmpdir(), 'ds-mirror-demo-')), 'mirror.db')}`;
+    const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-demo-'));
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
-      env: { ...process.env, DS_DB: db, DS_LOG_LEVEL: 'warn' },
+      env: { ...process.env, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_LOG_LEVEL: 'warn' },
       timeout: 120_000,
-    });
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(stdout).toMatch(/first sync \(run \d+\): success/);
     expect(stdout).toMatch(/incremental sync after 6 sandbox hours \(run \d+\): success/);
     const m = /webhooks: (\d+) sent by the sandbox, (\d+) received \((\d+) duplicates\), (\d+) delivery rows/.exec(stdout);

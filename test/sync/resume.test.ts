@@ -1,7 +1,7 @@
 // Interrupted runs: a run stopped by --max-requests, and a CLI process killed (SIGKILL) mid-way, both
 // resume from their checkpoints (not page 1) and end with a mirror identical to an uninterrupted one.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,7 @@ for (const dialect of dialects) {
       } finally {
         sandbox.setChaos(null);
         await test.cleanup();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   });
