@@ -1,6 +1,6 @@
 // PostgreSQL's fastest load, for the sync's ratio: COPY of the same rows the first sync wrote into
-// unindexed copies of the mirrored tables, in the same run; the median of three loads. The copies
-// take the server's default compression unless `sameCompression` gives them the mirror's (lz4).
+// unindexed copies of the mirrored tables, in the same run; the median of three loads, into copies with
+// the server's default compression and into copies with the mirror's own (lz4).
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -13,8 +13,16 @@ function field(value: unknown): string {
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** Reads every row of the tables, then times COPY of them into unindexed copies. Returns rows and seconds. */
-export async function copyBaseline(url: string, schema: string, tables: readonly string[], sameCompression = false): Promise<{ rows: number; seconds: number }> {
+interface Timed {
+  rows: number;
+  seconds: number;
+}
+
+/**
+ * Reads every row of the tables once, then times COPY of them into unindexed copies: with the
+ * server's default compression (`plain`) and with the mirror's own (`sameCompression`).
+ */
+export async function copyBaselines(url: string, schema: string, tables: readonly string[]): Promise<{ plain: Timed; sameCompression: Timed }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -24,22 +32,25 @@ export async function copyBaseline(url: string, schema: string, tables: readonly
       const result = await client.query({ text: `select * from "${table}"`, rowMode: 'array' });
       data.push({ table, columns: result.fields.map((f) => f.name), lines: result.rows.map((r: unknown[]) => `${r.map(field).join('\t')}\n`) });
     }
-    const like = `including defaults${sameCompression ? ' including compression' : ''}`;
-    const loads: number[] = [];
-    let rows = 0;
-    for (let load = 0; load < 3; load++) {
-      for (const { table } of data) await client.query(`drop table if exists "copy_${table}"; create table "copy_${table}" (like "${table}" ${like})`);
-      const started = performance.now();
-      rows = 0;
-      for (const { table, columns, lines } of data) {
-        const stream = client.query(copyFrom(`copy "copy_${table}" (${columns.map((c) => `"${c}"`).join(',')}) from stdin`));
-        await pipeline(Readable.from(lines), stream);
-        rows += lines.length;
+    /** The median of three loads into fresh copies made `like` the tables. */
+    const load = async (like: string): Promise<Timed> => {
+      const seconds: number[] = [];
+      let rows = 0;
+      for (let run = 0; run < 3; run++) {
+        for (const { table } of data) await client.query(`drop table if exists "copy_${table}"; create table "copy_${table}" (like "${table}" ${like})`);
+        const started = performance.now();
+        rows = 0;
+        for (const { table, columns, lines } of data) {
+          const stream = client.query(copyFrom(`copy "copy_${table}" (${columns.map((c) => `"${c}"`).join(',')}) from stdin`));
+          await pipeline(Readable.from(lines), stream);
+          rows += lines.length;
+        }
+        seconds.push((performance.now() - started) / 1000);
       }
-      loads.push((performance.now() - started) / 1000);
-    }
-    for (const { table } of data) await client.query(`drop table "copy_${table}"`);
-    return { rows, seconds: loads.sort((a, b) => a - b)[1]! };
+      for (const { table } of data) await client.query(`drop table "copy_${table}"`);
+      return { rows, seconds: seconds.sort((a, b) => a - b)[1]! };
+    };
+    return { plain: await load('including defaults'), sameCompression: await load('including defaults including compression') };
   } finally {
     await client.end();
   }

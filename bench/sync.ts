@@ -20,7 +20,7 @@ import { pages } from '../src/sync/pager.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { pageWindow } from '../src/sync/list-stream.js';
 import { startSandboxProcess } from './sandbox-process.js';
-import { copyBaseline } from './pg-copy-baseline.js';
+import { copyBaselines } from './pg-copy-baseline.js';
 import { sqliteFloor } from './sqlite-floor.js';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' }, 'latency-ms': { type: 'string', default: '50' } } });
@@ -90,8 +90,7 @@ try {
   const heap = process.memoryUsage();
   process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
   const remote = latencyMs > 0 ? await withLatency() : null;
-  const copy = pgSchema ? await copyBaseline(values.db!, pgSchema, lists.map((l) => l.table)) : null;
-  const copyLz4 = pgSchema ? await copyBaseline(values.db!, pgSchema, lists.map((l) => l.table), true) : null;
+  const copies = pgSchema ? await copyBaselines(values.db!, pgSchema, lists.map((l) => l.table)) : null;
   const floor = pgSchema ? null : sqliteFloor(join(dir, 'mirror.db'), join(dir, 'floor.db'), lists);
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
   const lines = [
@@ -108,7 +107,7 @@ try {
     `(d) + (e) wrote ${sum(d.result, 'inserted') + sum(d.result, 'updated') + sum(e.result, 'inserted') + sum(e.result, 'updated')} rows and soft-deleted ${sum(d.result, 'deleted') + sum(e.result, 'deleted')} for ${changed} records the sandbox changed; (d) alone misses the changes that a date window cannot see (old SEC filings updated), which the full pass catches. Per stream, written/changed in (d): ${perStream.join(', ')}.`,
     '',
     ...(floor ? [`SQLite alone, for scale: inserting the same ${floor.rows} rows with prepared INSERTs into unindexed tables of a fresh file (same pragmas, one transaction per page, no fetch, mapping or change check) takes ${floor.seconds.toFixed(2)} s, ${(floor.seconds / a.seconds).toFixed(2)}× (a)'s time. Even with fetching overlapped and free, a sync that writes these rows to SQLite here cannot exceed ${(a.seconds / floor.seconds).toFixed(2)} of (a)'s speed.`, ''] : []),
-    ...(copy && copyLz4 ? [`PostgreSQL COPY of the same ${copy.rows} rows into unindexed tables (median of 3 loads): ${rate(copy.rows, copy.seconds)} rows/s; the first sync's rate is ${(copy.seconds / b.seconds).toFixed(2)} of it. Into unindexed tables with the mirror's lz4 compression as well: ${rate(copyLz4.rows, copyLz4.seconds)} rows/s, ${(copyLz4.seconds / b.seconds).toFixed(2)}.`, ''] : []),
+    ...(copies ? [`PostgreSQL COPY of the same ${copies.plain.rows} rows into unindexed tables (median of 3 loads): ${rate(copies.plain.rows, copies.plain.seconds)} rows/s; the first sync's rate is ${(copies.plain.seconds / b.seconds).toFixed(2)} of it. Into unindexed tables with the mirror's lz4 compression as well: ${rate(copies.sameCompression.rows, copies.sameCompression.seconds)} rows/s, ${(copies.sameCompression.seconds / b.seconds).toFixed(2)}.`, ''] : []),
     ...(remote ? [`With ${latencyMs} ms added to every request (a real service's round trip rather than loopback's), in the same run: (a) ${remote.a.seconds.toFixed(2)} s, (b) a full first sync into an empty ${values.db === 'sqlite' ? 'file' : 'schema'} ${remote.b.seconds.toFixed(2)} s, ${(remote.a.seconds / remote.b.seconds).toFixed(2)} of (a)'s speed: the writes hide behind the requests in flight.`, ''] : []),
     `(b) is the process's second first sync, into an empty ${values.db === 'sqlite' ? 'file' : 'schema'}; the first, cold (JIT, connections), took ${cold.toFixed(2)} s.`,
     '',
@@ -123,31 +122,30 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** A first sync into an empty store, then thrown away: warms the JIT and connections before (b). Returns its seconds. */
-async function coldFirstSync(): Promise<number> {
-  const schema = pgSchema ? `${pgSchema}_cold` : undefined;
-  const empty = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'cold.db')}` : values.db!, schema, logger });
+/** Runs `fn` on a store of its own, empty (a file or schema named `name`), dropped afterwards. */
+async function withEmptyStore<T>(name: string, fn: (empty: typeof store) => Promise<T>): Promise<T> {
+  const schema = pgSchema ? `${pgSchema}_${name}` : undefined;
+  const empty = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, `${name}.db`)}` : values.db!, schema, logger });
   try {
-    return (await sync('full', empty)).seconds;
+    return await fn(empty);
   } finally {
     if (schema) await empty.db.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
     await empty.close();
   }
 }
 
+/** A first sync into an empty store, then thrown away: warms the JIT and connections before (b). Returns its seconds. */
+function coldFirstSync(): Promise<number> {
+  return withEmptyStore('cold', async (empty) => (await sync('full', empty)).seconds);
+}
+
 /** (a) and (b) again with the sandbox answering after `latencyMs`, (b) into an empty store. */
 async function withLatency() {
   await sandbox.setLatency(latencyMs);
-  const schema = pgSchema ? `${pgSchema}_latency` : undefined;
-  const empty = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'latency.db')}` : values.db!, schema, logger });
   try {
-    const a = await baseline();
-    const b = await sync('full', empty);
-    return { a, b };
+    return await withEmptyStore('latency', async (empty) => ({ a: await baseline(), b: await sync('full', empty) }));
   } finally {
     await sandbox.setLatency(0);
-    if (schema) await empty.db.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
-    await empty.close();
   }
 }
 

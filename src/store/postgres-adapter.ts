@@ -8,7 +8,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { Logger } from 'pino';
 import { PREPARED, preparedStatementPool } from './prepared-pool.js';
 import { quoteIdent, toDbCommon } from './store-adapter.js';
-import { jsonbRows } from './jsonb-rows.js';
+import { jsonbRows, type JsonbRows } from './jsonb-rows.js';
 import { keyString } from './types.js';
 import type { StoreAdapter, UpsertPage } from './store-adapter.js';
 
@@ -91,19 +91,32 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     });
   }
 
+  // Per table and column list: the statement's text and its row encoder, built once, not per page.
+  const upserts = new Map<string, { text: string; encoding: JsonbRows }>();
+
+  function upsertStatement(page: UpsertPage, types: string[]): { text: string; encoding: JsonbRows } {
+    const id = `${page.table}\u0000${page.key.join(',')}\u0000${page.columns.join(',')}`;
+    let statement = upserts.get(id);
+    if (!statement) {
+      const keys = new Set(page.key);
+      const sets = page.columns.filter((c) => !keys.has(c)).map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
+      const encoding = jsonbRows(types, page.columns.map((c) => `${page.table}.${c}`));
+      const text =
+        PREPARED +
+        `insert into ${quoteIdent(page.table)} as t (${page.columns.map(quoteIdent).join(', ')}, first_seen_at, synced_at, deleted_at) ` +
+        `select ${encoding.select}, $2::timestamptz, $2::timestamptz, null from jsonb_array_elements($1::jsonb) as e ` +
+        `on conflict (${page.key.map(quoteIdent).join(', ')}) do update set ${sets.join(', ')}, ` +
+        'synced_at = excluded.synced_at, deleted_at = null ' +
+        'where t.row_hash is distinct from excluded.row_hash or t.deleted_at is not null ' +
+        'returning (xmax = 0) as inserted';
+      statement = { text, encoding };
+      upserts.set(id, statement);
+    }
+    return statement;
+  }
+
   async function upsertChunk(trx: Kysely<any>, page: UpsertPage, rows: readonly unknown[][], types: string[]) {
-    const cols = page.columns.map(quoteIdent);
-    const keys = new Set(page.key);
-    const sets = page.columns.filter((c) => !keys.has(c)).map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
-    const encoding = jsonbRows(types, page.columns.map((c) => `${page.table}.${c}`));
-    const text =
-      PREPARED +
-      `insert into ${quoteIdent(page.table)} as t (${cols.join(', ')}, first_seen_at, synced_at, deleted_at) ` +
-      `select ${encoding.select}, $2::timestamptz, $2::timestamptz, null from jsonb_array_elements($1::jsonb) as e ` +
-      `on conflict (${page.key.map(quoteIdent).join(', ')}) do update set ${sets.join(', ')}, ` +
-      'synced_at = excluded.synced_at, deleted_at = null ' +
-      'where t.row_hash is distinct from excluded.row_hash or t.deleted_at is not null ' +
-      'returning (xmax = 0) as inserted';
+    const { text, encoding } = upsertStatement(page, types);
     const result = await trx.executeQuery<{ inserted: boolean }>(CompiledQuery.raw(text, [encoding.encode(rows), page.now]));
     const inserted = result.rows.filter((r) => r.inserted).length;
     return { inserted, updated: result.rows.length - inserted };
