@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import type { Selection } from './sync/context.js';
 
-const limits = z.object({ requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) }).partial().strict();
+const pace = { requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) };
+// A quota of the plan: null removes the standard plan's (a plan without that quota).
+const quota = z.number().int().positive().nullable();
+const limits = z.object({ ...pace, requestsPerDay: quota, requestsPerMonth: quota }).partial().strict();
+// Charts are on the /v1 service and count against its quota: a pace of their own, no quota.
+const chartsLimits = z.object(pace).partial().strict();
 const selection = z.union([z.literal('all'), z.string().regex(/^top:\d+$/), z.array(z.string().min(1))]);
 const stringList = z.array(z.string().min(1));
 
@@ -19,7 +24,7 @@ export const fileSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     timeoutMs: z.number().int().positive(),
     retries: z.number().int().min(0),
-    limits: z.object({ v1: limits, charts: limits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
+    limits: z.object({ v1: limits, charts: chartsLimits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
     pageWindow: z.number().int().min(1).max(64),
     fanoutConcurrency: z.number().int().min(1).max(256),
     lookbackDays: z.record(z.string(), z.number().min(0)),
