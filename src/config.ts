@@ -26,6 +26,7 @@ export const fileSchema = z
     retries: z.number().int().min(0),
     limits: z.object({ v1: limits, charts: chartsLimits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
     pageWindow: z.number().int().min(1).max(64),
+    topAssets: z.number().int().min(1).max(10_000),
     fanoutConcurrency: z.number().int().min(1).max(256),
     lookbackDays: z.record(z.string(), z.number().min(0)),
     selection: z.object({ assets: selection, projects: selection, metrics: selection, charts: selection }).partial().strict(),
@@ -34,6 +35,14 @@ export const fileSchema = z
       .object({
         views: stringList,
         fullPassEveryHours: z.number().positive(),
+        details: z
+          .object({
+            minimumImportance: z.enum(['not-important', 'low', 'medium', 'high']),
+            maxAgeDays: z.number().positive().nullable(),
+            maxPerRun: z.number().int().min(0),
+          })
+          .partial()
+          .strict(),
         events: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), stringList])),
         tokenUnlocks: z.record(z.string(), z.union([z.string(), stringList])),
         queryParams: z

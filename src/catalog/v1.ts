@@ -49,6 +49,25 @@ export const assets: ListStream = {
   detectDeletes: true,
 };
 
+/** Assets per class the top tier reads when `topAssets` is not configured: one page of each class. */
+export const DEFAULT_TOP_ASSETS = 100;
+
+/**
+ * The cheap, frequent tier of assets: the first `topAssets` of each class by market_cap.rank, where the
+ * prices that matter move. /v1/assets has no change filter, so a complete pass costs ~1,330 requests
+ * at real sizes (half the month's /v1 quota); this costs one per class. Partial, so it never deletes.
+ */
+export const assetsTop: ListStream = {
+  ...assets,
+  name: 'assets-top',
+  description: 'The top of each asset class by market_cap.rank (topAssets per class, default 100): partial, never deletes',
+  query: { ...assets.query, order_by: 'market_cap.rank', order_dir: 'asc' },
+  detectDeletes: false,
+  maxRecords: (settings) => settings.topAssets ?? DEFAULT_TOP_ASSETS,
+  // Named by the schedule's jobs (or on the command line); a default run's complete `assets` covers it.
+  optIn: true,
+};
+
 export const transparency: ListStream = {
   kind: 'list',
   name: 'transparency',

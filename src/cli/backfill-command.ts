@@ -3,6 +3,7 @@
 // same run record) over every match, or only those since a date.
 import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
+import { quotaGate } from '../budget/index.js';
 import { createClient } from '../client/index.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
@@ -39,7 +40,7 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       }
       const service = requireService(ctx.config);
       const store = await openConfiguredStore(ctx);
-      const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
+      const client = createClient({ ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
       try {
         const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined });
         const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress: logProgress(ctx.logger) });

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_RECEIVER_PORT } from '../receiver/receive-command.js';
 import { defaultJobs } from '../../jobs/index.js';
+import { quotaGate } from '../budget/index.js';
 import { createClient } from '../client/index.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
@@ -38,7 +39,7 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
       const service = requireService(config);
       const receiver = flags.receiver ? receiverOptions(config, io.env) : undefined;
       const store = await openConfiguredStore(ctx);
-      const client = createClient({ ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
+      const client = createClient({ ...service, gate: quotaGate(store, config.limits), limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
       const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals) => {

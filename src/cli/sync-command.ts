@@ -1,6 +1,7 @@
 // `ds-mirror sync [streams...]`: one run over the chosen streams, with progress, a summary, and a
 // clean stop (checkpoint kept) on SIGINT/SIGTERM or when --max-requests is reached.
 import type { Command } from 'commander';
+import { quotaGate } from '../budget/index.js';
 import { createClient } from '../client/index.js';
 import { resolveStreams } from '../catalog/index.js';
 import { requireService } from '../config.js';
@@ -49,7 +50,9 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           return;
         }
         const service = requireService(ctx.config);
+        const gate = quotaGate(store, ctx.config.limits);
         const client = createClient({
+          gate,
           ...service,
           limits: ctx.config.limits,
           timeoutMs: ctx.config.timeoutMs,
@@ -71,7 +74,9 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           bars?.stop();
           io.stdout.write(`${summary(result.streams)}\n`);
           io.stdout.write(`run ${result.runId}: ${result.outcome}, ${client.stats.requests} requests, ${client.stats.retries} retries\n`);
-          if (result.outcome === 'stopped') {
+          // One line per spent quota: which, and when it renews (the streams' rows say where each stopped).
+          for (const refused of gate.refused.values()) io.stdout.write(`quota: ${refused.message}; the next run after that resumes at the checkpoints\n`);
+          if (result.outcome === 'stopped' && gate.refused.size === 0) {
             const why = flags.maxRequests !== undefined && client.stats.requests >= flags.maxRequests ? `--max-requests ${flags.maxRequests} reached` : 'stopped';
             io.stdout.write(`${why}: stopped cleanly at a checkpoint; the next run resumes there\n`);
           }

@@ -65,6 +65,8 @@ export interface StreamRunStats {
   deleted: number;
   errors: number;
   requests: number;
+  /** Per-item detail records fetched (monitoring development details), apart from the list's records. */
+  details?: number;
   durationMs: number;
   /** `skipped`: another worker held the stream's lease, so this run left it to that worker. */
   outcome: 'success' | 'partial' | 'skipped' | 'stopped' | 'failed';

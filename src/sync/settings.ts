@@ -2,6 +2,7 @@
 import { splitList, toSelection, type FileConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { monitoringParams } from '../catalog/query-params.js';
+import { DEFAULT_DETAILS } from '../monitoring/development-details.js';
 import type { Selection, SyncSettings } from './context.js';
 
 export interface SettingsFlags {
@@ -27,12 +28,14 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     selection,
     fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
+    topAssets: config.topAssets,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},
       tokenUnlocks: config.monitoring?.tokenUnlocks ?? {},
       fullPassEveryHours: config.monitoring?.fullPassEveryHours ?? 24,
       params: monitoringParams(config.monitoring?.queryParams),
+      details: { ...DEFAULT_DETAILS, ...config.monitoring?.details },
     },
   };
 }
