@@ -5,7 +5,7 @@ import { apiFamilyOf } from '../client/index.js';
 import type { ListStream, StreamDef } from '../catalog/types.js';
 import { detailsBacklog, DEFAULT_DETAILS } from '../monitoring/development-details.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
+import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
 import { selectParents, selectionFor } from '../sync/fanout-stream.js';
 import { listPaging } from '../sync/list-stream.js';
 import { rowsLastSeen } from '../sync/list-page.js';
@@ -55,9 +55,12 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
   if (lastPage !== undefined) return { requests: variants.length * lastPage, estimated: false };
   if (stream.window && settings.mode !== 'full') {
     const inWindow = await windowRows(store, settings, stream);
-    if (inWindow !== null) {
-      const perDay = PUBLISHED_ROWS_PER_DAY[stream.name] ?? 0;
-      return { requests: pagesFor(inWindow + perDay * intervalDays, pageSize), estimated: false };
+    const perDay = PUBLISHED_ROWS_PER_DAY[stream.name] ?? 0;
+    if (inWindow !== null) return { requests: pagesFor(inWindow + perDay * intervalDays, pageSize), estimated: false };
+    // Not mirrored yet: the next run reads everything; a scheduled run, once it has, only its window.
+    if (intervalDays > 0) {
+      const lookback = settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays;
+      return { requests: pagesFor(perDay * (lookback + intervalDays), pageSize), estimated: true };
     }
   }
   let requests = 0;
@@ -96,23 +99,33 @@ async function windowRows(store: Store, settings: SyncSettings, stream: ListStre
 async function eventsCost(store: Store, settings: SyncSettings, intervalDays: number) {
   const live = await countRows(store, 'monitoring_events', null);
   const backlog = settings.monitoring.details ?? DEFAULT_DETAILS;
-  if (live === 0) {
+  const lookbackDays = settings.lookbackDays['monitoring-events'] ?? 7;
+  if (live === 0 && intervalDays === 0) {
     const details = Math.min(backlog.maxPerRun, PUBLISHED_MONITORING.detailsInScope);
     return { requests: pagesFor(PUBLISHED_MONITORING.events, MONITORING_PAGE) + details, estimated: true };
   }
-  const lookback = settings.lookbackDays['monitoring-events'] ?? 7;
+  if (live === 0) {
+    return { requests: steadyEvents(settings, intervalDays, PUBLISHED_MONITORING.eventsPerWeek / 7, PUBLISHED_MONITORING.events, backlog), estimated: true };
+  }
+  const lookback = lookbackDays;
   const hw = (await store.db.selectFrom('monitoring_events').select((eb) => eb.fn.max('started_at').as('hw'))
     .where('deleted_at', 'is', null).executeTakeFirst()) as { hw: unknown };
   const since = new Date(Date.parse(String(hw.hw)) - lookback * DAY_MS).toISOString().replace('.000Z', 'Z');
   const perDay = (await countRows(store, 'monitoring_events', since)) / lookback;
-  const windowPages = pagesFor(perDay * (lookback + intervalDays), MONITORING_PAGE);
+  if (intervalDays > 0) return { requests: steadyEvents(settings, intervalDays, perDay, live, backlog), estimated: false };
+  const { inScope } = await detailsBacklog(store, backlog);
+  return { requests: pagesFor(perDay * lookback, MONITORING_PAGE) + Math.min(backlog.maxPerRun, inScope), estimated: false };
+}
+
+/** A scheduled run once the backlog has drained: its window, a share of the periodic full pass, new details. */
+function steadyEvents(settings: SyncSettings, intervalDays: number, eventsPerDay: number, events: number, backlog: DetailsBacklog): number {
+  const lookback = settings.lookbackDays['monitoring-events'] ?? 7;
+  const windowPages = pagesFor(eventsPerDay * (lookback + intervalDays), MONITORING_PAGE);
   // Every fullPassEveryHours a run reads every event: spread over the runs in between.
   const fullShare = Math.min(1, (intervalDays * 24) / settings.monitoring.fullPassEveryHours);
-  const fullPages = fullShare * pagesFor(live, MONITORING_PAGE);
-  const { inScope } = await detailsBacklog(store, backlog);
+  const fullPages = fullShare * pagesFor(events, MONITORING_PAGE);
   const fresh = intervalDays * PUBLISHED_MONITORING.developmentsPerDay * PUBLISHED_MONITORING.highImportanceShare;
-  const details = Math.min(backlog.maxPerRun, intervalDays > 0 ? Math.ceil(fresh) : inScope);
-  return { requests: Math.ceil(windowPages + fullPages + details), estimated: false };
+  return Math.ceil(windowPages + fullPages + Math.min(backlog.maxPerRun, fresh));
 }
 
 async function liveRows(store: Store, table: string, scope: Readonly<Record<string, unknown>>): Promise<number> {

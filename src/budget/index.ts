@@ -8,6 +8,9 @@ import { UsageLedger } from './usage-ledger.js';
 export { planQuotas, type PlanLimits } from './plan-quotas.js';
 export { QuotaError, isStopError, quotaMessage } from './quota-error.js';
 export { QuotaGate } from './quota-gate.js';
+export { budgetReport, usageOf, type BudgetReport, type FamilyUsage } from './budget-report.js';
+export { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
+export { runCost, familyOf, type StreamCost } from './cost-model.js';
 export { QUOTA_FAMILIES, STANDARD_PLAN, quotaFamilyOf, type QuotaFamily, type Quotas } from './quotas.js';
 export { UsageLedger } from './usage-ledger.js';
 

@@ -2,7 +2,6 @@
 // (from the mirror's sizes, or the published real sizes where the mirror is empty), per quota family,
 // against the plan's quotas; and for each stream, how old its data can get between two runs.
 import type { StreamDef } from '../catalog/types.js';
-import type { ScheduledJob } from '../scheduler/configure-jobs.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { runCost, type StreamCost } from './cost-model.js';
@@ -40,8 +39,9 @@ export interface Projection {
   problems: string[];
 }
 
+/** A job as the projection needs it (the scheduler's ScheduledJob fits). */
 export interface ScheduleEntry {
-  job: ScheduledJob;
+  job: { name: string; schedule: string; timeZone?: string; mode: 'full' | 'incremental' };
   streams: readonly StreamDef[];
 }
 

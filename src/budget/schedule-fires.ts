@@ -5,7 +5,7 @@
 import { CronTime } from 'cron';
 
 export interface Fires {
-  /** Fires in the window. */
+  /** Fires in the busiest window of that length starting within the next one (a month with five Sundays). */
   runs: number;
   /** The longest time between two fires (ms), looking one window further: how old its data can get. */
   maxGapMs: number;
@@ -48,20 +48,24 @@ export function firesOver(job: { schedule: string; timeZone?: string }, from: Da
   const all = { dom: size(c.dayOfMonth) === 31, dow: size(c.dayOfWeek) >= 7, seconds: size(c.second) };
   const offset = offsetMs(job.timeZone, from);
   const start = Math.ceil(from.getTime() / MINUTE_MS) * MINUTE_MS;
-  let runs = 0;
-  let last: number | null = null;
-  let maxGapMs = 0;
+  const times: number[] = [];
+  const counts: number[] = [];
   const perDay = new Map<number, number>();
   for (let t = start; t < start + 2 * windowMs; t += MINUTE_MS) {
     const n = firesInMinute(c, all, t + offset);
     if (n === 0) continue;
-    if (last !== null) maxGapMs = Math.max(maxGapMs, t - last);
-    last = t;
-    if (t < start + windowMs) {
-      runs += n;
-      const day = Math.floor((t + offset) / DAY_MS);
-      perDay.set(day, (perDay.get(day) ?? 0) + n);
-    }
+    times.push(t);
+    counts.push(n);
+    const day = Math.floor((t + offset) / DAY_MS);
+    perDay.set(day, (perDay.get(day) ?? 0) + n);
+  }
+  let maxGapMs = 0;
+  for (let i = 1; i < times.length; i++) maxGapMs = Math.max(maxGapMs, times[i] - times[i - 1]);
+  // The busiest window: slide its start over the fires of the first window.
+  let runs = 0;
+  for (let i = 0, j = 0, inside = 0; i < times.length && times[i] < start + windowMs; inside -= counts[i], i++) {
+    while (j < times.length && times[j] < times[i] + windowMs) inside += counts[j++];
+    runs = Math.max(runs, inside);
   }
   return { runs, maxGapMs: maxGapMs || 2 * windowMs, runsPerDay: Math.max(0, ...perDay.values()) };
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli.js';
 import { backfillCommand } from './backfill-command.js';
+import { budgetCommand } from './budget-command.js';
 import { copyCommand } from './copy-command.js';
 import { daemonCommand } from './daemon-command.js';
 import { jobsCommand } from './jobs-command.js';
@@ -16,6 +17,7 @@ export type SetExit = (code: number) => void;
 export function registerCommands(program: Command, io: CliIo, setExit: SetExit): void {
   syncCommand(program, io, setExit);
   statusCommand(program, io);
+  budgetCommand(program, io, setExit);
   migrateCommand(program, io, setExit);
   streamsCommand(program, io);
   receiveCommand(program, io);
