@@ -11,6 +11,7 @@ export { QuotaGate } from './quota-gate.js';
 export { budgetReport, usageOf, type BudgetReport, type FamilyUsage } from './budget-report.js';
 export { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 export { runCost, familyOf, type StreamCost } from './cost-model.js';
+export { planRun, type RunPlan } from './run-plan.js';
 export { QUOTA_FAMILIES, STANDARD_PLAN, quotaFamilyOf, type QuotaFamily, type Quotas } from './quotas.js';
 export { UsageLedger } from './usage-ledger.js';
 

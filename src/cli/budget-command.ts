@@ -32,7 +32,7 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
-const NAMES: Record<string, string> = { v1: '/v1 (and charts)', tokenUnlocks: 'token unlocks', monitoring: 'monitoring', open: 'keyless /v1 (market stats)' };
+export const FAMILY_NAMES: Record<string, string> = { v1: '/v1 (and charts)', tokenUnlocks: 'token unlocks', monitoring: 'monitoring', open: 'keyless /v1 (market stats)' };
 
 export function quotaText(u: Pick<FamilyUsage, 'quota'>): string {
   const q = u.quota;
@@ -46,7 +46,7 @@ export function renderUsage(usage: readonly FamilyUsage[]): string {
   return formatTable(
     ['family', 'quota', 'today', 'this month', 'left', 'renews'],
     usage.map((u) => [
-      NAMES[u.family], quotaText(u), n(u.today), n(u.month),
+      FAMILY_NAMES[u.family], quotaText(u), n(u.today), n(u.month),
       u.hold ? `0 (the service said so: ${u.hold.reason})` : u.left === null ? null : n(u.left),
       (u.hold?.until.toISOString() ?? u.renewsAt)?.slice(0, 16).replace('T', ' ') ?? null,
     ]),
@@ -87,7 +87,7 @@ export function renderBudget(r: BudgetReport): string {
     if (s.perMonth[u.family] === 0) continue;
     const q = u.quota;
     const month = q.perMonth !== undefined ? ` of ${n(q.perMonth)} (${Math.round((100 * s.perMonth[u.family]) / q.perMonth)}%)` : '';
-    out.push(`${NAMES[u.family]}: ${s.estimated ? '~' : ''}${n(s.perMonth[u.family])} a month${month}, up to ${n(s.perDay[u.family])} a day`);
+    out.push(`${FAMILY_NAMES[u.family]}: ${s.estimated ? '~' : ''}${n(s.perMonth[u.family])} a month${month}, up to ${n(s.perDay[u.family])} a day`);
   }
   out.push('', s.problems.length === 0 ? 'The schedule fits the quotas.' : `The schedule does not fit the quotas:\n${s.problems.map((p) => `  - ${p}`).join('\n')}`);
   out.push('', 'What it buys: how old each stream can get (the longest time between two runs that refresh it):');

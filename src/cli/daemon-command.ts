@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { DEFAULT_RECEIVER_PORT } from '../receiver/receive-command.js';
 import { defaultJobs } from '../../jobs/index.js';
 import { quotaGate } from '../budget/index.js';
+import { scheduleProblems } from './schedule-fit.js';
 import { createClient } from '../client/index.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
@@ -63,6 +64,8 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
         await store.close();
         throw err;
       }
+      // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
+      for (const problem of await scheduleProblems(store, config, jobs)) logger.warn({ problem }, `schedule over quota: ${problem}`);
       const enabled = jobs.filter((j) => j.enabled).length;
       io.stdout.write(`ds-mirror daemon: ${enabled} job(s) scheduled; health ${daemon.url}/healthz, metrics ${daemon.url}/metrics` +
         `${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`);

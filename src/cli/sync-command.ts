@@ -1,18 +1,18 @@
 // `ds-mirror sync [streams...]`: one run over the chosen streams, with progress, a summary, and a
 // clean stop (checkpoint kept) on SIGINT/SIGTERM or when --max-requests is reached.
 import type { Command } from 'commander';
-import { quotaGate } from '../budget/index.js';
+import { planQuotas, planRun, quotaGate } from '../budget/index.js';
 import { createClient } from '../client/index.js';
 import { resolveStreams } from '../catalog/index.js';
 import { requireService } from '../config.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync } from '../sync/engine.js';
-import { planRun } from '../sync/plan.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { formatTable } from './table.js';
+import { renderPlan } from './plan-output.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -43,10 +43,8 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
       const store = await openConfiguredStore(ctx);
       try {
         if (flags.plan) {
-          const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}');
-          io.stdout.write(`${formatTable(['stream', 'requests', 'first request'], plan.map((p) => [p.stream, `${p.atLeast ? '≥' : ''}${p.count}`, p.request]))}\n`);
-          const total = plan.reduce((n, p) => n + p.count, 0);
-          io.stdout.write(`\n${plan.some((p) => p.atLeast) ? 'at least ' : ''}${total} requests (no request was made)\n`);
+          const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
+          io.stdout.write(renderPlan(plan));
           return;
         }
         const service = requireService(ctx.config);
