@@ -86,6 +86,15 @@ console.log(`seed ${o.seed}, ${o.profile === 'real' ? 'profile real' : `scale ${
   + `${o.chaos ? ', chaos on' : ''}${o.quota?.length ? `, quota ${formatQuota(o.quota)}` : ''}${o.control ? ', control on' : ''}${o.tick ? `, tick ${o.tick}s` : ''}`
   + `${o.webhookUrl ? `, webhooks to ${o.webhookUrl}${secret ? ' (signed)' : ' (unsigned)'}` : ''}`);
 
+// The API has no list of views: this is where a user finds the ids to put in DS_MONITORING_VIEWS.
+const views = sandbox.monitoring.views();
+const SHOWN = 25;
+console.log(`monitoring views (${views.length}; DS_MONITORING_VIEWS takes ids or slugs, comma-separated):`);
+for (const v of views.slice(0, SHOWN)) console.log(`  ${v.id}  ${v.slug}  ${v.name}`);
+if (views.length > SHOWN) {
+  console.log(`  … and ${views.length - SHOWN} more${o.control ? '' : ' (start with --control to list them)'}: GET /_sandbox/views`);
+}
+
 let stopping = false;
 async function stop(): Promise<void> {
   if (stopping) return;

@@ -107,6 +107,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requestCount: () => server.requestCount(),
     resetRequestCount: () => server.resetRequestCount(),
     records: (resource: string) => listRecords(world, resource),
+    views: () => monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })),
   };
   server = new ApiServer({
     world, apiKey, chaos, quota, now: () => world.now, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,

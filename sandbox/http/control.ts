@@ -1,5 +1,5 @@
-// /_sandbox/*: the clock, chaos, quotas, request counter and records over HTTP, for tests in another
-// process.
+// /_sandbox/*: the clock, chaos, quotas, request counter, records and monitoring views over HTTP, for
+// tests in another process and for users looking for view ids.
 // Off unless the sandbox starts with control on; guarded by the same x-api-key as /v1.
 import { timingSafeEqual } from 'node:crypto';
 import { parseChaos, type ChaosOptions } from './chaos.js';
@@ -17,6 +17,8 @@ export interface ControlTarget {
   requestCount(): number;
   resetRequestCount(): void;
   records(resource: string): unknown[];
+  /** The monitoring views a client can name in DS_MONITORING_VIEWS. */
+  views(): Array<{ id: string; slug: string; name: string }>;
 }
 
 export function controlHandler(target: ControlTarget, apiKey: string): ControlHandler {
@@ -65,6 +67,7 @@ export function controlHandler(target: ControlTarget, apiKey: string): ControlHa
       target.resetRequestCount();
       return ok({ count: 0 });
     }
+    if (route === 'GET /_sandbox/views') return ok(target.views());
     const m = /^GET \/_sandbox\/records\/([a-z-]+)$/.exec(route);
     if (m) return ok(target.records(m[1]));
     return { status: 404, body: { statusCode: 404, message: `no control endpoint ${route}` } };

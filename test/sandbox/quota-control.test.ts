@@ -1,8 +1,6 @@
 // What counts against which quota (market stats is open, charts are /v1, rejected keys and refusals
 // count nowhere), chaos 429s told apart from a spent quota, the /_sandbox/quota control endpoints,
-// the spec parser, the exceeded watchdog and the --quota flag.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+// the spec parser and the exceeded watchdog. The --quota flag: sandbox-cli.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseQuota, startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { QuotaMeter } from '../../sandbox/quota/index.js';
@@ -123,35 +121,4 @@ describe('control endpoints', () => {
     expect(cleared.body).toMatchObject({ quota: null, refused: 0, families: { v1: { limits: [], requests: 0, used: { day: 0 } } } });
     expect((await get(s, '/v1/chains?limit=1')).remaining).toBeNull();
   });
-});
-
-describe('npm run sandbox -- --quota', () => {
-  it('enforces the limits it prints; a bad spec exits 2 with one line', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', '0.1', '--quota', 'tokenUnlocks=1/min'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    try {
-      const lines: string[] = [];
-      for await (const line of createInterface({ input: child.stdout })) {
-        lines.push(line);
-        if (/quota /.test(line)) break;
-      }
-      const url = /listening on (\S+)/.exec(lines.join('\n'))![1];
-      const key = /API key: (\S+)/.exec(lines.join('\n'))![1];
-      expect(lines.join('\n')).toMatch(/quota tokenUnlocks=1\/min/);
-      const call = () => fetch(`${url}/token-unlocks/v1/assets`, { headers: { 'x-service-api-key': key } }).then((r) => r.status);
-      expect(await call()).toBe(200);
-      expect(await call()).toBe(429);
-    } finally {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    const bad = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--quota', 'v1=many'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    bad.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => bad.once('exit', resolve));
-    expect(code).toBe(2);
-    expect(stderr.split('\n')[0]).toMatch(/^error: option '--quota <spec>' argument 'v1=many' is invalid\. bad quota "v1=many"/);
-  }, 120_000);
 });
