@@ -43,7 +43,7 @@ const program = new Command('sandbox')
   .option('--tick <seconds>', 'advance the sandbox clock by this much every this many real seconds', number('--tick', (n) => n > 0))
   .option('--start <iso>', 'sandbox time at start (default 2025-06-01T12:00:00Z)')
   .option('--webhook-url <url>', 'POST monitoring alerts to this URL (secret: env SANDBOX_WEBHOOK_SECRET)')
-  .option('--webhook-time-factor <n>', 'speed up webhook retry backoff by this factor', number('--webhook-time-factor', (n) => n > 0))
+  .option('--webhook-time-factor <n>', 'scale webhook retry back-off and time-outs (measured on the sandbox clock) by this factor', number('--webhook-time-factor', (n) => n > 0))
   .showHelpAfterError()
   // Bad flags exit 2, like ds-mirror's own commands.
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
