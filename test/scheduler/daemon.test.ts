@@ -113,6 +113,7 @@ describe('daemon', () => {
 
   it('records a failing job\'s error in sync_runs and recovers on the next tick; /healthz and /metrics report both', async () => {
     sandbox.setChaos({ rate5xx: 1 });
+    const testStart = Date.now();
     const { daemon, store } = await daemonWith([job('flaky', '* * * * * *', ['glossary'])]);
     await waitFor('a failed run', () => (status(daemon, 'flaky').lastOutcome === 'failed' ? true : undefined));
     const failedHealth = await healthz(daemon.url);
@@ -125,8 +126,9 @@ describe('daemon', () => {
     const health = await healthz(daemon.url);
     expect(health.body.status).toBe('ok');
     expect(health.body.jobs[0]).toMatchObject({ name: 'flaky', lastOutcome: 'success', lastError: null, enabled: true });
-    expect(Date.parse(health.body.jobs[0].lastSuccessAt!)).toBeGreaterThan(Date.now() - 10_000);
-    expect(Date.parse(health.body.jobs[0].nextRunAt!)).toBeGreaterThan(Date.now() - 1000);
+    // Times of this test's runs (not "within N seconds of now": a busy machine may take longer).
+    expect(Date.parse(health.body.jobs[0].lastSuccessAt!)).toBeGreaterThan(testStart);
+    expect(Date.parse(health.body.jobs[0].nextRunAt!)).toBeGreaterThan(testStart);
     const scraped = await metrics(daemon.url);
     await daemon.stop();
 
@@ -190,7 +192,7 @@ describe('daemon', () => {
     expect((await healthz(daemon.url)).status).toBe(200);
     const started = Date.now();
     expect(await daemon.stop()).toBe(false);
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(status(daemon, 'stuck').running).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290); // it waited for the bound...
+    expect(status(daemon, 'stuck').running).toBe(true); // ...and not for the run
   });
 });
