@@ -14,7 +14,8 @@ export interface ThreadRequest {
   deliveries: [string, boolean, string][];
 }
 
-export type ThreadReply = ({ seq: number } & Committed) | { seq: number; error: string };
+/** `code`: the SQLite error code (or RangeError / TypeError), so the committer can tell bad data from a failing store. */
+export type ThreadReply = ({ seq: number } & Committed) | { seq: number; error: string; code?: string };
 
 interface Pending {
   resolve: (committed: Committed) => void;
@@ -45,7 +46,7 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
         }
         const p = pending.get(reply.seq);
         pending.delete(reply.seq);
-        if ('error' in reply) p?.reject(new Error(reply.error));
+        if ('error' in reply) p?.reject(threadError(reply.error, reply.code));
         else p?.resolve(reply);
       });
       worker.on('error', gone);
@@ -88,4 +89,11 @@ function bootstrap(): string {
   const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
   const tsx = new URL(api.import.default, pathToFileURL(pkg)).href;
   return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+}
+
+/** The thread's error as the committer classifies it (storage-errors.ts reads `code`, or the JS error type). */
+function threadError(message: string, code: string | undefined): Error {
+  if (code === 'RangeError') return new RangeError(message);
+  if (code === 'TypeError') return new TypeError(message);
+  return Object.assign(new Error(message), code === undefined ? {} : { code });
 }
