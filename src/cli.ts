@@ -22,9 +22,13 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     .option('--base-url <url>', 'the Data Service base URL (env DS_BASE_URL)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env DS_LOG_LEVEL; default info)')
     .version(packageVersion(), '-V, --version', 'print the version')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // One line: commander's own message, then where to look.
+      outputError: (s, write) => write(`ds-mirror: ${s.trim().replace(/^error: /, '')} (run with --help for usage)\n`),
+    });
   let code: number = EXIT.ok;
   try {
     await registerCommands(program, io, (c) => (code = c), argv);

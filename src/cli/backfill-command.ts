@@ -12,10 +12,12 @@ import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore } from './context.js';
+import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 interface BackfillFlags {
-  view: string[];
+  view?: string[];
+  force?: boolean;
   since?: string;
 }
 
@@ -25,7 +27,8 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
     .description('Fill history the webhook receiver may have missed')
     .command('alerts')
     .description('Fill alert_history from each monitoring view\'s matching events (default: the configured views, every match)')
-    .option('--view <idOrSlug>', 'a view id or slug-with-id-prefix, or several comma-separated (repeatable; default DS_MONITORING_VIEWS / monitoring.views)', collect, [])
+    .option('--view <idOrSlug>', 'a view id or slug-with-id-prefix, or several comma-separated (repeatable; default DS_MONITORING_VIEWS / monitoring.views)', collect)
+    .option('--force', 'backfill even though this mirror holds another service (it then records this one)')
     .option('--since <date>', 'only events started at or after this date (RFC 3339, YYYY-MM-DD or Unix seconds)')
     .action(async (flags: BackfillFlags, command: Command) => {
       const ctx = commandContext(command, io);
@@ -33,12 +36,18 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${flags.since}"`);
       }
       const settings = syncSettings(ctx.config);
-      const views = flags.view.length > 0 ? flags.view : settings.monitoring.views;
+      const views = flags.view ?? settings.monitoring.views;
       if (views.length === 0) {
         throw new ConfigError('no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)');
       }
       const service = requireService(ctx.config);
       const store = await openConfiguredStore(ctx);
+      try {
+        await claimService(store, service.baseUrl, flags.force);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
       const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
       try {
         const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined });
@@ -57,6 +66,6 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, ...splitList(value)];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...splitList(value)];
 }

@@ -9,7 +9,8 @@ import { runSync } from '../sync/engine.js';
 import { planRun } from '../sync/plan.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
-import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { claimService } from './mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { formatTable } from './table.js';
 
@@ -21,24 +22,27 @@ interface SyncFlags {
   metricProjects?: string;
   pageWindow?: number;
   progress: boolean;
+  force?: boolean;
 }
 
 export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('sync')
-    .description('Mirror streams into the database (default: every stream that is not opt-in). Names or groups: all, v1, fanouts, or stream names from `ds-mirror streams`.')
+    .description('Mirror streams into the database (default: every stream that is not opt-in). Names or groups: all, v1, monitoring, fanouts, or stream names from `ds-mirror streams`.')
     .argument('[streams...]', 'streams or groups to sync')
     .option('--full', 'ignore checkpoints and date windows: a complete pass that also detects deletions')
     .option('--plan', 'print the requests the run would make, and make none')
-    .option('--max-requests <n>', 'stop cleanly at a checkpoint after n HTTP requests', wholeNumber('--max-requests'))
-    .option('--select <parent=selection>', 'fan-out parents: assets=top:100, charts=all, projects=bitcoin,ethereum (repeatable)', collect, [])
+    .option('--max-requests <n>', 'stop cleanly at a checkpoint after n HTTP requests', positiveNumber('--max-requests'))
+    .option('--select <parent=selection>', 'fan-out parents: assets=top:100, charts=all, projects=bitcoin,ethereum (repeatable)', collect)
     .option('--metric-projects <names>', 'project names for metric-series (comma-separated)')
-    .option('--page-window <n>', 'pages of one list fetched at once (default 4)', wholeNumber('--page-window'))
+    .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
+    .option('--force', 'sync even though this mirror holds another service (it then records this one)')
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const streams = resolveStreams(names);
       const settings = syncSettings(ctx.config, flags);
+      const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
       const store = await openConfiguredStore(ctx);
       try {
         if (flags.plan) {
@@ -48,9 +52,9 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           io.stdout.write(`\n${plan.some((p) => p.atLeast) ? 'at least ' : ''}${total} requests (no request was made)\n`);
           return;
         }
-        const service = requireService(ctx.config);
+        await claimService(store, service!.baseUrl, flags.force);
         const client = createClient({
-          ...service,
+          ...service!,
           limits: ctx.config.limits,
           timeoutMs: ctx.config.timeoutMs,
           retries: ctx.config.retries,
@@ -87,8 +91,8 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function summary(streams: readonly { stream: string; fetched: number; inserted: number; updated: number; unchanged: number; deleted: number; errors: number; requests: number; durationMs: number; outcome: string; error?: string | null }[]): string {
