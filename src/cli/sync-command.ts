@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { createClient } from '../client/index.js';
 import { resolveStreams } from '../catalog/index.js';
 import { requireService } from '../config.js';
+import type { StreamRunStats } from '../store/types.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync } from '../sync/engine.js';
 import { planRun } from '../sync/plan.js';
@@ -12,6 +13,7 @@ import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
+import { lastRunRows } from './progress-estimates.js';
 import { formatTable } from './table.js';
 
 interface SyncFlags {
@@ -67,12 +69,11 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           stop.abort();
         };
         process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-        const bars = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr) : null;
+        const estimates = await lastRunRows(store, streams.map((d) => d.name), settings.mode);
+        const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(ctx.logger, { estimates });
         try {
-          const result = await runSync({
-            client, store, logger: ctx.logger, settings, streams, signal: stop.signal, progress: bars ?? logProgress(ctx.logger),
-          });
-          bars?.stop();
+          const result = await runSync({ client, store, logger: ctx.logger, settings, streams, signal: stop.signal, progress });
+          progress.stop();
           io.stdout.write(`${summary(result.streams)}\n`);
           io.stdout.write(`run ${result.runId}: ${result.outcome}, ${client.stats.requests} requests, ${client.stats.retries} retries\n`);
           if (result.outcome === 'stopped') {
@@ -81,7 +82,7 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           }
           setExit(result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok);
         } finally {
-          bars?.stop();
+          progress.stop();
           process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
           await client.close();
         }
@@ -95,9 +96,15 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-function summary(streams: readonly { stream: string; fetched: number; inserted: number; updated: number; unchanged: number; deleted: number; errors: number; requests: number; durationMs: number; outcome: string; error?: string | null }[]): string {
+function summary(streams: readonly StreamRunStats[]): string {
   return formatTable(
     ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'errors', 'requests', 'seconds', 'outcome'],
-    streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.errors, s.requests, (s.durationMs / 1000).toFixed(1), s.error ? `${s.outcome}: ${s.error}` : s.outcome]),
+    streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.errors, s.requests, (s.durationMs / 1000).toFixed(1), outcomeNote(s)]),
   );
+}
+
+/** The outcome with what a person should know: the error, a notice, parents with no record upstream. */
+export function outcomeNote(s: StreamRunStats): string {
+  const notes = [s.error, s.notice, s.absent ? `${s.absent} parent(s) with no record upstream` : null].filter(Boolean);
+  return notes.length ? `${s.outcome}: ${notes.join('; ')}` : s.outcome;
 }
