@@ -3,6 +3,7 @@
 // same run record) over every match, or only those since a date.
 import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
+import { emptyViewTally, type ViewTally } from '../monitoring/views-sync.js';
 import { createClient } from '../client/index.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
@@ -50,13 +51,14 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       }
       const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
       try {
-        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined });
-        const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress: logProgress(ctx.logger) });
+        const tally = emptyViewTally();
+        const source = flags.view ? '--view' : undefined;
+        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, tally });
+        const progress = logProgress(ctx.logger);
+        const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress });
+        progress.stop();
         const s = result.streams[0];
-        io.stdout.write(
-          `backfill of ${views.length} view(s)${flags.since ? ` since ${flags.since}` : ''}: ${s.fetched} records read, ` +
-            `${s.inserted} new alert or view rows, ${s.unchanged} already known, ${s.requests} requests\n`,
-        );
+        io.stdout.write(`${backfillSummary(views.length, flags.since, tally, s.requests)}\n`);
         if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
         setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
       } finally {
@@ -64,6 +66,16 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         await store.close();
       }
     });
+}
+
+/** Every record read accounted for: the views, and each match new, known, before --since or unusable. */
+export function backfillSummary(asked: number, since: string | undefined, t: ViewTally, requests: number): string {
+  const matches = t.newAlerts + t.known + t.beforeSince + t.unusable;
+  const parts = [`${t.newAlerts} new`, `${t.known} already known`];
+  if (t.beforeSince > 0) parts.push(`${t.beforeSince} started before ${since}`);
+  if (t.unusable > 0) parts.push(`${t.unusable} without an event id (not kept)`);
+  return `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${t.views + matches} records read, ` +
+    `${t.views} view(s) and ${matches} matching events: ${parts.join(', ')}; ${requests} requests`;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
