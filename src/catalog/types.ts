@@ -69,6 +69,9 @@ export interface FanoutStream {
   pageSize?: number;
   /** Turns a response into rows; `parent` carries the parent key for the child columns. */
   toRows: (response: any, parent: FanoutParent) => Row[];
+  /** Values the user asked for in a column of the rows (metric-series' projects): those that no parent
+   *  returned are named at the end of the run, instead of a silent empty success. */
+  requested?: { column: string; flag: string; values: (settings: FanoutSettings) => readonly string[] };
   optIn: true;
 }
 

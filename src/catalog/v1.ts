@@ -1,4 +1,4 @@
-// The `/v1` lists of the DESIGN streams table. Page sizes are each endpoint's maximum (requests are
+// The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
 // precious: the real `/v1` has a monthly quota).
 import { firstOf, nested, same } from './mapping.js';
 import type { ListStream } from './types.js';

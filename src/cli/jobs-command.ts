@@ -5,7 +5,7 @@ import { defaultJobs } from '../../jobs/index.js';
 import { EXIT, type CliIo } from '../cli.js';
 import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
 import type { SetExit } from './commands.js';
-import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';
 
@@ -13,7 +13,7 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
   program
     .command('jobs')
     .description('List the scheduled jobs: schedule, streams, mode, and next run times (change them with "jobs" in the config file)')
-    .option('--next <n>', 'how many next run times to show (default 1)', wholeNumber('--next'), 1)
+    .option('--next <n>', 'how many next run times to show', positiveNumber('--next'), 1)
     .option('--json', 'print JSON instead of a table')
     .action(async (flags: { next: number; json?: boolean }, command: Command) => {
       const ctx = commandContext(command, io);

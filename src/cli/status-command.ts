@@ -45,7 +45,7 @@ export function statusCommand(program: Command, io: CliIo): void {
             errors: t?.errors ?? 0,
           });
         }
-        // The receiver's deliveries, as the streams table of DESIGN.md lists them.
+        // The receiver's deliveries, a stream of their own for whoever reads this table.
         const { received, lastReceivedAt } = totals.deliveries;
         const lastDelivery = lastReceivedAt ? Date.parse(lastReceivedAt) : null;
         rows.push({

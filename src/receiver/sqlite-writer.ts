@@ -80,11 +80,14 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
 }
 
 /**
- * The thread's entry is TypeScript, like the rest: a worker does not inherit the loader tsx put on
- * the main thread, so it registers tsx's (found through tsx's own exports map) before importing it.
+ * The thread's entry, compiled like this file (dist/) or TypeScript (tests, `npm run demo`): a worker
+ * does not inherit the loader tsx put on the main thread, so from TypeScript it registers tsx's (found
+ * through tsx's own exports map, a development dependency) before importing the entry.
  */
 function bootstrap(): string {
-  const entry = new URL('./sqlite-writer-thread.ts', import.meta.url).href;
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = new URL(`./sqlite-writer-thread.${compiled ? 'js' : 'ts'}`, import.meta.url).href;
+  if (compiled) return `import(${JSON.stringify(entry)});`;
   const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
   const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
   const tsx = new URL(api.import.default, pathToFileURL(pkg)).href;

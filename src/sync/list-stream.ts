@@ -64,7 +64,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const saved = readCheckpoint(stored ?? null, variants);
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   const pass = saved?.pass ?? ctx.now();
-  if (saved) ctx.logger.info({ stream: stream.name, next: saved.next }, 'resuming from checkpoint');
+  if (saved) ctx.logger.info({ next: saved.next }, 'resuming from checkpoint');
   // Where each variant stands; every page's checkpoint is built from all of them.
   const places = new Map(variants.map((v) => {
     const next = saved?.next[v.name];
@@ -190,6 +190,6 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
     const deleted = await store.softDeleteMissing(stream.table, stream.key, seen, variant.scope, ctx.now());
     stats.deleted += deleted;
   } else if (stream.detectDeletes && start === null) {
-    ctx.logger.info({ stream: stream.name, variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
+    ctx.logger.info({ variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
   }
 }

@@ -19,7 +19,11 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
   for (const item of flags.select ?? []) {
     const [parent, value] = item.split('=', 2);
     if (!parent || !value) throw new ConfigError(`--select takes parent=selection (e.g. assets=top:100), got "${item}"`);
-    selection[parent] = toSelection(value);
+    try {
+      selection[parent] = toSelection(value);
+    } catch (error) {
+      throw error instanceof ConfigError ? new ConfigError(`--select ${item}: ${error.message}`) : error;
+    }
   }
   return {
     mode: flags.full ? 'full' : 'incremental',

@@ -8,7 +8,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { createClient } from '../../src/client/index.js';
 import { configureJobs, startDaemon, type Daemon, type DaemonOptions, type JobDef } from '../../src/scheduler/index.js';
 import type { Store } from '../../src/store/index.js';
-import { settings } from '../helpers/mirror.js';
+import { settings, syncOnce } from '../helpers/mirror.js';
 import { openTestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { healthz, metrics, waitFor } from './scrape.js';
@@ -183,6 +183,44 @@ describe('daemon', () => {
     const health = await healthz(daemon.url);
     expect(health.body.receiver).toMatchObject({ url: daemon.receiverUrl, received: 2, duplicates: 1 });
     expect(health.body.jobs[0]).toMatchObject({ name: 'idle', running: false, runs: 0, lastSuccessAt: null });
+  });
+
+  it('runs at start the jobs holding a stream never synced, and /healthz says what runs next and when', async () => {
+    const test = await openTestStore('sqlite');
+    expect((await syncOnce(test.store, sandbox, ['chains'])).outcome).toBe('success');
+    const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits: { v1: fast, open: fast, charts: fast } });
+    // Yearly schedules: nothing would run for months without the start-up run.
+    const jobs = configureJobs([job('fills-glossary', '0 0 1 1 *', ['glossary']), job('chains-again', '0 0 2 1 *', ['chains'])], {}, 'UTC');
+    let clock = Date.now();
+    const daemon = await startDaemon({
+      store: test.store, client, logger: silent, settings: settings(), jobs, http: { port: 0, host: '127.0.0.1' }, startupRun: 'never-synced', now: () => clock,
+    });
+    cleanups.push(async () => {
+      await daemon.stop();
+      await client.close();
+      await test.cleanup();
+    });
+    const done = await waitFor('the start-up run', async () => {
+      const body = (await healthz(daemon.url)).body;
+      return body.startup.every((s) => s.state === 'done') ? body : undefined;
+    }, 30_000);
+    expect(done.startup).toEqual([{ job: 'fills-glossary', reason: 'never synced: glossary', state: 'done' }]);
+    expect(status(daemon, 'fills-glossary')).toMatchObject({ runs: 1, lastOutcome: 'success' });
+    expect(status(daemon, 'chains-again').runs).toBe(0);
+    expect(await runsOf(test.store, 'glossary')).toHaveLength(1);
+    // The soonest tick, counted on the daemon's clock.
+    const nextYear = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 0, 1)).toISOString();
+    expect(done.next).toMatchObject({ job: 'fills-glossary', at: nextYear });
+    clock = Date.parse(nextYear) - 90_000;
+    expect((await healthz(daemon.url)).body.next).toEqual({ job: 'fills-glossary', at: nextYear, inSeconds: 90 });
+  });
+
+  it('runs nothing at start unless asked (the library default), every enabled job with "all"', async () => {
+    const idle = await daemonWith([job('later', '0 0 1 1 *', ['glossary'])]);
+    expect((await healthz(idle.daemon.url)).body.startup).toEqual([]);
+    const all = await daemonWith([job('later', '0 0 1 1 *', ['glossary'])], { startupRun: 'all' });
+    await waitFor('the start-up run', () => (status(all.daemon, 'later').runs === 1 && !status(all.daemon, 'later').running ? true : undefined), 30_000);
+    expect(status(idle.daemon, 'later').runs).toBe(0);
   });
 
   it('gives up waiting for a run after the stop bound, and says so', async () => {
