@@ -27,7 +27,7 @@ export async function mirroredTables(db: Kysely<any>, d: HistoryDialect): Promis
         ).rows
       : (
           await sql<{ table: string; column: string; pk: number }>`
-            select c.relname as "table", a.attname as "column", coalesce(array_position(i.indkey::int2[], a.attnum), 0) as pk
+            select c.relname as "table", a.attname as "column", coalesce((select k.n from unnest(i.indkey::int2[]) with ordinality as k(attnum, n) where k.attnum = a.attnum), 0) as pk
             from pg_class c
               join pg_namespace n on n.oid = c.relnamespace
               join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
