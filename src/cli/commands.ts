@@ -7,6 +7,7 @@ import { daemonCommand } from './daemon-command.js';
 import { jobsCommand } from './jobs-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { receiveCommand } from '../receiver/receive-command.js';
+import { schemaCommand } from './schema-command.js';
 import { statusCommand } from './status-command.js';
 import { streamsCommand } from './streams-command.js';
 import { syncCommand } from './sync-command.js';
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
   jobsCommand(program, io, setExit);
   daemonCommand(program, io, setExit);
   copyCommand(program, io, setExit);
+  schemaCommand(program, io);
 }
