@@ -8,6 +8,7 @@ import { jobsCommand } from './jobs-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { receiveCommand } from '../receiver/receive-command.js';
 import { schemaCommand } from './schema-command.js';
+import { exportCommand } from './export-command.js';
 import { statusCommand } from './status-command.js';
 import { streamsCommand } from './streams-command.js';
 import { syncCommand } from './sync-command.js';
@@ -25,4 +26,5 @@ export function registerCommands(program: Command, io: CliIo, setExit: SetExit):
   daemonCommand(program, io, setExit);
   copyCommand(program, io, setExit);
   schemaCommand(program, io);
+  exportCommand(program, io);
 }
