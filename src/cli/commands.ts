@@ -27,6 +27,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'backfill', args: '<alerts>', summary: 'Fill history the webhook receiver may have missed', load: async () => (await import('./backfill-command.js')).backfillCommand },
   { name: 'jobs', summary: 'List the scheduled jobs: schedule, streams, mode, and next run times', load: async () => (await import('./jobs-command.js')).jobsCommand },
   { name: 'daemon', summary: 'Run the scheduled jobs and, when configured, the webhook receiver; serve /healthz and /metrics', load: async () => (await import('./daemon-command.js')).daemonCommand },
+  { name: 'schema', summary: 'The data dictionary: every table, view and column, as Markdown or JSON', load: async () => (await import('./schema-command.js')).schemaCommand },
+  { name: 'export', args: '<table-or-view>', summary: 'Export a table or view to CSV or Parquet, streamed', load: async () => (await import('./export-command.js')).exportCommand },
   { name: 'copy', summary: 'Copy the whole mirror to another database, then verify it row for row', load: async () => (await import('./copy-command.js')).copyCommand },
 ];
 

@@ -83,7 +83,7 @@ export async function syncViews(ctx: StreamContext, opts: ViewSyncOptions): Prom
       return;
     }
     const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
-    if (view) await syncMatches(ctx, String(view.id), opts.full === true, since, opts.tally ?? emptyViewTally());
+    if (view) await syncMatches(ctx, String(view.id), typeof view.name === 'string' ? view.name : null, opts.full === true, since, opts.tally ?? emptyViewTally());
   }
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
 }
@@ -126,7 +126,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
  * The view's matches, newest first. A full pass reads them all; `since` stops below that bound; an
  * incremental run stops below the view's high-water mark minus the lookback.
  */
-async function syncMatches(ctx: StreamContext, viewId: string, full: boolean, since: number | null, tally: ViewTally): Promise<void> {
+async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, tally: ViewTally): Promise<void> {
   tally.views++;
   const { stats, store } = ctx;
   const markKey = markName(STREAM, viewId);
@@ -144,7 +144,15 @@ async function syncMatches(ctx: StreamContext, viewId: string, full: boolean, si
     const now = ctx.now();
     const alerts = events
       .filter((_, i) => since === null || (started[i] ?? 0) >= since)
-      .map((e) => ({ view_id: viewId, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latestDevelopment(e) }));
+      .map((e, i) => {
+        const latest = latestDevelopment(e);
+        // The match happened when its development started (the event's start when it has none), not now.
+        const matched = latest?.t ?? started[i];
+        return {
+          view_id: viewId, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latest?.id ?? null,
+          matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(), view_name: viewName,
+        };
+      });
     const inserted = alerts.length ? await store.transaction((tx) => tx.insertIgnore('alert_history', ['view_id', 'event_id'], alerts)) : 0;
     stats.fetched += page.records.length;
     stats.errors += page.records.length - events.length;
@@ -169,15 +177,15 @@ async function syncMatches(ctx: StreamContext, viewId: string, full: boolean, si
   await store.transaction((tx) => saveMark(tx, markKey, next));
 }
 
-/** The development that would have raised the alert: the event's newest. */
-function latestDevelopment(event: Record<string, any>): string | null {
+/** The development that would have raised the alert: the event's newest, with its start (null when unknown). */
+function latestDevelopment(event: Record<string, any>): { id: string; t: number | null } | null {
   const developments: any[] = Array.isArray(event.developments) ? event.developments : [];
   let best: { id: string; t: number } | null = null;
   for (const d of developments) {
     const t = boundMillis(d?.startedAt) ?? -Infinity;
     if (typeof d?.id === 'string' && (best === null || t > best.t)) best = { id: d.id, t };
   }
-  return best?.id ?? null;
+  return best && { id: best.id, t: Number.isFinite(best.t) ? best.t : null };
 }
 
 async function knownMatches(ctx: StreamContext, viewId: string): Promise<number> {

@@ -41,6 +41,9 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     source: 'webhook',
     delivery_id: e.id,
     development_id: dev.id,
+    // When the match happened (the delivery's timestamp) and the view's name, even for views not configured.
+    matched_at: e.timestamp,
+    view_name: e.data.view.name,
   };
   // The webhook carries a subset of the detail: detail_fetched_at stays null so the next sync fetches
   // the rest; fields the webhook does not carry stay null rather than guessed.

@@ -12,14 +12,14 @@ import { jsonbRows, type JsonbRows } from './jsonb-rows.js';
 import { keyString } from './types.js';
 import type { StoreAdapter, UpsertPage } from './store-adapter.js';
 
-const OID = { int8: 20, json: 114, jsonb: 3802, timestamptz: 1184 } as const;
+const OID = { int8: 20, json: 114, jsonb: 3802, date: 1082, timestamptz: 1184 } as const;
 const ROWS_PER_STATEMENT = 10_000; // bounds the size of one statement's arrays
 const PREFILTER_MIN_ROWS = 10; // below it, one statement costs less than a look-up and a statement
 const DUPLICATE_SCHEMA = ['42P06', '23505']; // two processes creating the schema at once
 
 function getTypeParser(oid: number, format?: string): (value: string) => unknown {
   if (oid === OID.int8) return Number;
-  if (oid === OID.json || oid === OID.jsonb) return (value) => value;
+  if (oid === OID.json || oid === OID.jsonb || oid === OID.date) return (value) => value; // a date stays YYYY-MM-DD
   if (oid === OID.timestamptz) {
     const parseDate = pg.types.getTypeParser(oid, 'text') as (value: string) => unknown;
     return (value) => {

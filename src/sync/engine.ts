@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { isStopError } from '../budget/quota-error.js';
+import { pruneHistory } from '../history/prune-history.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { syncFanout } from './fanout-stream.js';
@@ -49,6 +50,7 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
     'success',
   );
   await store.finishRun(runId, outcome, now());
+  await pruneHistory(store.db, new Date());
   return { runId, outcome, streams: results };
 }
 

@@ -1,0 +1,6 @@
+-- Token unlocks still ahead: assets whose unlock schedule has not ended, soonest end first
+select name, symbol, sector, genesis_date, projected_end_date
+from v_token_unlocks
+where projected_end_date > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+order by projected_end_date, id
+limit 20;

@@ -1,0 +1,9 @@
+// The analyst views (schema/views/): live rows, typed columns, one time form per store. Views hold no
+// data, so a later change to any of them is a new migration that calls recreateViews() again.
+import type { Kysely } from 'kysely';
+import type { ColumnTypes } from '../../src/store/types.js';
+import { recreateViews } from '../views/index.js';
+
+export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
+  await recreateViews(db, t.json === 'jsonb' ? 'postgres' : 'sqlite');
+}

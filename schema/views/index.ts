@@ -1,0 +1,23 @@
+// Every analyst view, in creation order (a view comes after the views it reads), and the statements
+// that (re)create them. Views hold no data: a migration that changes one drops and recreates them all.
+import { sql, type Kysely } from 'kysely';
+import { catalogViews } from './catalog-views.js';
+import { joinedViews } from './joined-views.js';
+import type { ViewDialect } from './lift.js';
+import { monitoringViews } from './monitoring-views.js';
+import type { ViewSpec } from './view.js';
+
+export type { ViewSpec, ViewColumn } from './view.js';
+export type { ValueKind, ViewDialect } from './lift.js';
+
+export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitoringViews, ...joinedViews];
+
+export function createViewSql(view: ViewSpec, d: ViewDialect): string {
+  return `create view ${view.name} as\n${view.sql(d)}`;
+}
+
+/** Drops (newest first) and creates every analyst view. */
+export async function recreateViews(db: Kysely<any>, d: ViewDialect): Promise<void> {
+  for (const view of [...ANALYST_VIEWS].reverse()) await sql.raw(`drop view if exists ${view.name}`).execute(db);
+  for (const view of ANALYST_VIEWS) await sql.raw(createViewSql(view, d)).execute(db);
+}

@@ -1,0 +1,147 @@
+// Views that join across tables and id spaces: the asset crosswalk (`/v1` integer ids to the UUIDs of
+// token unlocks and monitoring), events by category and by asset, alerts with their true times, and
+// the history of changed rows.
+import { dayOf, doubleType, IMPORTANCE, isoColumn, type ViewDialect } from './lift.js';
+import type { ViewSpec } from './view.js';
+
+const rank = (expr: string) => `case ${expr} ${IMPORTANCE.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`;
+
+// Best link per source asset: exact slug, then symbol and name together, then name alone, then symbol
+// alone (tickers are reused, so weakest). Several `/v1` assets tied at the best method share the
+// confidence (it is divided by their number); the tie goes to the highest market cap rank.
+function crosswalkSql(d: ViewDialect): string {
+  const dbl = doubleType(d);
+  const method = (name: string, confidence: number, on: string) =>
+    `select s.source, s.source_asset_id, a.id as v1_asset_id, '${name}' as match_method, cast(${confidence} as ${dbl}) as base_confidence, a.market_cap_rank\n` +
+    `  from sources s join v1 a on ${on}`;
+  return `with sources as (
+  select 'token_unlocks' as source, id as source_asset_id, slug, symbol, name from token_unlock_assets where deleted_at is null
+  union all
+  select 'monitoring', asset_id, max(slug), max(symbol), max(name) from monitoring_event_assets group by asset_id
+),
+v1 as (
+  select id, slug, lower(code) as code, lower(title) as title, market_cap_rank from assets where deleted_at is null
+),
+candidates as (
+  ${method('slug', 0.95, 'a.slug = s.slug')}
+  union all
+  ${method('symbol_and_name', 0.9, 'a.code = lower(s.symbol) and a.title = lower(s.name)')}
+  union all
+  ${method('name', 0.6, 'a.title = lower(s.name)')}
+  union all
+  ${method('symbol', 0.4, 'a.code = lower(s.symbol)')}
+),
+best as (
+  select c.*, max(base_confidence) over (partition by source, source_asset_id) as top
+  from candidates c
+),
+ranked as (
+  select b.*, count(*) over (partition by source, source_asset_id) as ties,
+    row_number() over (partition by source, source_asset_id order by market_cap_rank is null, market_cap_rank, v1_asset_id) as n
+  from best b where base_confidence = top
+)
+select s.source, s.source_asset_id, s.slug as source_slug, s.symbol as source_symbol, s.name as source_name,
+  r.v1_asset_id, r.match_method, r.base_confidence / r.ties as confidence, r.ties as candidates
+from sources s left join ranked r on r.source = s.source and r.source_asset_id = s.source_asset_id and r.n = 1`;
+}
+
+export const joinedViews: readonly ViewSpec[] = [
+  {
+    name: 'v_asset_crosswalk',
+    description:
+      'Links token-unlock assets and monitoring assets (UUIDs) to `/v1` assets (integer ids) by slug, symbol and name: ' +
+      'one row per token-unlock or monitoring asset, with how the link was made and how sure it is. Unmatched assets have a null v1_asset_id.',
+    columns: [
+      { name: 'source', kind: 'text', description: "Which id space the asset comes from: 'token_unlocks' or 'monitoring'." },
+      { name: 'source_asset_id', kind: 'text', description: 'Its id there (v_token_unlocks.id or v_event_assets.asset_id).' },
+      { name: 'source_slug', kind: 'text', description: 'Its slug there.' },
+      { name: 'source_symbol', kind: 'text', description: 'Its symbol there.' },
+      { name: 'source_name', kind: 'text', description: 'Its name there.' },
+      { name: 'v1_asset_id', kind: 'integer', description: 'The linked `/v1` asset (v_assets.id); null when nothing matched.' },
+      { name: 'match_method', kind: 'text', description: "How: 'slug' (exact), 'symbol_and_name', 'name' or 'symbol' (case-insensitive), strongest first." },
+      { name: 'confidence', kind: 'double', description: 'How sure, 0..1: 0.95 slug, 0.9 symbol and name, 0.6 name, 0.4 symbol, divided by the number of `/v1` assets that matched equally.' },
+      { name: 'candidates', kind: 'integer', description: 'How many `/v1` assets matched equally well (the one linked has the best market cap rank).' },
+    ],
+    sql: crosswalkSql,
+  },
+  {
+    name: 'v_event_categories',
+    description: 'One row per live monitoring event and category it is filed under.',
+    columns: [
+      { name: 'event_id', kind: 'text', description: 'The event (v_events.id).' },
+      { name: 'category_slug', kind: 'text', description: 'Category slug.' },
+      { name: 'category_name', kind: 'text', description: 'Category name, from the category taxonomy.' },
+    ],
+    sql: () => `select ec.event_id, ec.category_slug, c.name as category_name
+from monitoring_event_categories ec
+  join monitoring_events e on e.id = ec.event_id and e.deleted_at is null
+  left join monitoring_categories c on c.slug = ec.category_slug`,
+  },
+  {
+    name: 'v_event_assets',
+    description: 'One row per live monitoring event and asset it concerns, with the linked `/v1` asset from v_asset_crosswalk.',
+    columns: [
+      { name: 'event_id', kind: 'text', description: 'The event (v_events.id).' },
+      { name: 'asset_id', kind: 'text', description: 'Monitoring asset id (UUID).' },
+      { name: 'name', kind: 'text', description: 'Asset name.' },
+      { name: 'slug', kind: 'text', description: 'Asset slug.' },
+      { name: 'symbol', kind: 'text', description: 'Asset symbol.' },
+      { name: 'class', kind: 'text', description: "The asset's role in the event (e.g. 'primary')." },
+      { name: 'v1_asset_id', kind: 'integer', description: 'The linked `/v1` asset (v_assets.id), null when none matched.' },
+      { name: 'match_method', kind: 'text', description: 'How the link was made (see v_asset_crosswalk).' },
+    ],
+    sql: () => `select ea.event_id, ea.asset_id, ea.name, ea.slug, ea.symbol, ea.class, x.v1_asset_id, x.match_method
+from monitoring_event_assets ea
+  join monitoring_events e on e.id = ea.event_id and e.deleted_at is null
+  left join v_asset_crosswalk x on x.source = 'monitoring' and x.source_asset_id = ea.asset_id`,
+  },
+  {
+    name: 'v_alerts',
+    description:
+      'Alert history: one row per (monitoring view, event) match, from webhooks and backfills, with when the match ' +
+      'happened beside when the mirror learned of it, and the view named even when it is not configured.',
+    columns: [
+      { name: 'view_id', kind: 'text', description: 'The monitoring view that matched.' },
+      { name: 'view_name', kind: 'text', description: "The view's name: from v_monitoring_views, else as the webhook named it." },
+      { name: 'event_id', kind: 'text', description: 'The matching event (v_events.id).' },
+      { name: 'event_title', kind: 'text', description: "The event's headline, when the event is mirrored." },
+      { name: 'importance', kind: 'text', description: "The event's importance." },
+      { name: 'importance_rank', kind: 'integer', description: 'Importance as a rank: 0 not-important .. 3 high.' },
+      { name: 'development_id', kind: 'text', description: 'The development that triggered the match, when known.' },
+      { name: 'source', kind: 'text', description: "'webhook' (received) or 'backfill' (read from the view's events)." },
+      { name: 'matched_at', kind: 'timestamp', description: "When the match happened: the webhook's timestamp, or for a backfill the development's (else the event's) start." },
+      { name: 'matched_on', kind: 'date', description: 'The UTC day of matched_at.' },
+      { name: 'learned_at', kind: 'timestamp', description: 'When the mirror first stored the alert.' },
+      { name: 'delivery_id', kind: 'text', description: 'The webhook delivery (webhook_deliveries.id), for webhook alerts.' },
+    ],
+    sql: (d) => {
+      const matched = isoColumn(d, 'coalesce(a.matched_at, a.first_seen_at)');
+      return `select a.view_id, coalesce(v.name, a.view_name) as view_name, a.event_id, e.title as event_title,
+  e.importance, ${rank('e.importance')} as importance_rank, a.development_id, a.source,
+  ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
+  ${isoColumn(d, 'a.first_seen_at')} as learned_at, a.delivery_id
+from alert_history a
+  left join monitoring_views v on v.id = a.view_id
+  left join monitoring_events e on e.id = a.event_id`;
+    },
+  },
+  {
+    name: 'v_changes',
+    description:
+      'Every kept previous version of a mirrored row (row_history), newest first in meaning: which table and key changed, ' +
+      'how, and in which run. "What changed in the last run": where ended_by_run_id = the last sync_runs.id.',
+    columns: [
+      { name: 'table_name', kind: 'text', description: 'The mirrored table.' },
+      { name: 'row_key', kind: 'text', description: "The row's primary key as text (several key columns joined by '|')." },
+      { name: 'change', kind: 'text', description: "'updated' (content changed) or 'deleted' (gone upstream)." },
+      { name: 'valid_from', kind: 'timestamp', description: 'When the previous version was written.' },
+      { name: 'valid_to', kind: 'timestamp', description: 'When it was replaced or deleted.' },
+      { name: 'run_id', kind: 'integer', description: 'The run that wrote the previous version.' },
+      { name: 'ended_by_run_id', kind: 'integer', description: 'The run that replaced or deleted it.' },
+      { name: 'raw', kind: 'json', description: 'The previous version as received.' },
+    ],
+    sql: (d) => `select h.table_name, h.row_key, h.change, ${isoColumn(d, 'h.valid_from')} as valid_from, ${isoColumn(d, 'h.valid_to')} as valid_to,
+  h.run_id, h.ended_by_run_id, h.raw
+from row_history h`,
+  },
+];

@@ -1,0 +1,43 @@
+// `ds-mirror export <table-or-view> --format csv|parquet --out file`: streamed in batches, with a progress
+// bar on a terminal and one summary line at the end.
+import cliProgress from 'cli-progress';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { CliIo } from '../cli.js';
+import { DEFAULT_BATCH_ROWS, exportRelation } from '../export/export-relation.js';
+import type { ExportFormat } from '../export/file-writers.js';
+import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+
+const FORMATS: readonly ExportFormat[] = ['csv', 'parquet'];
+
+export function exportCommand(program: Command, io: CliIo): void {
+  program
+    .command('export')
+    .description('Write a table or view to a CSV or Parquet file (typed columns), streamed in batches')
+    .argument('<table-or-view>', 'e.g. v_assets, v_events, market_stats (ds-mirror schema lists them)')
+    .requiredOption('--out <file>', 'the file to write (replaced when complete)')
+    .option('--format <format>', `csv or parquet (default: from the file's extension, else csv)`, (value: string) => {
+      if (!(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`format must be ${FORMATS.join(' or ')}.`);
+      return value;
+    })
+    .option('--batch-rows <n>', `rows read and written at a time (default ${DEFAULT_BATCH_ROWS})`, wholeNumber('--batch-rows'))
+    .option('--no-progress', 'no progress bar')
+    .action(async (relation: string, opts: { out: string; format?: ExportFormat; batchRows?: number; progress: boolean }, command: Command) => {
+      const ctx = commandContext(command, io);
+      const format = opts.format ?? (opts.out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'csv');
+      const store = await openConfiguredStore(ctx);
+      const bar = opts.progress && io.stderr.isTTY
+        ? new cliProgress.SingleBar({ stream: io.stderr, format: ` ${relation} |{bar}| {value}/{total} rows`, hideCursor: true }, cliProgress.Presets.shades_classic)
+        : null;
+      try {
+        const result = await exportRelation(store, {
+          relation, format, file: opts.out, batchRows: opts.batchRows || undefined,
+          onProgress: bar ? (written, total) => (written === 0 ? bar.start(total, 0) : (bar.setTotal(total), bar.update(written))) : undefined,
+        });
+        bar?.stop();
+        io.stdout.write(`${relation}: ${result.rows} rows, ${result.columns} columns → ${opts.out} (${format})\n`);
+      } finally {
+        bar?.stop();
+        await store.close();
+      }
+    });
+}

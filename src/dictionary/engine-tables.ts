@@ -1,0 +1,55 @@
+// The mirror's own bookkeeping: runs, stream state, quarantine, leases, page hashes, history.
+import type { TableSource } from './types.js';
+
+export const engineTables: readonly TableSource[] = [
+  {
+    name: 'sync_runs', group: 'bookkeeping', description: 'One row per sync run.',
+    columns: {
+      id: 'Run id.', started_at: 'When the run started.', finished_at: 'When it finished; null while running.', mode: "'full' or 'incremental'.",
+      streams: 'The streams it covered (JSON array).', outcome: "'success', 'partial', 'skipped', 'stopped' or 'failed'; null while running.", job: 'The scheduled job that started it, if any.',
+    },
+  },
+  {
+    name: 'sync_run_streams', group: 'bookkeeping', description: 'One row per stream of each run, with its counts.',
+    columns: {
+      run_id: 'The run (sync_runs.id).', stream: 'Stream name.', fetched: 'Records fetched.', inserted: 'Rows inserted.', updated: 'Rows changed.',
+      unchanged: 'Rows fetched again unchanged (not written).', deleted: 'Rows soft-deleted.', errors: 'Records or requests that failed.', requests: 'HTTP requests made.',
+      duration_ms: 'Time taken, milliseconds.', outcome: 'The stream’s outcome.', error: 'The error, if any.',
+    },
+  },
+  {
+    name: 'stream_state', group: 'bookkeeping', description: 'Per stream: where the next run resumes and how the last one ended.',
+    columns: {
+      stream: 'Stream name.', checkpoint: 'Where an unfinished pass resumes (JSON); null when the last pass completed.', high_water: 'Newest date seen by a date-window stream.',
+      last_success_at: 'When the stream last succeeded.', last_error: 'The last error.', last_run_id: 'The last run that covered it.', updated_at: 'When this row was last written.',
+    },
+  },
+  { name: 'quarantine', group: 'bookkeeping', description: 'Upstream records that could not be mirrored, with why.', columns: { id: 'Row id.', stream: 'Stream name.', reason: 'Why it was set aside.', record: 'The record as received (JSON).', seen_at: 'When.' } },
+  { name: 'leases', group: 'bookkeeping', description: 'Named leases that keep two workers off one stream or writer.', columns: { name: 'Lease name.', owner: 'Who holds it.', expires_at: 'When it lapses unless renewed.' } },
+  {
+    name: 'page_hashes', group: 'bookkeeping', description: 'The hash of each list page as last written: a page served again byte for byte is skipped whole.',
+    columns: {
+      stream: 'Stream name.', variant: 'Variant of the list (e.g. asset class).', page: 'Page number.', request: 'The request that served it.', body_hash: 'Hash of the body.',
+      records: 'Records on the page.', keys: 'Keys the page held (JSON).', synced_at: 'When it was written.',
+    },
+  },
+  {
+    name: 'fanout_parents', group: 'bookkeeping', description: "Per parent of a fan-out: the hash of its children as last written (an unchanged parent costs no write).",
+    columns: { stream: 'Stream name.', parent_key: 'The parent’s key.', row_hash: 'Hash of its children.', rows: 'Children written.', synced_at: 'When.' },
+  },
+  {
+    name: 'row_history', group: 'history', description: 'Previous versions of mirrored rows: one row per change or soft delete, written by a trigger in the same transaction.',
+    columns: {
+      id: 'Row id.', table_name: 'The mirrored table.', row_key: "The row's primary key as text (several key columns joined by '|').",
+      raw: 'The previous version as received (JSON).', row_hash: 'Its hash.', first_seen_at: 'When the mirror first stored the record.',
+      valid_from: 'When this version was written.', valid_to: 'When it was replaced or deleted.', change: "'updated' or 'deleted'.",
+      run_id: 'The run in progress when this version was written.', ended_by_run_id: 'The run that replaced or deleted it.',
+    },
+  },
+  {
+    name: 'history_settings', group: 'history', description: 'History switch and retention per mirrored table; a table without a row keeps every version.',
+    columns: { table_name: 'The mirrored table.', enabled: 'Whether its changes are kept.', retention_days: 'Versions that ended longer ago than this are pruned after each run; null keeps them.' },
+  },
+  { name: 'kysely_migration', group: 'bookkeeping', description: 'Migrations applied (Kysely’s migrator).', columns: { name: 'Migration name.', timestamp: 'When it was applied.' } },
+  { name: 'kysely_migration_lock', group: 'bookkeeping', description: 'The migrator’s lock against concurrent runs.', columns: { id: 'Lock id.', is_locked: 'Whether held.' } },
+];

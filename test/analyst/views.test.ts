@@ -1,0 +1,91 @@
+// The analyst views mean the same on both stores: the same sandbox mirrored into SQLite and PostgreSQL
+// gives the same rows in every view (sync times aside), with one time form per store, live rows only,
+// and typed values lifted from raw.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import { ANALYST_VIEWS } from '../../schema/views/index.js';
+import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { analystSandbox, neutral, syncAll } from './analyst-fixture.js';
+
+// When each store wrote a row: differs between two mirrors of the same data.
+const SYNC_TIMES = new Set(['first_seen_at', 'synced_at', 'valid_from', 'learned_at', 'detail_fetched_at']);
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+async function viewRows(store: Store, view: string): Promise<string[]> {
+  const rows = (await store.db.selectFrom(view).selectAll().execute()) as Record<string, unknown>[];
+  return rows
+    .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !SYNC_TIMES.has(k)).map(([k, v]) => [k, neutral(v)]))))
+    .sort();
+}
+
+describe('analyst views', () => {
+  let sb: Sandbox;
+  let lite: TestStore;
+  let pg: TestStore;
+
+  beforeAll(async () => {
+    sb = await analystSandbox();
+    lite = await openTestStore('sqlite');
+    pg = await openTestStore('postgres');
+    await syncAll(lite.store, sb);
+    await syncAll(pg.store, sb);
+  }, 240_000);
+  afterAll(async () => {
+    await lite?.cleanup();
+    await pg?.cleanup();
+    await sb?.close();
+  });
+
+  it.each(ANALYST_VIEWS.map((v) => v.name))('%s has the same rows on SQLite and PostgreSQL', async (view) => {
+    const [a, b] = [await viewRows(lite.store, view), await viewRows(pg.store, view)];
+    const only = (x: string[], y: string[]) => x.filter((r) => !new Set(y).has(r)).slice(0, 3);
+    expect({ rows: b.length, onlyPostgres: only(b, a) }).toEqual({ rows: a.length, onlyPostgres: [] });
+    expect(only(a, b)).toEqual([]);
+  });
+
+  it('every view has the columns its definition declares, and the main views have rows', async () => {
+    for (const view of ANALYST_VIEWS) {
+      for (const t of [lite, pg]) {
+        const row = (await t.store.db.selectFrom(view.name).selectAll().limit(1).executeTakeFirst()) as Record<string, unknown> | undefined;
+        if (row) expect(Object.keys(row)).toEqual(view.columns.map((c) => c.name));
+      }
+    }
+    for (const name of ['v_assets', 'v_market_stats_daily', 'v_token_unlocks', 'v_events', 'v_alerts', 'v_event_categories']) {
+      expect((await lite.store.db.selectFrom(name).selectAll().limit(1).execute()).length, name).toBe(1);
+    }
+  });
+
+  it('times are ISO 8601 UTC text on SQLite and timestamptz/date on PostgreSQL; measures are numbers', async () => {
+    const market = (await lite.store.db.selectFrom('v_market_stats_daily').selectAll().orderBy('date').limit(1).executeTakeFirstOrThrow()) as Record<string, any>;
+    const raw = JSON.parse(String((await lite.store.db.selectFrom('market_stats').select('raw').where('id', '=', market.id).executeTakeFirstOrThrow()).raw));
+    expect(market.date).toBe(raw.date);
+    expect(market.updated_at).toBe(new Date(raw.updated_at * 1000).toISOString());
+    expect(market.total_market_cap_usd).toBe(raw.total_market_cap_usd);
+    const event = (await lite.store.db.selectFrom('v_events').selectAll().limit(1).executeTakeFirstOrThrow()) as Record<string, any>;
+    expect(event.started_at).toMatch(ISO_UTC);
+    expect(event.importance_rank).toBe(['not-important', 'low', 'medium', 'high'].indexOf(event.importance));
+
+    const types = await pg.store.db
+      .selectFrom('information_schema.columns' as any)
+      .select(['table_name', 'column_name', 'data_type'])
+      .where('table_schema', '=', pg.schema!)
+      .where('table_name', 'in', ['v_market_stats_daily', 'v_events', 'v_alerts'])
+      .execute();
+    const typeOf = (t: string, c: string) => types.find((r: any) => r.table_name === t && r.column_name === c)?.data_type;
+    expect(typeOf('v_market_stats_daily', 'date')).toBe('date');
+    expect(typeOf('v_market_stats_daily', 'total_market_cap_usd')).toBe('double precision');
+    expect(typeOf('v_events', 'started_at')).toBe('timestamp with time zone');
+    expect(typeOf('v_events', 'importance_rank')).toBe('integer');
+    expect(typeOf('v_alerts', 'matched_at')).toBe('timestamp with time zone');
+  });
+
+  it('views show live rows only', async () => {
+    const [{ id }] = (await lite.store.db.selectFrom('assets').select('id').limit(1).execute()) as { id: number }[];
+    await lite.store.db.updateTable('assets').set({ deleted_at: new Date().toISOString() }).where('id', '=', id).execute();
+    expect(await lite.store.db.selectFrom('v_assets').select('id').where('id', '=', id).execute()).toEqual([]);
+    const live = await lite.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const view = await lite.store.db.selectFrom('v_assets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(view.n)).toBe(Number(live.n));
+  });
+});
