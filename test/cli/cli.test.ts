@@ -106,6 +106,10 @@ describe('ds-mirror CLI', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('/v1/assets?');
     expect(plan.stdout).toMatch(/no request was made/);
+    // An empty mirror plans from the real service's published sizes, marked as estimates, against the quota.
+    expect(plan.stdout).toMatch(/^assets\s+~1,332\s/m);
+    expect(plan.stdout).toMatch(/^\/v1 \(and charts\): ~1,384 requests.*quota 2,500\/month.*2,500 left \(0 used this month\)/m);
+    expect(plan.stdout).not.toMatch(/monitoring-views/);
     expect(sandbox.requestCount()).toBe(0);
 
     const sync = await cli(['sync', 'assets', 'charts', '--no-progress']);
@@ -116,6 +120,10 @@ describe('ds-mirror CLI', () => {
 
     const replan = await cli(['sync', 'assets', '--plan']);
     expect(replan.stdout).not.toContain('≥');
+    // Now from the mirror's own sizes, and the ledger counts what the sync sent.
+    const pages = ['token', 'equity', 'tokenizedStock'].map((c) => Math.floor((sandbox.records('assets') as { asset_class: string }[]).filter((a) => a.asset_class === c).length / 100) + 1);
+    expect(replan.stdout).toMatch(new RegExp(`^assets\\s+${pages.reduce((a, b) => a + b)}\\s`, 'm'));
+    expect(replan.stdout).toMatch(/^\/v1 \(and charts\): \d+ requests.*quota 2,500\/month.*, [\d,]+ left \([1-9]\d* used this month\)/m);
 
     const status = await cli(['status', '--json']);
     const rows = JSON.parse(status.stdout) as { stream: string; rows: number; lastSuccess: string | null }[];
