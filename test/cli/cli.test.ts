@@ -100,6 +100,27 @@ describe('ds-mirror CLI', () => {
     expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: `${sandbox.url}/` })).code).toBe(0);
   });
 
+  it('lists the configured views with their names, from the mirror or the service', async () => {
+    const [view] = sandbox.monitoring.views();
+    const env = { DS_DB: `sqlite:${join(dir, 'views.db')}`, DS_MONITORING_VIEWS: `${view.slug},no-such-view` };
+    const before = await cli(['views'], env);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toMatch(/not mirrored yet/);
+    const fetched = await cli(['views', '--fetch', '--json'], env);
+    expect(fetched.code).toBe(1);
+    expect(JSON.parse(fetched.stdout)).toMatchObject([
+      { configured: view.slug, id: view.id, name: view.name },
+      { configured: 'no-such-view', id: null, note: expect.stringMatching(/unknown to the service/) },
+    ]);
+    await cli(['sync', 'monitoring-views', '--no-progress'], { ...env, DS_MONITORING_VIEWS: view.id });
+    const mirrored = await cli(['views'], { ...env, DS_MONITORING_VIEWS: view.slug });
+    expect(mirrored.code).toBe(0);
+    expect(mirrored.stdout).toContain(view.name);
+    expect(mirrored.stdout).toContain(view.id);
+    const none = await cli(['views'], { ...env, DS_MONITORING_VIEWS: '', DS_DB: `sqlite:${join(dir, 'no-views.db')}` });
+    expect(none.stdout).toMatch(/no monitoring view is configured.*URL/);
+  });
+
   it('plans without making a request, then syncs, then reports status; the key never shows', async () => {
     sandbox.resetRequestCount();
     const plan = await cli(['sync', 'v1', '--plan']);
