@@ -65,7 +65,8 @@ async function runStream(
   if ('heldBy' in lease) {
     stats.outcome = 'skipped';
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
-    logger.warn({ stream: def.name }, stats.error);
+    // Said once, by whoever reports the run (the summary, the daemon's job line).
+    logger.debug({ stream: def.name }, stats.error);
     await store.finishStream(run.runId, stats, {});
     return stats;
   }
@@ -94,7 +95,7 @@ async function runStream(
     stats.outcome = budget ? 'stopped' : 'failed';
     stats.error = error instanceof Error ? error.message : String(error);
     if (!budget) stats.errors++;
-    (budget ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, budget ? 'request budget spent; stopped at the last checkpoint' : 'stream failed');
+    (budget ? ctx.logger.info : ctx.logger.debug).call(ctx.logger, { err: stats.error }, budget ? 'request budget spent; stopped at the last checkpoint' : 'stream failed');
   } finally {
     clearInterval(renewal);
     stats.durationMs = Date.now() - started;
