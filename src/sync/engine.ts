@@ -67,7 +67,8 @@ async function runStream(
   if ('heldBy' in lease) {
     stats.outcome = 'skipped';
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
-    logger.warn({ stream: def.name }, stats.error);
+    // Said once, by whoever reports the run (the summary, the daemon's job line).
+    logger.debug({ stream: def.name }, stats.error);
     await store.finishStream(run.runId, stats, {});
     return stats;
   }
@@ -97,7 +98,8 @@ async function runStream(
     stats.outcome = stop ? 'stopped' : 'failed';
     stats.error = error instanceof Error ? error.message : String(error);
     if (!stop) stats.errors++;
-    (stop ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, stop ? 'stopped at the last checkpoint' : 'stream failed');
+    // The summary reports a failure once; the log keeps it for debugging.
+    (stop ? ctx.logger.info : ctx.logger.debug).call(ctx.logger, { err: stats.error }, stop ? 'stopped at the last checkpoint' : 'stream failed');
   } finally {
     clearInterval(renewal);
     stats.durationMs = Date.now() - started;

@@ -82,8 +82,8 @@ interface Pass { run_id: number; stream: string; outcome: string; fetched: numbe
 
 describe('ds-mirror daemon (child process)', () => {
   it('stops on SIGTERM at a checkpoint within the bound, and the next daemon resumes there', async () => {
-    // Slow pages, so SIGTERM finds the assets list half-way.
-    sandbox.setChaos({ latencyMs: 150 });
+    // Slow pages (a few seconds per list), so SIGTERM finds the assets list half-way even on a busy machine.
+    sandbox.setChaos({ latencyMs: 1500 });
     const first = await spawnDaemon();
     store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
     const db = store.db;
