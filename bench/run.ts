@@ -38,6 +38,7 @@ if (cluster) {
   }
 }
 sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts', ['--scale', '10']));
+sections.push(await bench('Request economy at real sizes: a first sync, a day and a month of the default schedule', 'bench/budget.ts'));
 sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));
 sections.push(await bench('Store: upsertChanged against a raw baseline', 'bench/store-upsert.ts'));
 sections.push(await bench('Sandbox: /v1/assets pages served per second, scale 10', 'bench/sandbox-throughput.ts'));
