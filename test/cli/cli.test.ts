@@ -21,7 +21,7 @@ let dir: string;
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   const base = { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_CONFIG: join(dir, 'config.json'), DS_LOG_LEVEL: 'warn' };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env: { ...process.env, ...base, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env: { ...process.env, ...base, ...env }, timeout: 240_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

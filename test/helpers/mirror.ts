@@ -19,7 +19,7 @@ export function fastClient(sandbox: { url: string; apiKey: string }, extra: Part
     limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
     retries: 10,
     backoff: { initialMs: 2, maxMs: 40 },
-    timeoutMs: 10_000,
+    timeoutMs: 120_000, // generous: a slow answer on a busy machine must not become a retry (requests are counted)
     ...extra,
   });
 }

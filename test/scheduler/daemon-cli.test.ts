@@ -69,7 +69,7 @@ async function spawnDaemon(): Promise<Spawned> {
   const url = await waitFor('the daemon to print its health URL', () => {
     if (child.exitCode !== null) throw new Error(`the daemon exited with ${child.exitCode}: ${logs.join('')}`);
     return /health (http:\/\/[\d.:]+)\/healthz/.exec(out)?.[1];
-  }, 30_000);
+  }, 240_000);
   return { child, url, logs, exited };
 }
 
@@ -125,7 +125,7 @@ describe('ds-mirror daemon (child process)', () => {
       const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'daily-catalog')!;
       // The first daemon's stopped run is in the history; wait for a run of this daemon.
       return job.runs > 0 && !job.running ? job : undefined;
-    }, 60_000);
+    }, 240_000);
     expect(done).toMatchObject({ lastOutcome: 'success', lastError: null });
     const scraped = await metrics(second.url);
     second.child.kill('SIGTERM');
