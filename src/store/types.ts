@@ -28,6 +28,11 @@ export interface ColumnTypes {
   serial: 'integer' | 'bigserial';
 }
 
+/** Counts of one upsert; `rejected` rows were refused by the store and quarantined (not in the other counts). */
+export interface UpsertCounts extends WriteCounts {
+  rejected: number;
+}
+
 export interface StoreTx {
   /**
    * Writes the rows that are new, changed (their `row_hash` differs from the stored one) or
@@ -35,8 +40,10 @@ export interface StoreTx {
    * Every row carries all of the table's mirrored columns plus `row_hash` and `raw`.
    * `first_seen_at` is set on insert and kept on update; `synced_at` = now on every write;
    * `deleted_at` is cleared on every write.
+   * A row whose values the store refuses (type, NUL, size) goes to quarantine under `stream` (default:
+   * the table) with the reason, and the other rows are written.
    */
-  upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string): Promise<WriteCounts>;
+  upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string, stream?: string): Promise<UpsertCounts>;
   /** Atomically replaces the child rows of one parent (e.g. a chart's data rows). Returns rows written. */
   replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number>;
   /** Plain multi-row insert that ignores rows whose key already exists; returns rows inserted. */

@@ -22,8 +22,9 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
     const rows = pending;
     pending = [];
     if (rows.length === 0) return;
-    const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now()));
+    const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now(), stream.name));
     addWrites(stats, counts);
+    stats.errors += counts.rejected;
   };
 
   await Promise.all(
