@@ -39,7 +39,7 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       }
       const service = requireService(ctx.config);
       const store = await openConfiguredStore(ctx);
-      const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
+      const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, maxResponseBytes: ctx.config.maxResponseBytes, logger: ctx.logger });
       try {
         const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined });
         const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress: logProgress(ctx.logger) });

@@ -38,7 +38,7 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
       const service = requireService(config);
       const receiver = flags.receiver ? receiverOptions(config, io.env) : undefined;
       const store = await openConfiguredStore(ctx);
-      const client = createClient({ ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
+      const client = createClient({ ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, maxResponseBytes: config.maxResponseBytes, logger });
       const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals) => {

@@ -33,6 +33,8 @@ export interface ClientOptions {
   backoff?: Backoff;
   /** HTTP requests (retries included) over the client's lifetime; beyond it DS_REQUEST_BUDGET, nothing sent. */
   maxRequests?: number;
+  /** Largest response body read, in bytes (default 64 MiB): larger ones fail with DS_RESPONSE_TOO_LARGE. */
+  maxResponseBytes?: number;
   logger?: Logger;
   onRequest?: (e: RequestEvent) => void;
 }
@@ -109,7 +111,7 @@ export function createClient(opts: ClientOptions): ApiClient {
     const started = performance.now();
     let status: number | null = null;
     try {
-      const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx);
+      const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx, opts.maxResponseBytes);
       status = res.status;
       return checkResponse<T>(res, ctx, raw);
     } catch (err) {

@@ -20,6 +20,8 @@ export interface SyncSettings {
   /** Parents of a fan-out fetched at once. */
   fanoutConcurrency: number;
   monitoring: MonitoringSettings;
+  /** Ceiling of pages one list may serve in one run (default 10,000); below it, twice what the mirror last saw. */
+  maxPagesPerList?: number;
 }
 
 export interface MonitoringSettings {

@@ -27,6 +27,7 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     selection,
     fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
+    maxPagesPerList: config.maxPagesPerList,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},
