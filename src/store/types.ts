@@ -107,8 +107,15 @@ export interface Store {
    *  StreamTx.saveCheckpoint) is replaced only when `checkpoint` is given. */
   finishStream(runId: number, stats: StreamRunStats, state?: { checkpoint?: unknown | null; highWater?: string | null }): Promise<void>;
 
-  /** `job`: the scheduled job that started the run, if any. */
-  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string): Promise<number>;
+  /** `job`: the scheduled job that started the run, if any; `owner`: the process running it (host:pid:random). */
+  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number>;
+  /**
+   * Closes the runs left open by a process that died: outcome `interrupted`, finished now, and an
+   * `interrupted` row for each of their streams that never finished (the finished ones keep their counts).
+   * A run is dead when `ownerDied(owner)` says so (same host, pid gone), or when it started before
+   * `staleBefore` and its owner holds no live lease. Returns the ids closed.
+   */
+  closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]>;
   finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void>;
 
   /**

@@ -9,7 +9,7 @@ import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
-import { acquireStreamLease, LEASE_TTL_MS, leaseOwner } from './stream-lease.js';
+import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';
 
 
 export interface RunOptions {
@@ -39,7 +39,10 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   const now = () => new Date().toISOString();
   const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
-  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job);
+  // Runs whose process died left their rows open: close them as interrupted, so history is honest.
+  const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
+  if (interrupted.length > 0) opts.logger.warn({ runs: interrupted }, 'earlier runs ended without finishing (process killed?): marked interrupted');
+  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job, owner);
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
@@ -75,7 +78,7 @@ async function runStream(
     lease.renew().then((ok) => ok || lost.abort(), () => lost.abort());
   }, LEASE_TTL_MS / 3);
   const ctx: StreamContext = {
-    client: opts.client,
+    client: budgetUncounted(opts.client, stats),
     store,
     logger: logger.child({ stream: def.name }),
     settings: opts.settings,
@@ -104,4 +107,23 @@ async function runStream(
     progress.finish(def.name, stats);
   }
   return stats;
+}
+
+/**
+ * The client as a stream sees it: a request the --max-requests budget refused was never sent, so the
+ * stream's count (incremented before each call) takes it back, and the run table agrees with the summary.
+ */
+function budgetUncounted(client: ApiClient, stats: StreamRunStats): ApiClient {
+  const uncount = (err: unknown): never => {
+    if (err instanceof DsMirrorError && err.code === 'DS_REQUEST_BUDGET') stats.requests = Math.max(0, stats.requests - 1);
+    throw err;
+  };
+  return {
+    get: <T>(path: string, query?: Parameters<ApiClient['get']>[1]) => client.get<T>(path, query).catch(uncount),
+    getBytes: (path, query) => client.getBytes(path, query).catch(uncount),
+    get stats() {
+      return client.stats;
+    },
+    close: () => client.close(),
+  };
 }
