@@ -15,7 +15,11 @@ export class KyselyStore implements Store {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
 
-  constructor(private readonly adapter: StoreAdapter) {
+  /** `location`: the file, or the URL without its password, for error messages. */
+  constructor(
+    private readonly adapter: StoreAdapter,
+    readonly location = adapter.dialect === 'sqlite' ? 'the SQLite database' : 'the PostgreSQL database',
+  ) {
     this.dialect = adapter.dialect;
     this.db = adapter.db;
   }

@@ -92,6 +92,8 @@ export interface LeaseHolder {
 
 export interface Store {
   readonly dialect: Dialect;
+  /** Where the data lives (file path, or URL without password): named in storage error messages. */
+  readonly location: string;
   readonly db: Kysely<any>;
   /** Applies pending migrations from schema/migrations; never throws, returns per-migration results. */
   migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;

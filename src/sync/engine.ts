@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
+import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { syncFanout } from './fanout-stream.js';
@@ -51,7 +52,10 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
     (worst, s) => (SEVERITY.indexOf(s.outcome) > SEVERITY.indexOf(worst) ? s.outcome : worst),
     'success',
   );
-  await store.finishRun(runId, outcome, now());
+  // A store that can no longer write (disk full) must not cost the summary: the streams' results stand.
+  await store.finishRun(runId, outcome, now()).catch((err: unknown) => {
+    opts.logger.error({ err: describeStoreError(err, store.location) }, 'the run could not be recorded as finished');
+  });
   return { runId, outcome, streams: results };
 }
 
@@ -95,15 +99,18 @@ async function runStream(
   } catch (error) {
     const budget = error instanceof DsMirrorError && error.code === 'DS_REQUEST_BUDGET';
     stats.outcome = budget ? 'stopped' : 'failed';
-    stats.error = error instanceof Error ? error.message : String(error);
+    stats.error = describeStoreError(error, store.location);
     if (!budget) stats.errors++;
     (budget ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, budget ? 'request budget spent; stopped at the last checkpoint' : 'stream failed');
   } finally {
     clearInterval(renewal);
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
-    await store.finishStream(run.runId, stats, {});
-    await lease.release();
+    // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
+    await store.finishStream(run.runId, stats, {}).catch((err: unknown) => {
+      ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
+    });
+    await lease.release().catch(() => {}); // it expires by itself
     progress.finish(def.name, stats);
   }
   return stats;
