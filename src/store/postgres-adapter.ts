@@ -191,10 +191,13 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
       const rejected: RejectedRow[] = [];
       const fit = fitting(page, types, rejected);
       const total = { inserted: 0, updated: 0, rejected };
-      // One savepoint per page, not per row: a failure rolls back to it and the page is retried row by row.
+      // The look-up is safe without a savepoint (keys were checked above); an unchanged page ends here.
+      const rows = await withoutUnchanged(trx, { ...page, rows: fit }, types);
+      if (rows.length === 0) return total;
+      // One savepoint per page with writes, never per row, and not released (the commit does): a failure
+      // rolls back to it and the page is retried row by row, so one bad row cannot fail the page.
       await trx.executeQuery(CompiledQuery.raw('savepoint upsert_page'));
       try {
-        const rows = await withoutUnchanged(trx, { ...page, rows: fit }, types);
         for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
           const counts = await upsertChunk(trx, page, rows.slice(i, i + ROWS_PER_STATEMENT), types);
           total.inserted += counts.inserted;
@@ -204,7 +207,7 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
         await trx.executeQuery(CompiledQuery.raw('rollback to savepoint upsert_page'));
         if (!isRecordError(err)) throw err;
         total.inserted = total.updated = 0;
-        for (const row of fit) {
+        for (const row of rows) {
           await trx.executeQuery(CompiledQuery.raw('savepoint upsert_row'));
           try {
             const counts = await upsertChunk(trx, page, [row], types);
@@ -218,7 +221,6 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
           await trx.executeQuery(CompiledQuery.raw('release savepoint upsert_row'));
         }
       }
-      await trx.executeQuery(CompiledQuery.raw('release savepoint upsert_page'));
       return total;
     },
     leaseNow: () => sql`statement_timestamp()`,
