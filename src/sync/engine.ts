@@ -41,9 +41,15 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
   // Runs whose process died left their rows open: close them as interrupted, so history is honest.
-  const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
-  if (interrupted.length > 0) opts.logger.warn({ runs: interrupted }, 'earlier runs ended without finishing (process killed?): marked interrupted');
-  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job, owner);
+  try {
+    const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
+    if (interrupted.length > 0) opts.logger.warn({ runs: interrupted }, 'earlier runs ended without finishing (process killed?): marked interrupted');
+  } catch (err) {
+    opts.logger.warn({ err: describeStoreError(err, store.location) }, 'could not close the runs of dead processes');
+  }
+  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job, owner).catch((err: unknown) => {
+    throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
+  });
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
