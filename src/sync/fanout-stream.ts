@@ -4,6 +4,7 @@
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
+import { isRecordError } from '../store/storage-errors.js';
 import type { Row, Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
 import { contentHash } from './record-rows.js';
@@ -95,14 +96,24 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
     return;
   }
   const now = ctx.now();
-  await ctx.store.transaction(async (tx) => {
-    await tx.replaceChildren(stream.table, { [stream.key[0]]: parent.key }, rows);
-    await tx.db
-      .insertInto('fanout_parents')
-      .values({ stream: stream.name, parent_key: parentKey, row_hash: hash, rows: rows.length, synced_at: now })
-      .onConflict((oc) => oc.columns(['stream', 'parent_key']).doUpdateSet({ row_hash: hash, rows: rows.length, synced_at: now }))
-      .execute();
-  });
+  try {
+    await ctx.store.transaction(async (tx) => {
+      await tx.replaceChildren(stream.table, { [stream.key[0]]: parent.key }, rows);
+      await tx.db
+        .insertInto('fanout_parents')
+        .values({ stream: stream.name, parent_key: parentKey, row_hash: hash, rows: rows.length, synced_at: now })
+        .onConflict((oc) => oc.columns(['stream', 'parent_key']).doUpdateSet({ row_hash: hash, rows: rows.length, synced_at: now }))
+        .execute();
+    });
+  } catch (error) {
+    // The store refuses these rows' values (a NUL, a wrong type): this parent's rows are quarantined and keep
+    // their last good version; the other parents go on. A store that cannot write fails the stream.
+    if (!isRecordError(error)) throw error;
+    const reason = `parent ${parent.idOrSlug}: ${(error as Error).message.slice(0, 300)}`;
+    await ctx.store.transaction((tx) => tx.quarantine(stream.name, reason, { parent: parent.key, rows }, now));
+    stats.errors++;
+    return;
+  }
   if (known) stats.updated += rows.length;
   else stats.inserted += rows.length;
 }

@@ -75,6 +75,37 @@ for (const dialect of dialects) {
     });
   });
 
+  describe(`one bad parent in a fan-out (${dialect})`, () => {
+    it('quarantines the rows of the chart the store refuses and writes the other charts\' rows', async () => {
+      server.serve((url, req, res) => {
+        const data = /^\/v1\/charts\/(\d+)\/data$/.exec(url.pathname);
+        if (!data) return listOf((page) => (page === 1 ? [1, 2, 3].map((id) => ({ id, title: `chart ${id}` })) : []))(url, req, res);
+        const id = Number(data[1]);
+        const rows = Array.from({ length: 5 }, (_, i) => ({ day: i, value: id === 2 && i === 3 ? 'bad \u0000 value' : `v${i}` }));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: rows }));
+      });
+      const t = await openTestStore(dialect);
+      try {
+        await syncOnce(t.store, { url: server.url, apiKey: 'k' }, ['charts']);
+        const result = await syncOnce(t.store, { url: server.url, apiKey: 'k' }, ['chart-rows'], { settings: { selection: { charts: { all: true } } } });
+        const rows = await t.store.db.selectFrom('chart_rows').select(['chart_id']).execute();
+        const byChart = (id: number) => rows.filter((r) => Number(r.chart_id) === id).length;
+        if (dialect === 'postgres') {
+          // jsonb cannot hold NUL: chart 2 is quarantined, charts 1 and 3 are written.
+          expect(result.streams[0]).toMatchObject({ outcome: 'partial', errors: 1 });
+          expect([byChart(1), byChart(2), byChart(3)]).toEqual([5, 0, 5]);
+          expect((await quarantined(t.store))[0]).toMatchObject({ stream: 'chart-rows' });
+        } else {
+          expect(result.streams[0]).toMatchObject({ outcome: 'success' });
+          expect([byChart(1), byChart(2), byChart(3)]).toEqual([5, 5, 5]);
+        }
+      } finally {
+        await t.cleanup();
+      }
+    });
+  });
+
   describe(`store-level isolation (${dialect})`, () => {
     it('writes every row of a page but the ones the store refuses, each quarantined with the reason', async () => {
       const t = await openTestStore(dialect);
