@@ -43,6 +43,7 @@ sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts',
 sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));
 sections.push(await bench('Store: upsertChanged against a raw baseline', 'bench/store-upsert.ts'));
 sections.push(await bench('Sandbox: /v1/assets pages served per second, scale 10', 'bench/sandbox-throughput.ts'));
+sections.push(await bench('Sandbox: start time at scale 1 and 50', 'bench/sandbox-startup.ts'));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 const header = `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI in place (tsx), so `npx ds-mirror` works right after `npm ci`.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli.ts');
-process.exitCode = await main(process.argv);
+// The compiled CLI (dist/, built by `npm ci` through the "prepare" script, or `npm run build`).
+let cli;
+try {
+  cli = await import('../dist/src/cli.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/src/cli.js')) throw error;
+  process.stderr.write('ds-mirror: not built yet: run `npm run build` (or `npm ci`) in the ds-mirror folder\n');
+  process.exit(1);
+}
+process.exitCode = await cli.main(process.argv);

@@ -4,5 +4,7 @@ export type { Sandbox, SandboxOptions, AdvanceOptions, ChangeReport } from './sa
 export type { ResourceChanges, RecordKey } from './data/advance.js';
 export { parseChaos } from './http/chaos.js';
 export type { ChaosOptions } from './http/chaos.js';
+export { parseQuota, QUOTA_FAMILIES } from './quota/index.js';
+export type { QuotaLimit, QuotaFamily, QuotaReport, FamilyReport, Period } from './quota/index.js';
 export { RESOURCE_NAMES } from './records.js';
 export type { MonitoringService, MonitoringChange } from './monitoring/index.js';

@@ -7,6 +7,7 @@ import { Chaos, type ChaosOptions } from './http/chaos.js';
 import { controlHandler } from './http/control.js';
 import { ApiServer } from './http/server.js';
 import { listRecords } from './records.js';
+import { parseQuota, QuotaMeter, type QuotaLimit, type QuotaReport } from './quota/index.js';
 import type { AlertPolicy } from './webhooks/index.js';
 import type { Profile } from './data/sizes.js';
 
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   /** Default: `sbx_` + 24 random hex characters. */
   apiKey?: string;
   chaos?: ChaosOptions;
+  /** Limits to enforce, e.g. `v1=2500/month,monitoring=200/min` (periods on the sandbox clock). */
+  quota?: string | QuotaLimit[];
   /** Enables the /_sandbox/* control endpoints. */
   control?: boolean;
   /** Sandbox time at start (default 2025-06-01T12:00:00Z: the same seed serves the same bytes). */
@@ -50,6 +53,12 @@ export interface Sandbox {
   now(): Date;
   advance(opts: AdvanceOptions): Promise<ChangeReport>;
   setChaos(opts: ChaosOptions | null): void;
+  /** Replaces the quota limits (null: none); counts are kept. */
+  setQuota(quota: string | QuotaLimit[] | null): void;
+  /** Removes every limit and zeroes the quota counts. */
+  clearQuota(): void;
+  /** Per family: limits, use in the current windows, refusals, and whether a limit was ever exceeded. */
+  quota(): QuotaReport;
   requestCount(): number;
   resetRequestCount(): void;
   records(resource: string): unknown[];
@@ -69,6 +78,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     seed: world.seed, scale, profile: world.profile, apiKey, now, webhooks: opts.webhooks,
   });
   const chaos = new Chaos(opts.chaos ?? null);
+  const quota = new QuotaMeter(() => world.now, toLimits(opts.quota ?? null));
   let queue: Promise<unknown> = Promise.resolve();
 
   const advance = (a: AdvanceOptions): Promise<ChangeReport> => {
@@ -91,12 +101,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     advance,
     setChaos: (c: ChaosOptions | null) => chaos.set(c),
     chaos: () => chaos.current(),
+    setQuota: (q: string | QuotaLimit[] | null) => quota.set(toLimits(q)),
+    clearQuota: () => quota.clear(),
+    quota: () => quota.report(),
     requestCount: () => server.requestCount(),
     resetRequestCount: () => server.resetRequestCount(),
     records: (resource: string) => listRecords(world, resource),
+    views: () => monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })),
   };
   server = new ApiServer({
-    world, apiKey, chaos, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,
+    world, apiKey, chaos, quota, now: () => world.now, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,
   });
   const url = await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
   const tick = opts.tickSeconds && opts.tickSeconds > 0
@@ -114,6 +128,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       await Promise.all([server.close(), monitoring.close()]);
     },
   };
+}
+
+function toLimits(q: string | QuotaLimit[] | null): QuotaLimit[] | null {
+  return typeof q === 'string' ? parseQuota(q) : q;
 }
 
 function definedOnly(a: AdvanceOptions): Partial<typeof DEFAULT_FRACTIONS> {

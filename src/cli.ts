@@ -1,5 +1,6 @@
 // The `ds-mirror` command line. Every command reads its configuration once (flags > environment >
 // config file > defaults); bad input is one clear line on stderr and exit code 2.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, DsMirrorError } from './errors.js';
 import { registerCommands } from './cli/commands.js';
@@ -20,12 +21,17 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     .option('--db-schema <name>', 'PostgreSQL schema for the tables (env DS_DB_SCHEMA)')
     .option('--base-url <url>', 'the Data Service base URL (env DS_BASE_URL)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env DS_LOG_LEVEL; default info)')
-    .showHelpAfterError('(run with --help for usage)')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // One line: commander's own message, then where to look.
+      outputError: (s, write) => write(`ds-mirror: ${s.trim().replace(/^error: /, '')} (run with --help for usage)\n`),
+    });
   let code: number = EXIT.ok;
-  registerCommands(program, io, (c) => (code = c));
   try {
+    await registerCommands(program, io, (c) => (code = c), argv);
     await program.parseAsync(argv as string[]);
     return code;
   } catch (error) {
@@ -40,4 +46,17 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     io.stderr.write(`ds-mirror: ${message}\n`);
     return error instanceof DsMirrorError && error.code === 'DS_LEASE_HELD' ? EXIT.stopped : EXIT.failed;
   }
+}
+
+/** The version in package.json: one folder up from src/, two from dist/src/. */
+function packageVersion(): string {
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'ds-mirror' && pkg.version) return pkg.version;
+    } catch {
+      // not this folder
+    }
+  }
+  return 'unknown';
 }

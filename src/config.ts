@@ -5,8 +5,15 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import type { Selection } from './sync/context.js';
 
-const limits = z.object({ requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) }).partial().strict();
-const selection = z.union([z.literal('all'), z.string().regex(/^top:\d+$/), z.array(z.string().min(1))]);
+const TOP = /^top:([1-9]\d*)$/;
+
+const pace = { requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) };
+// A quota of the plan: null removes the standard plan's (a plan without that quota).
+const quota = z.number().int().positive().nullable();
+const limits = z.object({ ...pace, requestsPerDay: quota, requestsPerMonth: quota }).partial().strict();
+// Charts are on the /v1 service and count against its quota: a pace of their own, no quota.
+const chartsLimits = z.object(pace).partial().strict();
+const selection = z.union([z.literal('all'), z.string().regex(TOP, 'all, top:N with N at least 1, or a list of ids'), z.array(z.string().min(1))]);
 const stringList = z.array(z.string().min(1));
 
 /** The config file (JSON): every key optional. */
@@ -19,8 +26,9 @@ export const fileSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     timeoutMs: z.number().int().positive(),
     retries: z.number().int().min(0),
-    limits: z.object({ v1: limits, charts: limits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
+    limits: z.object({ v1: limits, charts: chartsLimits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
     pageWindow: z.number().int().min(1).max(64),
+    topAssets: z.number().int().min(1).max(10_000),
     fanoutConcurrency: z.number().int().min(1).max(256),
     lookbackDays: z.record(z.string(), z.number().min(0)),
     selection: z.object({ assets: selection, projects: selection, metrics: selection, charts: selection }).partial().strict(),
@@ -29,6 +37,14 @@ export const fileSchema = z
       .object({
         views: stringList,
         fullPassEveryHours: z.number().positive(),
+        details: z
+          .object({
+            minimumImportance: z.enum(['not-important', 'low', 'medium', 'high']),
+            maxAgeDays: z.number().positive().nullable(),
+            maxPerRun: z.number().int().min(0),
+          })
+          .partial()
+          .strict(),
         events: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), stringList])),
         tokenUnlocks: z.record(z.string(), z.union([z.string(), stringList])),
         queryParams: z
@@ -82,20 +98,21 @@ export interface ConfigFlags {
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly<Config> {
   const configFile = flags.config ?? env.DS_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
   const file = configFile ? readConfigFile(configFile) : {};
+  // An empty variable is an unset one (`DS_BASE_URL= ds-mirror ...`).
   const fromEnv = parse(fileSchema, 'environment', {
-    baseUrl: env.DS_BASE_URL,
-    db: env.DS_DB,
-    dbSchema: env.DS_DB_SCHEMA,
-    logLevel: env.DS_LOG_LEVEL,
-    timezone: env.DS_TIMEZONE,
+    baseUrl: env.DS_BASE_URL || undefined,
+    db: env.DS_DB || undefined,
+    dbSchema: env.DS_DB_SCHEMA || undefined,
+    logLevel: env.DS_LOG_LEVEL || undefined,
+    timezone: env.DS_TIMEZONE || undefined,
     ...(env.DS_MONITORING_VIEWS ? { monitoring: { ...file.monitoring, views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
-  });
+  }, ENV_NAMES);
   const fromFlags = parse(fileSchema, 'command line', {
     baseUrl: flags.baseUrl,
     db: flags.db,
     dbSchema: flags.dbSchema,
     logLevel: flags.logLevel,
-  });
+  }, FLAG_NAMES);
   const merged = { ...file, ...defined(fromEnv), ...defined(fromFlags) };
   const apiKey = env.DS_API_KEY ?? (merged.apiKeyFile ? readSecretFile(merged.apiKeyFile, 'apiKeyFile') : null);
   return Object.freeze({
@@ -119,8 +136,9 @@ export function requireService(config: Config): { baseUrl: string; apiKey: strin
 export function toSelection(value: string | readonly string[]): Selection {
   if (Array.isArray(value)) return { ids: value };
   if (value === 'all') return { all: true };
-  const top = /^top:(\d+)$/.exec(value as string);
+  const top = TOP.exec(value as string);
   if (top) return { top: Number(top[1]) };
+  if ((value as string).startsWith('top:')) throw new ConfigError(`"${value as string}": top:N takes a whole number N of at least 1`);
   return { ids: splitList(value as string) };
 }
 
@@ -152,12 +170,19 @@ export function readSecretFile(path: string, what: string): string {
   }
 }
 
-function parse<T>(schema: z.ZodType<T>, where: string, value: unknown): T {
+/** Where a bad value came from, named as the user wrote it: DS_BASE_URL, --base-url, or the file's key. */
+const ENV_NAMES: Record<string, string> = {
+  baseUrl: 'DS_BASE_URL', db: 'DS_DB', dbSchema: 'DS_DB_SCHEMA', logLevel: 'DS_LOG_LEVEL', timezone: 'DS_TIMEZONE', 'monitoring.views': 'DS_MONITORING_VIEWS',
+};
+const FLAG_NAMES: Record<string, string> = { baseUrl: '--base-url', db: '--db', dbSchema: '--db-schema', logLevel: '--log-level' };
+
+function parse<T>(schema: z.ZodType<T>, where: string, value: unknown, names?: Record<string, string>): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue.path.join('.') || '(root)';
-  throw new ConfigError(`${where}: ${path}: ${issue.message}`);
+  const named = names?.[path] ?? names?.[issue.path.slice(0, 2).join('.')];
+  throw new ConfigError(named ? `${named}: ${issue.message}` : `${where}: ${path}: ${issue.message}`);
 }
 
 function defined<T extends object>(value: T): Partial<T> {

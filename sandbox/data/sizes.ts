@@ -1,5 +1,5 @@
 // How many records each resource starts with. `default` grows linearly with --scale; `real` is about
-// the size of the real service (DESIGN.md: realistic sizes).
+// the size of the real service, from the examples in its documentation.
 export type Profile = 'default' | 'real';
 
 export interface Sizes {

@@ -1,5 +1,5 @@
 // Query validation with the limits of the spec and class-validator-style messages. Array parameters
-// accept repeated keys and comma-separated values alike (DESIGN.md); a scalar given twice is invalid.
+// accept repeated keys and comma-separated values alike (sandbox/README.md); a scalar given twice is invalid.
 import { parseIsoDate } from '../core/dates.js';
 import { badRequest } from './http-error.js';
 
@@ -25,7 +25,7 @@ export type Parsed<S> = { [K in keyof S]: Out<S[K]> | undefined };
 export const PAGE = { type: 'int', min: 1, max: 2147483647, default: 1 } as const;
 export const ORDER_DIR = { type: 'enum', values: ['asc', 'desc'], default: 'asc' } as const;
 export const SPARKLINE = { type: 'enum', values: ['7d'] } as const;
-/** `expand` is ours (DESIGN.md): a list of E field names, dotted for nested ones. */
+/** `expand` is ours (sandbox/README.md): a list of E field names, dotted for nested ones. */
 export const EXPAND = { type: 'strings', maxLength: 255 } as const;
 
 export function limit(max: number, def: number) {

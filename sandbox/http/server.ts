@@ -1,11 +1,13 @@
 // The sandbox's HTTP server (node:http, no framework): /health, the /v1 routes, the partner's
-// monitoring and token-unlock handler, the optional /_sandbox control API, chaos on every API path.
+// monitoring and token-unlock handler, the optional /_sandbox control API, quotas and chaos on every
+// API path.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkAuth } from './auth.js';
 import { Chaos, type Fault } from './chaos.js';
 import { HttpError } from './http-error.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
+import { quotaFamily, quotaRefusal, rateLimitHeaders, type QuotaMeter } from '../quota/index.js';
 import { RawBody } from '../routes/route.js';
 import { Router, v1Routes } from '../routes/router.js';
 import type { World } from '../data/world.js';
@@ -25,6 +27,9 @@ export interface ServerDeps {
   world: World;
   apiKey: string;
   chaos: Chaos;
+  quota: QuotaMeter;
+  /** Sandbox time, Unix seconds (quota windows). */
+  now: () => number;
   monitoring: MonitoringHandler | null;
   control: ControlHandler | null;
 }
@@ -85,6 +90,17 @@ export class ApiServer {
 
   private serveApi(req: IncomingMessage, res: ServerResponse, url: string, path: string, search: string, fault: Fault): void {
     const monitoringPath = path.startsWith('/monitoring/') || path.startsWith('/token-unlocks/');
+    const family = quotaFamily(req.method, path, this.router);
+    if (family) {
+      // A spent allowance is refused before anything else happens, and does not count as used.
+      const decision = this.deps.quota.admit(family);
+      if (!decision.admitted) {
+        const refusal = quotaRefusal(family, decision.spent, this.deps.now());
+        return send(res, 429, JSON_TYPE, Buffer.from(JSON.stringify(refusal.body)), refusal.headers);
+      }
+      // A fault strikes a request the service took in, so it counts (as the client's ledger does).
+      if (fault !== 'none' && fault !== 'truncate') this.deps.quota.record(family);
+    }
     if (fault === 'reset') return void req.socket.destroy();
     if (fault === '500' || fault === '503' || fault === '429') {
       const status = Number(fault);
@@ -101,8 +117,11 @@ export class ApiServer {
     } catch (err) {
       out = errorResponse(err);
     }
-    if (fault === 'truncate') return truncate(res, out);
-    send(res, out.status, out.contentType, out.body);
+    // Rejected credentials are not the team's requests: they count against no quota.
+    const tightest = family && out.status !== 401 ? this.deps.quota.record(family) : null;
+    const headers = tightest ? rateLimitHeaders(tightest) : {};
+    if (fault === 'truncate') return truncate(res, out, headers);
+    send(res, out.status, out.contentType, out.body, headers);
   }
 
   private v1(req: IncomingMessage, url: string, path: string, search: string): CachedResponse {
@@ -162,8 +181,8 @@ function send(res: ServerResponse, status: number, type: string, body: Buffer, h
 }
 
 /** Promises the whole body, sends half, then destroys the socket. */
-function truncate(res: ServerResponse, out: CachedResponse): void {
-  res.writeHead(out.status, { 'content-type': out.contentType, 'content-length': out.body.length });
+function truncate(res: ServerResponse, out: CachedResponse, headers: Record<string, string>): void {
+  res.writeHead(out.status, { 'content-type': out.contentType, 'content-length': out.body.length, ...headers });
   res.write(out.body.subarray(0, Math.floor(out.body.length / 2)), () => res.socket?.destroy());
 }
 

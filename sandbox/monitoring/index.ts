@@ -1,6 +1,6 @@
 // The sandbox's token-unlock and monitoring service: generated data, request handling, change over
 // time and webhook alerts. The HTTP server mounts `handle`; tests drive `advance` and read the rest.
-import { WebhookSender, type AlertPolicy, type DeliveryLog } from '../webhooks/index.js';
+import { SteppedClock, WebhookSender, type AlertPolicy, type DeliveryLog } from '../webhooks/index.js';
 import { AlertDispatcher } from './alert-dispatcher.js';
 import { AssetUniverse } from './asset-universe.js';
 import { EventWorld } from './event-world.js';
@@ -35,7 +35,10 @@ export interface MonitoringServiceOptions {
 export interface MonitoringService {
   /** Handles /token-unlocks/v1/* and /monitoring/v2/*; null for any other path. */
   handle(req: HandleRequest): HandleResult | null;
-  /** Moves the data to time `to`; returns exactly which ids changed, and the deliveries queued. */
+  /**
+   * Moves the data to time `to`; returns exactly which ids changed, and the deliveries queued. Webhook
+   * retries and time-outs due by `to` happen then: they run on this clock, never on the machine's.
+   */
   advance(to: Date, opts: AdvanceOptions): MonitoringChange;
   /** Stops the webhook sender and aborts attempts in flight. */
   close(): Promise<void>;
@@ -53,7 +56,10 @@ export interface MonitoringService {
   setAlertPolicy(viewIdOrSlug: string, policy: AlertPolicy | null): void;
   alertPolicy(viewIdOrSlug: string): AlertPolicy | undefined;
   deliveries(): DeliveryLog[];
-  /** Resolves when no webhook delivery is in flight or scheduled. */
+  /**
+   * Resolves when no webhook attempt is in flight or ready to start. A delivery waiting for a retry
+   * (state `scheduled`) goes out when `advance` reaches its time.
+   */
   idle(): Promise<void>;
 }
 
@@ -66,7 +72,8 @@ export function createMonitoringService(opts: MonitoringServiceOptions): Monitor
   const world = new EventWorld(opts.seed, universe, sizes.events, anchor);
   const views: ViewDefinition[] = generateViews(opts.seed, universe, sizes.views, anchor);
   const tokenUnlocks = new TokenUnlocks(opts.seed, universe, sizes.tokenUnlocks, anchor);
-  const sender = new WebhookSender({ timeFactor: opts.webhooks?.timeFactor, concurrency: opts.webhooks?.concurrency });
+  const senderClock = new SteppedClock(anchor * 1000);
+  const sender = new WebhookSender({ clock: senderClock, timeFactor: opts.webhooks?.timeFactor, concurrency: opts.webhooks?.concurrency });
   const alerts = new AlertDispatcher(world, views, sender, opts.webhooks?.defaultPolicy);
   const now = (): number => seconds(opts.now());
   let clock = anchor;
@@ -87,6 +94,7 @@ export function createMonitoringService(opts: MonitoringServiceOptions): Monitor
       const change = advanceWorld(world, rng, fractions, clock, target);
       const tokenUnlockAssets = tokenUnlocks.advance(rng, fractions);
       clock = Math.max(clock, target);
+      senderClock.advanceTo(clock * 1000); // retries and time-outs due by now, before the new alerts
       const deliveries = alerts.dispatch(change.newDevelopments, target);
       return { at: rfc3339(target), events: change.events, developments: change.developments, tokenUnlockAssets, deliveries };
     },

@@ -1,5 +1,5 @@
-// The sandbox's copy of the query parameter names (DESIGN.md, "Choices"). The spec leaves the names
-// "not shown"; this is the one place they live on the sandbox side.
+// The sandbox's copy of the query parameter names (listed in sandbox/README.md). The spec leaves the
+// names "not shown"; this is the one place they live on the sandbox side.
 export const QUERY_PARAMS = {
   /** `/monitoring/v2/events`, filters in the spec's order, then paging. */
   events: {

@@ -51,7 +51,7 @@ export function sortIndices(idx: Int32Array, key: (i: number) => SortValue, dir:
 /**
  * `total`: the spec leaves its meaning "not shown" and gives it the schema range 1..100. We serve the
  * number of matching records clamped into that range, so a client that trusts it as a count breaks
- * here as it would against the real service (DESIGN.md: paging never trusts `total`).
+ * here as it would against the real service (a client's paging must never trust `total`).
  */
 export function envelopeTotal(matching: number): number {
   return Math.min(100, Math.max(1, matching));

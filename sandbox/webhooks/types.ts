@@ -12,7 +12,7 @@ export type DeliveryState = 'scheduled' | 'in-flight' | 'delivered' | 'failed' |
 
 export interface DeliveryAttempt {
   number: number;
-  /** Wall-clock time the attempt started (RFC 3339). */
+  /** Wall-clock time the attempt started (RFC 3339), for diagnostics: retries and time-outs follow the sender's clock. */
   at: string;
   durationMs: number;
   /** HTTP status when the receiver answered. */

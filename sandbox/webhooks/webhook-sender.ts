@@ -1,11 +1,16 @@
 // Sends webhook deliveries with the spec's retry policy and keeps a log of every attempt.
-// undici `request` over a dedicated Agent: one POST per attempt, no retries inside the transport.
+// undici `request` over a dedicated Agent: one POST per attempt, no retries and no timers inside the
+// transport; back-off and time-outs run on the injected clock (the sandbox clock), never on the
+// machine's, so what is sent does not depend on how busy the machine is.
 import { Agent, request } from 'undici';
 import { MAX_ATTEMPTS, classify, retryTimings, type RetryTimings } from './retry-policy.js';
+import type { SenderClock } from './sender-clock.js';
 import { signatureHeader } from './signature.js';
 import type { DeliveryAttempt, DeliveryLog, DeliveryRequest } from './types.js';
 
 export interface WebhookSenderOptions {
+  /** Back-off and time-outs are measured on this clock. */
+  clock: SenderClock;
   /** Scales back-off intervals and time-outs (e.g. 0.01 in tests); 1 = the spec's durations. */
   timeFactor?: number;
   /** Attempts in flight at once. */
@@ -19,7 +24,7 @@ export interface WebhookSenderOptions {
 interface Job {
   log: DeliveryLog;
   secret?: string;
-  timer?: NodeJS.Timeout;
+  cancelRetry?: () => void;
   controller?: AbortController;
 }
 
@@ -29,25 +34,27 @@ function describe(err: unknown): string {
 }
 
 export class WebhookSender {
+  private readonly clock: SenderClock;
   private readonly timings: RetryTimings;
   private readonly concurrency: number;
   private readonly logLimit: number;
   private readonly wallClock: () => number;
   private readonly agent: Agent;
   private readonly log: DeliveryLog[] = [];
-  private readonly pending = new Set<Job>(); // scheduled or in flight
+  private readonly pending = new Set<Job>(); // waiting for a retry, ready or in flight
   private readonly ready: Job[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
-  constructor(opts: WebhookSenderOptions = {}) {
+  constructor(opts: WebhookSenderOptions) {
+    this.clock = opts.clock;
     this.timings = retryTimings(opts.timeFactor ?? 1);
     this.concurrency = opts.concurrency ?? 16;
     this.logLimit = opts.logLimit ?? 100_000;
     this.wallClock = opts.wallClock ?? Date.now;
-    const t = this.timings.transportTimeoutMs;
-    this.agent = new Agent({ connect: { timeout: t }, headersTimeout: t, bodyTimeout: t });
+    // 0 turns undici's own (wall-clock) timers off: the clock's time-outs below replace them.
+    this.agent = new Agent({ connect: { timeout: 0 }, headersTimeout: 0, bodyTimeout: 0 });
   }
 
   /** Queues a delivery; its first attempt starts as soon as a slot is free. */
@@ -71,9 +78,12 @@ export class WebhookSender {
     return this.log.map((l) => ({ ...l, attempts: l.attempts.map((a) => ({ ...a })) }));
   }
 
-  /** Resolves when no delivery is in flight or scheduled for a retry. */
+  /**
+   * Resolves when no attempt is in flight or ready to start. A delivery waiting for its retry
+   * (state `scheduled`) waits for the clock, not for this: move the clock, then wait again.
+   */
   idle(): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
+    if (!this.busy()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -82,7 +92,7 @@ export class WebhookSender {
     this.closed = true;
     this.ready.length = 0;
     for (const job of this.pending) {
-      if (job.timer) clearTimeout(job.timer);
+      job.cancelRetry?.();
       job.controller?.abort(new Error('sender closed'));
       if (job.log.state === 'scheduled') job.log.state = 'aborted';
     }
@@ -108,26 +118,27 @@ export class WebhookSender {
     const { log } = job;
     log.state = 'in-flight';
     const number = log.attempts.length + 1;
-    const started = Date.now();
+    const started = Date.now(); // wall clock, for the log only
     const controller = new AbortController();
     job.controller = controller;
-    const deadline = setTimeout(() => controller.abort(new Error('attempt time-out')), this.timings.attemptTimeoutMs);
+    // Transport: until the answer's headers; attempt: the whole exchange.
+    const cancelTransport = this.clock.after(this.timings.transportTimeoutMs, () => controller.abort(new Error('transport time-out')));
+    const cancelAttempt = this.clock.after(this.timings.attemptTimeoutMs, () => controller.abort(new Error('attempt time-out')));
     let status: number | undefined;
     let error: string | undefined;
     try {
       const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'ServiceCNS/1.0' };
       // Signed per attempt: `t` is the time of this attempt, the body bytes never change.
       if (job.secret) headers['X-Webhook-Signature'] = signatureHeader(job.secret, Math.floor(this.wallClock() / 1000), log.body);
-      const t = this.timings.transportTimeoutMs;
-      const res = await request(log.url, {
-        method: 'POST', headers, body: log.body, dispatcher: this.agent, signal: controller.signal, headersTimeout: t, bodyTimeout: t,
-      });
+      const res = await request(log.url, { method: 'POST', headers, body: log.body, dispatcher: this.agent, signal: controller.signal });
+      cancelTransport();
       status = res.statusCode;
       await res.body.dump().catch(() => undefined); // the status decides; the answer's body is not needed
     } catch (err) {
       error = describe(err);
     } finally {
-      clearTimeout(deadline);
+      cancelTransport();
+      cancelAttempt();
       job.controller = undefined;
     }
     const record: DeliveryAttempt = { number, at: new Date(started).toISOString(), durationMs: Date.now() - started };
@@ -145,18 +156,22 @@ export class WebhookSender {
     else if (attempts >= MAX_ATTEMPTS) log.state = 'exhausted';
     else {
       log.state = 'scheduled';
-      job.timer = setTimeout(() => {
-        job.timer = undefined;
+      job.cancelRetry = this.clock.after(this.timings.delayAfter(attempts), () => {
+        job.cancelRetry = undefined;
         this.ready.push(job);
         this.pump();
-      }, this.timings.delayAfter(attempts));
+      });
       return;
     }
     this.pending.delete(job);
   }
 
+  private busy(): boolean {
+    return this.inFlight.size > 0 || this.ready.length > 0;
+  }
+
   private settle(): void {
-    if (this.pending.size > 0) return;
+    if (this.busy()) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();

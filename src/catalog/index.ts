@@ -1,13 +1,13 @@
 // The catalog: every stream ds-mirror knows, by name. A new endpoint is one entry here plus one migration.
 import { ConfigError } from '../errors.js';
 import type { StreamDef } from './types.js';
-import { v1Lists } from './v1.js';
+import { assetsTop, v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
 import { monitoringStreams } from './monitoring.js';
 
 export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
 
-const registered: readonly StreamDef[] = [...v1Lists, ...v1Fanouts, ...monitoringStreams];
+const registered: readonly StreamDef[] = [...v1Lists, assetsTop, ...v1Fanouts, ...monitoringStreams];
 
 /** Named groups a user can give instead of stream names. */
 const groups: Record<string, (s: StreamDef) => boolean> = {

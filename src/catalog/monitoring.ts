@@ -1,4 +1,4 @@
-// Token unlocks and monitoring intelligence (DESIGN streams table). These endpoints do not fit the generic
+// Token unlocks and monitoring intelligence. These endpoints do not fit the generic
 // list runner (envelopes, children, detail fetches, configured views), so each is a custom stream whose
 // runner lives in src/monitoring/. THE table of query parameter names the spec leaves "not shown" is here.
 import { syncCategories } from '../monitoring/categories-sync.js';

@@ -1,8 +1,8 @@
-// The query parameter names the spec leaves "not shown", in one place (DESIGN.md "Choices").
+// The query parameter names the API contract leaves "not shown", in one place (docs/design-choices.md).
 import { ConfigError } from '../errors.js';
 
 /**
- * Query parameter names (DESIGN.md "Choices"), keyed by the names a user writes in configuration
+ * Query parameter names (docs/design-choices.md), keyed by the names a user writes in configuration
  * (`monitoring.events`, `monitoring.tokenUnlocks`). The sandbox keeps its own copy of the same table.
  * A deployment whose service spells one differently overrides it in `monitoring.queryParams`.
  */

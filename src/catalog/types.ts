@@ -1,7 +1,7 @@
 // A stream is data: where its records come from, how they page, which table keeps them and how a record
 // becomes a row. The sync engine knows nothing about any one endpoint beyond what is written here.
 import type { Row } from '../store/types.js';
-import type { StreamContext } from '../sync/context.js';
+import type { StreamContext, SyncSettings } from '../sync/context.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
@@ -33,6 +33,11 @@ export interface ListStream {
   envelope?: 'v1' | 'monitoring' | 'token-unlocks';
   /** Not part of a default run: only when named or selected in configuration. */
   optIn?: boolean;
+  /**
+   * A partial list: only its first records in the query's order (the top of a ranking), per variant.
+   * Cheap and never complete, so it never soft-deletes (set detectDeletes false).
+   */
+  maxRecords?: (settings: SyncSettings) => number;
 }
 
 export interface DateWindow {
@@ -64,6 +69,9 @@ export interface FanoutStream {
   pageSize?: number;
   /** Turns a response into rows; `parent` carries the parent key for the child columns. */
   toRows: (response: any, parent: FanoutParent) => Row[];
+  /** Values the user asked for in a column of the rows (metric-series' projects): those that no parent
+   *  returned are named at the end of the run, instead of a silent empty success. */
+  requested?: { column: string; flag: string; values: (settings: FanoutSettings) => readonly string[] };
   optIn: true;
 }
 

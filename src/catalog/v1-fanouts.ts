@@ -63,6 +63,7 @@ export const metricSeries: FanoutStream = {
     Object.entries(byProject ?? {}).flatMap(([project, points]) =>
       (points ?? []).map((pt) => ({ metric: p.key, project, date: pt?.date ?? null, value: pt?.value ?? null, raw: pt })),
     ),
+  requested: { column: 'project', flag: '--metric-projects (metricProjects)', values: (s) => s.metricProjects },
   optIn: true,
 };
 

@@ -1,4 +1,4 @@
-// The `/v1` lists of the DESIGN streams table. Page sizes are each endpoint's maximum (requests are
+// The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
 // precious: the real `/v1` has a monthly quota).
 import { firstOf, nested, same } from './mapping.js';
 import type { ListStream } from './types.js';
@@ -47,6 +47,25 @@ export const assets: ListStream = {
   },
   required: ['id', 'code', 'title', 'slug', 'asset_class'],
   detectDeletes: true,
+};
+
+/** Assets per class the top tier reads when `topAssets` is not configured: one page of each class. */
+export const DEFAULT_TOP_ASSETS = 100;
+
+/**
+ * The cheap, frequent tier of assets: the first `topAssets` of each class by market_cap.rank, where the
+ * prices that matter move. /v1/assets has no change filter, so a complete pass costs ~1,330 requests
+ * at real sizes (half the month's /v1 quota); this costs one per class. Partial, so it never deletes.
+ */
+export const assetsTop: ListStream = {
+  ...assets,
+  name: 'assets-top',
+  description: 'The top of each asset class by market_cap.rank (topAssets per class, default 100): partial, never deletes',
+  query: { ...assets.query, order_by: 'market_cap.rank', order_dir: 'asc' },
+  detectDeletes: false,
+  maxRecords: (settings) => settings.topAssets ?? DEFAULT_TOP_ASSETS,
+  // Named by the schedule's jobs (or on the command line); a default run's complete `assets` covers it.
+  optIn: true,
 };
 
 export const transparency: ListStream = {

@@ -3,6 +3,8 @@
 // same run record) over every match, or only those since a date.
 import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
+import { quotaGate } from '../budget/index.js';
+import { emptyViewTally, type ViewTally } from '../monitoring/views-sync.js';
 import { createClient } from '../client/index.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
@@ -12,10 +14,12 @@ import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore } from './context.js';
+import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 interface BackfillFlags {
-  view: string[];
+  view?: string[];
+  force?: boolean;
   since?: string;
 }
 
@@ -25,7 +29,8 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
     .description('Fill history the webhook receiver may have missed')
     .command('alerts')
     .description('Fill alert_history from each monitoring view\'s matching events (default: the configured views, every match)')
-    .option('--view <idOrSlug>', 'a view id or slug-with-id-prefix, or several comma-separated (repeatable; default DS_MONITORING_VIEWS / monitoring.views)', collect, [])
+    .option('--view <idOrSlug>', 'a view id or slug-with-id-prefix, or several comma-separated (repeatable; default DS_MONITORING_VIEWS / monitoring.views)', collect)
+    .option('--force', 'backfill even though this mirror holds another service (it then records this one)')
     .option('--since <date>', 'only events started at or after this date (RFC 3339, YYYY-MM-DD or Unix seconds)')
     .action(async (flags: BackfillFlags, command: Command) => {
       const ctx = commandContext(command, io);
@@ -33,21 +38,28 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${flags.since}"`);
       }
       const settings = syncSettings(ctx.config);
-      const views = flags.view.length > 0 ? flags.view : settings.monitoring.views;
+      const views = flags.view ?? settings.monitoring.views;
       if (views.length === 0) {
         throw new ConfigError('no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)');
       }
       const service = requireService(ctx.config);
       const store = await openConfiguredStore(ctx);
-      const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
       try {
-        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined });
-        const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress: logProgress(ctx.logger) });
+        await claimService(store, service.baseUrl, flags.force);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      const client = createClient({ ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
+      try {
+        const tally = emptyViewTally();
+        const source = flags.view ? '--view' : undefined;
+        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, tally });
+        const progress = logProgress(ctx.logger);
+        const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress });
+        progress.stop();
         const s = result.streams[0];
-        io.stdout.write(
-          `backfill of ${views.length} view(s)${flags.since ? ` since ${flags.since}` : ''}: ${s.fetched} records read, ` +
-            `${s.inserted} new alert or view rows, ${s.unchanged} already known, ${s.requests} requests\n`,
-        );
+        io.stdout.write(`${backfillSummary(views.length, flags.since, tally, s.requests)}\n`);
         if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
         setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
       } finally {
@@ -57,6 +69,16 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, ...splitList(value)];
+/** Every record read accounted for: the views, and each match new, known, before --since or unusable. */
+export function backfillSummary(asked: number, since: string | undefined, t: ViewTally, requests: number): string {
+  const matches = t.newAlerts + t.known + t.beforeSince + t.unusable;
+  const parts = [`${t.newAlerts} new`, `${t.known} already known`];
+  if (t.beforeSince > 0) parts.push(`${t.beforeSince} started before ${since}`);
+  if (t.unusable > 0) parts.push(`${t.unusable} without an event id (not kept)`);
+  return `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${t.views + matches} records read, ` +
+    `${t.views} view(s) and ${matches} matching events: ${parts.join(', ')}; ${requests} requests`;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...splitList(value)];
 }

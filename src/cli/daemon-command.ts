@@ -1,17 +1,20 @@
 // `ds-mirror daemon`: runs the scheduled jobs and (when the config has a "receiver" section) the webhook
 // receiver in one process, with /healthz and /metrics. SIGTERM or SIGINT stops it cleanly within
 // --stop-timeout; a second signal exits at once. Secrets come from the environment or files only.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DEFAULT_RECEIVER_PORT } from '../receiver/receive-command.js';
 import { defaultJobs } from '../../jobs/index.js';
+import { quotaGate } from '../budget/index.js';
+import { scheduleProblems } from './schedule-fit.js';
 import { createClient } from '../client/index.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import { configureJobs, startDaemon } from '../scheduler/index.js';
+import { configureJobs, startDaemon, STARTUP_RUNS, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 const DEFAULT_METRICS_PORT = 9464;
@@ -21,6 +24,8 @@ interface DaemonFlags {
   metricsHost: string;
   stopTimeout: number;
   receiver: boolean;
+  runAtStart: StartupRun;
+  force?: boolean;
 }
 
 export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): void {
@@ -31,6 +36,9 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
     .option('--metrics-host <host>', 'address of /healthz and /metrics', '127.0.0.1')
     .option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight runs may take to commit and checkpoint', wholeNumber('--stop-timeout'), 30)
     .option('--no-receiver', 'do not start the webhook receiver even if the config has a "receiver" section')
+    .addOption(new Option('--run-at-start <which>', 'jobs run once at start: those with a stream never synced, all, or none (wait for the schedules)')
+      .choices(STARTUP_RUNS).default('never-synced'))
+    .option('--force', 'run even though this mirror holds another service (it then records this one)')
     .action(async (flags: DaemonFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const { config, logger } = ctx;
@@ -38,7 +46,13 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
       const service = requireService(config);
       const receiver = flags.receiver ? receiverOptions(config, io.env) : undefined;
       const store = await openConfiguredStore(ctx);
-      const client = createClient({ ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
+      try {
+        await claimService(store, service.baseUrl, flags.force);
+      } catch (err) {
+        await store.close();
+        throw err;
+      }
+      const client = createClient({ ...service, gate: quotaGate(store, config.limits), limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
       const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals) => {
@@ -56,15 +70,20 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
           http: { port: flags.metricsPort ?? config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
           progress: logProgress(logger),
           stopTimeoutMs: flags.stopTimeout * 1000,
+          startupRun: flags.runAtStart,
         });
       } catch (err) {
         await client.close();
         await store.close();
         throw err;
       }
+      // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
+      for (const problem of await scheduleProblems(store, config, jobs)) logger.warn({ problem }, `schedule over quota: ${problem}`);
       const enabled = jobs.filter((j) => j.enabled).length;
-      io.stdout.write(`ds-mirror daemon: ${enabled} job(s) scheduled; health ${daemon.url}/healthz, metrics ${daemon.url}/metrics` +
-        `${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`);
+      const { next, startup } = daemon.health();
+      const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
+      io.stdout.write(`ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
+        `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`);
       const signal = await stopRequested;
       logger.warn({ signal }, 'signal received');
       // A run still writing after the bound: exit without closing the store under it (its transaction

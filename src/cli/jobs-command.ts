@@ -5,17 +5,19 @@ import { defaultJobs } from '../../jobs/index.js';
 import { EXIT, type CliIo } from '../cli.js';
 import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
 import type { SetExit } from './commands.js';
-import { commandContext, wholeNumber } from './context.js';
+import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';
 
 export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('jobs')
     .description('List the scheduled jobs: schedule, streams, mode, and next run times (change them with "jobs" in the config file)')
-    .option('--next <n>', 'how many next run times to show (default 1)', wholeNumber('--next'), 1)
+    .option('--next <n>', 'how many next run times to show', positiveNumber('--next'), 1)
     .option('--json', 'print JSON instead of a table')
-    .action((flags: { next: number; json?: boolean }, command: Command) => {
-      const { config } = commandContext(command, io);
+    .action(async (flags: { next: number; json?: boolean }, command: Command) => {
+      const ctx = commandContext(command, io);
+      const { config } = ctx;
       const jobs = configureJobs(defaultJobs, config.jobs, config.timezone);
       const problems: string[] = [];
       const rows = jobs.map((job) => {
@@ -44,7 +46,14 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
         )}\n`);
       }
       for (const p of problems) io.stderr.write(`ds-mirror: ${p}\n`);
-      if (problems.length > 0) setExit(EXIT.usage);
+      if (problems.length > 0) return setExit(EXIT.usage);
+      const store = await openConfiguredStore(ctx);
+      try {
+        const over = await scheduleProblems(store, config, jobs);
+        for (const p of over) io.stderr.write(`ds-mirror: schedule over quota: ${p} (see ds-mirror budget)\n`);
+      } finally {
+        await store.close();
+      }
     });
 }
 

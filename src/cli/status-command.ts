@@ -7,6 +7,10 @@ import type { CliIo } from '../cli.js';
 import { readMirrorStats } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
+import { planQuotas, usageOf } from '../budget/index.js';
+import { DEFAULT_DETAILS, detailsBacklog } from '../monitoring/development-details.js';
+import { syncSettings } from '../sync/settings.js';
+import { renderUsage } from './budget-command.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
@@ -41,7 +45,7 @@ export function statusCommand(program: Command, io: CliIo): void {
             errors: t?.errors ?? 0,
           });
         }
-        // The receiver's deliveries, as the streams table of DESIGN.md lists them.
+        // The receiver's deliveries, a stream of their own for whoever reads this table.
         const { received, lastReceivedAt } = totals.deliveries;
         const lastDelivery = lastReceivedAt ? Date.parse(lastReceivedAt) : null;
         rows.push({
@@ -60,6 +64,11 @@ export function statusCommand(program: Command, io: CliIo): void {
             `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`, r.requests, r.errors, r.lastError,
           ]),
         )}\n`);
+        // The budget section: what the plan has left, and the details still waiting (ds-mirror budget says more).
+        const settings = syncSettings(ctx.config);
+        const backlog = await detailsBacklog(store, settings.monitoring.details ?? DEFAULT_DETAILS);
+        io.stdout.write(`\nRequests against the plan's quotas:\n${renderUsage(await usageOf(store, planQuotas(ctx.config.limits), new Date(now)))}\n`);
+        io.stdout.write(`Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`);
       } finally {
         await store.close();
       }

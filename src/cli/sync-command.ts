@@ -1,17 +1,21 @@
 // `ds-mirror sync [streams...]`: one run over the chosen streams, with progress, a summary, and a
 // clean stop (checkpoint kept) on SIGINT/SIGTERM or when --max-requests is reached.
 import type { Command } from 'commander';
+import { planQuotas, planRun, quotaGate } from '../budget/index.js';
 import { createClient } from '../client/index.js';
 import { resolveStreams } from '../catalog/index.js';
 import { requireService } from '../config.js';
+import type { StreamRunStats } from '../store/types.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync } from '../sync/engine.js';
-import { planRun } from '../sync/plan.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
-import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { claimService } from './mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
+import { lastRunRows } from './progress-estimates.js';
 import { formatTable } from './table.js';
+import { renderPlan } from './plan-output.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -21,36 +25,39 @@ interface SyncFlags {
   metricProjects?: string;
   pageWindow?: number;
   progress: boolean;
+  force?: boolean;
 }
 
 export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('sync')
-    .description('Mirror streams into the database (default: every stream that is not opt-in). Names or groups: all, v1, fanouts, or stream names from `ds-mirror streams`.')
+    .description('Mirror streams into the database (default: every stream that is not opt-in). Names or groups: all, v1, monitoring, fanouts, or stream names from `ds-mirror streams`.')
     .argument('[streams...]', 'streams or groups to sync')
     .option('--full', 'ignore checkpoints and date windows: a complete pass that also detects deletions')
     .option('--plan', 'print the requests the run would make, and make none')
-    .option('--max-requests <n>', 'stop cleanly at a checkpoint after n HTTP requests', wholeNumber('--max-requests'))
-    .option('--select <parent=selection>', 'fan-out parents: assets=top:100, charts=all, projects=bitcoin,ethereum (repeatable)', collect, [])
+    .option('--max-requests <n>', 'stop cleanly at a checkpoint after n HTTP requests', positiveNumber('--max-requests'))
+    .option('--select <parent=selection>', 'fan-out parents: assets=top:100, charts=all, projects=bitcoin,ethereum (repeatable)', collect)
     .option('--metric-projects <names>', 'project names for metric-series (comma-separated)')
-    .option('--page-window <n>', 'pages of one list fetched at once (default 4)', wholeNumber('--page-window'))
+    .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
+    .option('--force', 'sync even though this mirror holds another service (it then records this one)')
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const streams = resolveStreams(names);
       const settings = syncSettings(ctx.config, flags);
+      const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
       const store = await openConfiguredStore(ctx);
       try {
         if (flags.plan) {
-          const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}');
-          io.stdout.write(`${formatTable(['stream', 'requests', 'first request'], plan.map((p) => [p.stream, `${p.atLeast ? '≥' : ''}${p.count}`, p.request]))}\n`);
-          const total = plan.reduce((n, p) => n + p.count, 0);
-          io.stdout.write(`\n${plan.some((p) => p.atLeast) ? 'at least ' : ''}${total} requests (no request was made)\n`);
+          const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
+          io.stdout.write(renderPlan(plan));
           return;
         }
-        const service = requireService(ctx.config);
+        await claimService(store, service!.baseUrl, flags.force);
+        const gate = quotaGate(store, ctx.config.limits);
         const client = createClient({
-          ...service,
+          gate,
+          ...service!,
           limits: ctx.config.limits,
           timeoutMs: ctx.config.timeoutMs,
           retries: ctx.config.retries,
@@ -63,21 +70,22 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           stop.abort();
         };
         process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-        const bars = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr) : null;
+        const estimates = await lastRunRows(store, streams.map((d) => d.name), settings.mode);
+        const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(ctx.logger, { estimates });
         try {
-          const result = await runSync({
-            client, store, logger: ctx.logger, settings, streams, signal: stop.signal, progress: bars ?? logProgress(ctx.logger),
-          });
-          bars?.stop();
+          const result = await runSync({ client, store, logger: ctx.logger, settings, streams, signal: stop.signal, progress });
+          progress.stop();
           io.stdout.write(`${summary(result.streams)}\n`);
           io.stdout.write(`run ${result.runId}: ${result.outcome}, ${client.stats.requests} requests, ${client.stats.retries} retries\n`);
-          if (result.outcome === 'stopped') {
+          // One line per spent quota: which, and when it renews (the streams' rows say where each stopped).
+          for (const refused of gate.refused.values()) io.stdout.write(`quota: ${refused.message}; the next run after that resumes at the checkpoints\n`);
+          if (result.outcome === 'stopped' && gate.refused.size === 0) {
             const why = flags.maxRequests !== undefined && client.stats.requests >= flags.maxRequests ? `--max-requests ${flags.maxRequests} reached` : 'stopped';
             io.stdout.write(`${why}: stopped cleanly at a checkpoint; the next run resumes there\n`);
           }
           setExit(result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok);
         } finally {
-          bars?.stop();
+          progress.stop();
           process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
           await client.close();
         }
@@ -87,13 +95,19 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
-function summary(streams: readonly { stream: string; fetched: number; inserted: number; updated: number; unchanged: number; deleted: number; errors: number; requests: number; durationMs: number; outcome: string; error?: string | null }[]): string {
+function summary(streams: readonly StreamRunStats[]): string {
   return formatTable(
     ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'errors', 'requests', 'seconds', 'outcome'],
-    streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.errors, s.requests, (s.durationMs / 1000).toFixed(1), s.error ? `${s.outcome}: ${s.error}` : s.outcome]),
+    streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.errors, s.requests, (s.durationMs / 1000).toFixed(1), outcomeNote(s)]),
   );
+}
+
+/** The outcome with what a person should know: the error, a notice, parents with no record upstream. */
+export function outcomeNote(s: StreamRunStats): string {
+  const notes = [s.error, s.notice, s.absent ? `${s.absent} parent(s) with no record upstream` : null].filter(Boolean);
+  return notes.length ? `${s.outcome}: ${notes.join('; ')}` : s.outcome;
 }

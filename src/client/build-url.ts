@@ -1,4 +1,4 @@
-// URL building: the base URL's own path prefix is kept, arrays become repeated keys (DESIGN.md),
+// URL building: the base URL's own path prefix is kept, arrays become repeated keys (docs/design-choices.md),
 // undefined values are dropped. Commas stay literal so comma-joined lists read as the spec writes them.
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined;

@@ -8,6 +8,7 @@ import {
   BODY_EXCERPT_MAX,
   HttpStatusError,
   NotFoundError,
+  ServiceQuotaError,
 } from './client-errors.js';
 import { parseRetryAfter } from './retry.js';
 import { failure, type AttemptContext, type RawResponse } from './send-once.js';
@@ -41,7 +42,33 @@ function tryParse(text: string): unknown {
  * With `raw`, a 2xx `/v1` body is returned as its text, unparsed (the caller may skip parsing a page it has
  * already seen byte for byte); envelope families are still parsed, since their errors ride on a 200.
  */
-export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, raw = false): T {
+/** A Retry-After longer than this is an allowance that renews later, not a moment's congestion. */
+export const QUOTA_RETRY_AFTER_MS = 5 * 60_000;
+// Not "rate limit": that is the per-minute kind, which backing off does cure.
+const QUOTA_WORDS = /quota|allowance/i;
+const UNKNOWN_RENEWAL_MS = 60 * 60_000;
+
+function header(res: RawResponse, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * When a 429 announces a spent allowance (not a burst to back off from), the time it renews: from
+ * X-RateLimit-Reset (Unix seconds, or seconds from now when small), else Retry-After, else an hour.
+ */
+export function announcedQuotaEnd(res: RawResponse, retryAfterMs: number | null, message: string | null, now: number): Date | null {
+  const remaining = header(res, 'x-ratelimit-remaining');
+  const spent = (remaining !== undefined && Number(remaining.trim()) === 0)
+    || (retryAfterMs !== null && retryAfterMs > QUOTA_RETRY_AFTER_MS)
+    || (message !== null && QUOTA_WORDS.test(message));
+  if (!spent) return null;
+  const reset = Number(header(res, 'x-ratelimit-reset')?.trim() ?? NaN);
+  if (Number.isFinite(reset) && reset > 0) return new Date(reset > 1e9 ? reset * 1000 : now + reset * 1000);
+  return new Date(now + (retryAfterMs ?? UNKNOWN_RENEWAL_MS));
+}
+
+export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, raw = false, now: number = Date.now()): T {
   const { status } = res;
   if (status >= 200 && status < 300) {
     if (raw && !ENVELOPE_FAMILIES.has(ctx.family)) return res.body as T;
@@ -71,5 +98,8 @@ export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, raw = fa
   const f = failure(ctx, status, excerpt(ctx.redact(text)), message);
   if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) throw new AuthError(f);
   if (status === 404) throw new NotFoundError(f);
-  throw new HttpStatusError(f, parseRetryAfter(res.headers['retry-after']));
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+  const until = status === 429 ? announcedQuotaEnd(res, retryAfterMs, message, now) : null;
+  if (until) throw new ServiceQuotaError(f, until);
+  throw new HttpStatusError(f, retryAfterMs);
 }

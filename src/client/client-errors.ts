@@ -92,6 +92,20 @@ export class BadResponseError extends ClientError {
   }
 }
 
+/**
+ * A 429 that says the allowance itself is spent (X-RateLimit-Remaining: 0, a Retry-After longer than
+ * any backoff, or words like "quota"): trying again before `until` only spends goodwill, so it is not
+ * retried; the family stops until then.
+ */
+export class ServiceQuotaError extends ClientError {
+  readonly until: Date;
+
+  constructor(f: RequestFailure, until: Date) {
+    super('DS_QUOTA', 'fatal', `was refused: the service's allowance is spent until ${until.toISOString()}`, f);
+    this.until = until;
+  }
+}
+
 /** The client's `maxRequests` budget is spent; no request was made. The engine stops at a checkpoint. */
 export class RequestBudgetError extends DsMirrorError {
   readonly endpoint: string;

@@ -1,14 +1,16 @@
 // The client: thin layers around one request function, outermost first:
-// family (from the path) → concurrency (p-limit) → retry → budget → rate limit → auth → send → check.
+// family (from the path) → concurrency (p-limit) → retry → budget → quota gate (the usage ledger)
+// → rate limit → auth → send → check.
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
 import { ConfigError, DsMirrorError } from '../errors.js';
 import { API_FAMILIES, apiFamilyOf, credentialHeaders, type ApiFamily } from './api-family.js';
 import { pathWithQuery, type Query } from './build-url.js';
 import { checkResponse } from './check-response.js';
-import { HttpStatusError, RequestBudgetError } from './client-errors.js';
+import { HttpStatusError, RequestBudgetError, ServiceQuotaError } from './client-errors.js';
 import { buildLanes, totalConcurrency, type LimitsOption } from './family-lanes.js';
 import { sleep, withRetry, type Backoff } from './retry.js';
+import type { RequestGate } from './request-gate.js';
 import { sendOnce, type AttemptContext } from './send-once.js';
 
 export interface RequestEvent {
@@ -33,6 +35,10 @@ export interface ClientOptions {
   backoff?: Backoff;
   /** HTTP requests (retries included) over the client's lifetime; beyond it DS_REQUEST_BUDGET, nothing sent. */
   maxRequests?: number;
+  /** Asked before every attempt: the quotas of the usage ledger. */
+  gate?: RequestGate;
+  /** Milliseconds since the epoch, for a Retry-After given as a date and a quota's renewal (default Date.now). */
+  clock?: () => number;
   logger?: Logger;
   onRequest?: (e: RequestEvent) => void;
 }
@@ -86,7 +92,8 @@ export function createClient(opts: ClientOptions): ApiClient {
   const policy = { retries: nonNegativeInt('retries', opts.retries ?? 5), backoff };
   const maxRequests = opts.maxRequests === undefined ? Infinity : nonNegativeInt('maxRequests', opts.maxRequests);
   const lanes = buildLanes(opts.limits);
-  const { apiKey, logger, onRequest } = opts;
+  const { apiKey, logger, onRequest, gate } = opts;
+  const clock = opts.clock ?? Date.now;
   const redact = apiKey ? (text: string) => text.split(apiKey).join('[redacted]') : (text: string) => text;
   const headersOf = (f: ApiFamily): Record<string, string> => ({
     accept: 'application/json',
@@ -101,6 +108,7 @@ export function createClient(opts: ClientOptions): ApiClient {
 
   async function attempt<T>(family: ApiFamily, wirePath: string, ctx: AttemptContext, raw: boolean): Promise<T> {
     if (stats.requests >= maxRequests) throw new RequestBudgetError(ctx.endpoint, maxRequests);
+    await gate?.admit(family);
     stats.requests++;
     byFamily[family]++;
     if (ctx.attempt > 1) stats.retries++;
@@ -111,8 +119,9 @@ export function createClient(opts: ClientOptions): ApiClient {
     try {
       const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx);
       status = res.status;
-      return checkResponse<T>(res, ctx, raw);
+      return checkResponse<T>(res, ctx, raw, clock());
     } catch (err) {
+      if (err instanceof ServiceQuotaError && gate) throw await gate.spent(family, err);
       // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
       if (err instanceof HttpStatusError && err.status === 429 && err.retryAfterMs !== null) {
         lanes[family].bucket.pause(Math.min(err.retryAfterMs, policy.backoff.maxMs));
@@ -151,6 +160,12 @@ export function createClient(opts: ClientOptions): ApiClient {
     get: <T>(path: string, query?: Query) => request<T>(path, query, false),
     getBytes: (path: string, query?: Query) => request<Buffer>(path, query, true),
     stats,
-    close: () => pool.close(),
+    async close() {
+      try {
+        await gate?.settle();
+      } finally {
+        await pool.close();
+      }
+    },
   };
 }

@@ -24,6 +24,11 @@ const DEFAULTS: Record<'v1' | 'tokenUnlocks' | 'monitoring', FamilyLimits> = {
   monitoring: { requestsPerMinute: 200, concurrency: 4 },
 };
 
+/** The pace a family gets when the config file sets none (charts and the keyless paths share /v1's). */
+export function defaultLimits(family: ApiFamily): FamilyLimits {
+  return family === 'tokenUnlocks' || family === 'monitoring' ? DEFAULTS[family] : DEFAULTS.v1;
+}
+
 function validated(family: ApiFamily, l: FamilyLimits): FamilyLimits {
   if (!(l.requestsPerMinute > 0)) throw new ConfigError(`limits.${family}.requestsPerMinute must be above 0 (got ${l.requestsPerMinute})`);
   if (!Number.isInteger(l.concurrency) || l.concurrency < 1) {

@@ -11,8 +11,10 @@ export {
   NotFoundError,
   RequestBudgetError,
   RequestTimeoutError,
+  ServiceQuotaError,
   type RequestFailure,
 } from './client-errors.js';
 export { createClient, type ApiClient, type ClientOptions, type ClientStats, type RequestEvent } from './create-client.js';
+export type { RequestGate } from './request-gate.js';
 export type { FamilyLimits, LimitsOption } from './family-lanes.js';
 export { backoffDelay, parseRetryAfter, type Backoff } from './retry.js';

@@ -19,6 +19,23 @@ export interface ViewSyncOptions {
   since?: string;
   /** Page through every match (the backfill); otherwise full passes follow fullPassEveryHours. */
   full?: boolean;
+  /** Where `views` came from, for the message about an unknown one (default: the configuration's names). */
+  source?: string;
+  /** Filled as the records are read, so a caller can account for every one. */
+  tally?: ViewTally;
+}
+
+/** Every record read: a view, or a match that is new, already known, before `since`, or unusable (no id). */
+export interface ViewTally {
+  views: number;
+  newAlerts: number;
+  known: number;
+  beforeSince: number;
+  unusable: number;
+}
+
+export function emptyViewTally(): ViewTally {
+  return { views: 0, newAlerts: 0, known: 0, beforeSince: 0, unusable: 0 };
 }
 
 const STREAM = 'monitoring-views';
@@ -65,14 +82,14 @@ export async function syncViews(ctx: StreamContext, opts: ViewSyncOptions): Prom
       ctx.stats.outcome = 'stopped';
       return;
     }
-    const view = await fetchView(ctx, token, failures);
-    if (view) await syncMatches(ctx, String(view.id), typeof view.name === 'string' ? view.name : null, opts.full === true, since);
+    const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
+    if (view) await syncMatches(ctx, String(view.id), typeof view.name === 'string' ? view.name : null, opts.full === true, since, opts.tally ?? emptyViewTally());
   }
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
 }
 
 /** The view upserted when changed; null (with the failure recorded) when the service does not serve it. */
-async function fetchView(ctx: StreamContext, token: string, failures: string[]): Promise<Row | null> {
+async function fetchView(ctx: StreamContext, token: string, failures: string[], source: string): Promise<Row | null> {
   const { stats } = ctx;
   let body: { data?: unknown };
   try {
@@ -81,11 +98,12 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[]):
   } catch (error) {
     if (error instanceof AuthError || !(error instanceof ClientError)) throw error;
     const message = error instanceof NotFoundError
-      ? `unknown monitoring view "${token}": check DS_MONITORING_VIEWS or monitoring.views (a view UUID or its slug-with-id-prefix)`
+      ? `unknown monitoring view "${token}": check ${source} (a view UUID or its slug-with-id-prefix)`
       : `monitoring view "${token}" failed: ${error.message}`;
     failures.push(message);
     stats.errors++;
-    ctx.logger.error({ view: token }, message);
+    // Said once, by whoever reports the stream's error (the summary, backfill, the daemon's job line).
+    ctx.logger.debug({ view: token }, message);
     return null;
   }
   const { rows, rejected } = recordsToRows([body?.data], VIEW);
@@ -108,7 +126,8 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[]):
  * The view's matches, newest first. A full pass reads them all; `since` stops below that bound; an
  * incremental run stops below the view's high-water mark minus the lookback.
  */
-async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null): Promise<void> {
+async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, tally: ViewTally): Promise<void> {
+  tally.views++;
   const { stats, store } = ctx;
   const markKey = markName(STREAM, viewId);
   const mark = await readMark(store, markKey);
@@ -139,6 +158,10 @@ async function syncMatches(ctx: StreamContext, viewId: string, viewName: string 
     stats.errors += page.records.length - events.length;
     stats.inserted += inserted;
     stats.unchanged += alerts.length - inserted;
+    Object.assign(tally, {
+      newAlerts: tally.newAlerts + inserted, known: tally.known + alerts.length - inserted,
+      beforeSince: tally.beforeSince + events.length - alerts.length, unusable: tally.unusable + page.records.length - events.length,
+    });
     ctx.progress.advance(STREAM, stats);
     const oldest = Math.min(...started.map((t) => t ?? Infinity));
     if (ctx.signal.aborted && !page.last) {

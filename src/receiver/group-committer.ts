@@ -1,7 +1,9 @@
 // Group commit: deliveries that arrive while commits run wait for the next group, and each request
 // is answered only after its own group has committed. One durable commit then serves many requests,
 // which is what lets the receiver keep up with many concurrent senders; the group grows by itself
-// with the load (everything that queued meanwhile).
+// with the load (everything that queued meanwhile). A group the store refuses because of what one
+// delivery holds is split in halves until that delivery is alone: only it is refused, for good.
+import { isRecordError } from '../store/storage-errors.js';
 import type { AcceptedDelivery } from './delivery-rows.js';
 import type { Committed, DeliveryWriter } from './delivery-writer.js';
 
@@ -12,6 +14,14 @@ export interface GroupResult extends Committed {
   deliveries: readonly AcceptedDelivery[];
   /** From handing the group to the writer to its commit. */
   ms: number;
+}
+
+/** The store refuses this delivery's content whatever the retry: the sender must stop (a 4xx). */
+export class UnstorableDeliveryError extends Error {
+  constructor(cause: unknown) {
+    super(`the store refuses this delivery: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'UnstorableDeliveryError';
+  }
 }
 
 interface Pending {
@@ -58,21 +68,31 @@ export class GroupCommitter {
   private flush(): void {
     if (this.inFlight >= this.writer.maxInFlight || this.queue.length === 0) return;
     const group = this.queue.splice(0, MAX_GROUP);
-    const deliveries = group.map((p) => p.delivery);
-    const started = performance.now();
     this.inFlight++;
-    this.writer.write(deliveries).then(
-      (committed) => {
-        this.onCommit({ ...committed, deliveries, ms: performance.now() - started });
-        for (const p of group) p.resolve();
-      },
-      (err: unknown) => {
-        for (const p of group) p.reject(err);
-      },
-    ).finally(() => {
+    this.commit(group).finally(() => {
       this.inFlight--;
       if (this.queue.length > 0) this.flush();
       else if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     });
+  }
+
+  /** Never rejects: every delivery of the group is resolved or rejected. */
+  private async commit(group: readonly Pending[]): Promise<void> {
+    const deliveries = group.map((p) => p.delivery);
+    const started = performance.now();
+    try {
+      const committed = await this.writer.write(deliveries);
+      this.onCommit({ ...committed, deliveries, ms: performance.now() - started });
+      for (const p of group) p.resolve();
+    } catch (err) {
+      // Storage that cannot write fails everyone alike (503, the senders retry later).
+      if (!isRecordError(err)) for (const p of group) p.reject(err);
+      else if (group.length === 1) group[0]!.reject(new UnstorableDeliveryError(err));
+      else {
+        const half = Math.ceil(group.length / 2);
+        await this.commit(group.slice(0, half));
+        await this.commit(group.slice(half));
+      }
+    }
   }
 }

@@ -2,6 +2,7 @@
 // objects): the service may add fields, and the raw body is stored whole anyway. Optional fields are
 // omitted when empty, so they are `.optional()`, not nullable.
 import { z } from 'zod';
+import { jsonProblem } from '../store/storable.js';
 
 // Format-only UUID check: the spec promises UUID strings, not a version or variant.
 const id = z.guid();
@@ -36,11 +37,11 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 export type EnvelopeResult =
   | { ok: true; envelope: Envelope; text: string }
-  | { ok: false; reason: 'invalid_utf8' | 'invalid_json' | 'invalid_envelope'; detail: string };
+  | { ok: false; reason: 'invalid_utf8' | 'invalid_json' | 'invalid_envelope' | 'unstorable'; detail: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes the raw bytes (kept exactly as text: no BOM stripping) and validates the envelope. */
+/** Decodes the raw bytes (kept exactly as text: no BOM stripping), checks it can be stored and validates the envelope. */
 export function parseEnvelope(raw: Buffer): EnvelopeResult {
   let text: string;
   try {
@@ -55,6 +56,9 @@ export function parseEnvelope(raw: Buffer): EnvelopeResult {
     // Not the parser's message: V8 quotes a piece of the body in it, and bodies are never logged.
     return { ok: false, reason: 'invalid_json', detail: 'body is not valid JSON' };
   }
+  // Before anything recurses into it: no store can hold it, so the sender must stop (a 4xx), not retry.
+  const problem = jsonProblem(json);
+  if (problem) return { ok: false, reason: 'unstorable', detail: `the delivery cannot be stored: ${problem}` };
   const parsed = envelopeSchema.safeParse(json);
   if (!parsed.success) {
     const detail = parsed.error.issues

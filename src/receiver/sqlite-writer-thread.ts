@@ -5,6 +5,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import type { Statement } from 'better-sqlite3';
 import { openSqlite, toSqliteValue } from '../store/sqlite-connection.js';
 import type { Row } from '../store/types.js';
+import { isRecordError } from '../store/storage-errors.js';
 import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
 
@@ -44,6 +45,23 @@ const commit = db.transaction((groups: readonly ThreadRequest[]) => groups.map((
   return inserted;
 })).immediate;
 
+/**
+ * Commits the groups together; when the values of one delivery make that fail, each group is committed
+ * alone, so only the group that holds it fails (the committer then splits that group further).
+ */
+function commitGroups(groups: readonly ThreadRequest[]): void {
+  try {
+    const inserted = commit(groups);
+    commits++;
+    groups.forEach(({ seq }, i) => port.postMessage({ seq, inserted: inserted[i], commit: commits } satisfies ThreadReply));
+  } catch (err) {
+    if (groups.length > 1 && isRecordError(err)) return groups.forEach((group) => commitGroups([group]));
+    const error = err instanceof Error ? err.message : String(err);
+    const code = err instanceof RangeError || err instanceof TypeError ? err.name : (err as { code?: unknown }).code;
+    for (const { seq } of groups) port.postMessage({ seq, error, code: typeof code === 'string' ? code : undefined } satisfies ThreadReply);
+  }
+}
+
 const port = parentPort!;
 let commits = 0;
 port.on('message', (first: ThreadRequest | 'close') => {
@@ -54,16 +72,7 @@ port.on('message', (first: ThreadRequest | 'close') => {
     if (m === 'close') close = true;
     else groups.push(m as ThreadRequest);
   }
-  if (groups.length > 0) {
-    try {
-      const inserted = commit(groups);
-      commits++;
-      groups.forEach(({ seq }, i) => port.postMessage({ seq, inserted: inserted[i], commit: commits } satisfies ThreadReply));
-    } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      for (const { seq } of groups) port.postMessage({ seq, error } satisfies ThreadReply);
-    }
-  }
+  if (groups.length > 0) commitGroups(groups);
   if (close) {
     db.close();
     port.close();

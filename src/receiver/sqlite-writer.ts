@@ -14,7 +14,8 @@ export interface ThreadRequest {
   deliveries: [string, boolean, string][];
 }
 
-export type ThreadReply = ({ seq: number } & Committed) | { seq: number; error: string };
+/** `code`: the SQLite error code (or RangeError / TypeError), so the committer can tell bad data from a failing store. */
+export type ThreadReply = ({ seq: number } & Committed) | { seq: number; error: string; code?: string };
 
 interface Pending {
   resolve: (committed: Committed) => void;
@@ -45,7 +46,7 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
         }
         const p = pending.get(reply.seq);
         pending.delete(reply.seq);
-        if ('error' in reply) p?.reject(new Error(reply.error));
+        if ('error' in reply) p?.reject(threadError(reply.error, reply.code));
         else p?.resolve(reply);
       });
       worker.on('error', gone);
@@ -79,13 +80,23 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
 }
 
 /**
- * The thread's entry is TypeScript, like the rest: a worker does not inherit the loader tsx put on
- * the main thread, so it registers tsx's (found through tsx's own exports map) before importing it.
+ * The thread's entry, compiled like this file (dist/) or TypeScript (tests, `npm run demo`): a worker
+ * does not inherit the loader tsx put on the main thread, so from TypeScript it registers tsx's (found
+ * through tsx's own exports map, a development dependency) before importing the entry.
  */
 function bootstrap(): string {
-  const entry = new URL('./sqlite-writer-thread.ts', import.meta.url).href;
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = new URL(`./sqlite-writer-thread.${compiled ? 'js' : 'ts'}`, import.meta.url).href;
+  if (compiled) return `import(${JSON.stringify(entry)});`;
   const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
   const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
   const tsx = new URL(api.import.default, pathToFileURL(pkg)).href;
   return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+}
+
+/** The thread's error as the committer classifies it (storage-errors.ts reads `code`, or the JS error type). */
+function threadError(message: string, code: string | undefined): Error {
+  if (code === 'RangeError') return new RangeError(message);
+  if (code === 'TypeError') return new TypeError(message);
+  return Object.assign(new Error(message), code === undefined ? {} : { code });
 }

@@ -6,7 +6,7 @@ import { pino, type Logger } from 'pino';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../store/types.js';
 import { openDeliveryWriter } from './delivery-writer.js';
-import { GroupCommitter } from './group-committer.js';
+import { GroupCommitter, UnstorableDeliveryError } from './group-committer.js';
 import { parseEnvelope } from './parse-envelope.js';
 import { createSignatureVerifier } from './verify-signature.js';
 
@@ -106,7 +106,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return refuse(res, out, 401, 'missing_signature');
     }
     const parsed = parseEnvelope(body);
-    if (!parsed.ok) return refuse(res, out, 400, parsed.reason, parsed.detail);
+    // 422: well-formed but no store can hold it; like every 4xx it tells the sender not to retry.
+    if (!parsed.ok) return refuse(res, out, parsed.reason === 'unstorable' ? 422 : 400, parsed.reason, parsed.detail);
     const { envelope } = parsed;
     out.delivery = envelope.id;
     out.view = envelope.data.view.id;
@@ -116,16 +117,37 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     committer.submit({ envelope, body: parsed.text, signed, receivedAt }).then(
       () => reply(res, out, 200, { ok: true }),
       (err: unknown) => {
+        const detail = err instanceof Error ? err.message : String(err);
+        if (err instanceof UnstorableDeliveryError) return refuse(res, out, 422, 'unstorable', detail);
         // A 5xx makes the sender retry; nothing was acknowledged, so nothing is lost.
-        refuse(res, out, 503, 'storage_unavailable', err instanceof Error ? err.message : String(err), { 'retry-after': '1' });
+        refuse(res, out, 503, 'storage_unavailable', detail, { 'retry-after': '1' });
       },
-    );
+    ).catch((err: unknown) => failed(res, out, err));
+  }
+
+  /** Whatever a handler throws ends that request with a 500, never the process (the daemon runs in it too). */
+  function failed(res: ServerResponse, out: Outcome, err: unknown): void {
+    out.detail = err instanceof Error ? err.message : String(err);
+    try {
+      if (!res.headersSent) refuse(res, out, 500, 'internal_error', out.detail);
+      else res.destroy();
+    } catch {
+      res.destroy();
+    }
   }
 
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const out: Outcome = {};
+    try {
+      handle(req, res, out);
+    } catch (err) {
+      failed(res, out, err);
+    }
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse, out: Outcome): void {
     const started = performance.now();
     const reqPath = (req.url ?? '/').split('?', 1)[0];
-    const out: Outcome = {};
     res.on('close', () => {
       // Access log, a line per request (about 4 of the HTTP thread's ~30 µs per delivery, kept: it is what
       // an operator reads first): never the body, never the signature header.
@@ -163,8 +185,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!over) onBody(res, out, sigHeader, Buffer.concat(chunks, size));
+      try {
+        if (!over) onBody(res, out, sigHeader, Buffer.concat(chunks, size));
+      } catch (err) {
+        failed(res, out, err);
+      }
     });
+    req.on('error', () => {}); // a client that hangs up mid-body: the close handler logs it
   }
 
   const server = createServer(onRequest);

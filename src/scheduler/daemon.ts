@@ -16,6 +16,7 @@ import { createDaemonMetrics } from './daemon-metrics.js';
 import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
 import { startScheduler, type JobStatus, type Scheduler } from './scheduler.js';
+import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
 
 export interface DaemonOptions {
   store: Store;
@@ -31,6 +32,10 @@ export interface DaemonOptions {
   progress?: Progress;
   /** How long stop() waits for in-flight runs and deliveries (default 30 s). */
   stopTimeoutMs?: number;
+  /** Jobs run once at start, one after the other (default `none`; the CLI's default is `never-synced`). */
+  startupRun?: StartupRun;
+  /** The time /healthz reports against (tests inject one). */
+  now?: () => number;
 }
 
 export interface Daemon {
@@ -38,6 +43,8 @@ export interface Daemon {
   url: string;
   receiverUrl: string | null;
   scheduler: Scheduler;
+  /** What /healthz answers. */
+  health(): DaemonHealth;
   /** Resolves true when everything stopped within the bound, false when runs were still going. */
   stop(): Promise<boolean>;
 }
@@ -48,6 +55,10 @@ export interface DaemonHealth {
   uptimeSeconds: number;
   jobs: (JobStatus & { enabled: boolean })[];
   receiver: { url: string; received: number; duplicates: number; refused: Record<string, number> } | null;
+  /** The soonest scheduled run, for someone wondering when the mirror will next move. */
+  next: { job: string; at: string; inSeconds: number } | null;
+  /** The runs made at start (see `startupRun`), in order. */
+  startup: StartupJob[];
 }
 
 /** A job's streams, or one line that names the job and the stream it does not know. */
@@ -63,7 +74,9 @@ export function jobStreams(job: ScheduledJob): StreamDef[] {
 export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const log = opts.logger.child({ component: 'daemon' });
   const enabled = opts.jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
-  const startedAt = new Date();
+  const now = opts.now ?? Date.now;
+  const startedAt = new Date(now());
+  const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none');
   let stopping = false;
 
   let receiver: Receiver | null = null;
@@ -110,15 +123,29 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     onSkipped: (job) => metrics.jobSkipped(job),
   });
   const running = scheduler;
+  // One after the other, each under the schedule's rules (a job already running is not started twice).
+  const startupDone = (async () => {
+    for (const s of startup) {
+      if (stopping) return;
+      s.state = 'running';
+      log.info({ job: s.job, why: s.reason }, 'start-up run');
+      await running.runNow(s.job).catch((err: unknown) => log.error({ job: s.job, err: err instanceof Error ? err.message : String(err) }, 'start-up run failed'));
+      s.state = 'done';
+    }
+  })();
 
   function health(): DaemonHealth {
     const states = new Map(running.status().map((s) => [s.name, s]));
+    const at = now();
+    const soonest = running.status().filter((s) => s.nextRunAt !== null).sort((a, b) => Date.parse(a.nextRunAt!) - Date.parse(b.nextRunAt!))[0];
     return {
       status: stopping ? 'stopping' : 'ok',
       startedAt: startedAt.toISOString(),
-      uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+      uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
       jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleStatus(j)), enabled: j.enabled })),
       receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
+      next: soonest ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) } : null,
+      startup: startup.map((s) => ({ ...s })),
     };
   }
 
@@ -131,7 +158,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     log.warn({ timeoutMs }, 'stopping: no new runs; the pages in flight commit and checkpoint');
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const drained = Promise.all([running.stop(), receiver?.close()]).then(() => true as const);
+    const drained = Promise.all([running.stop(), receiver?.close(), startupDone]).then(() => true as const);
     const clean = await Promise.race([drained, bound]);
     clearTimeout(timer);
     await http.close();
@@ -140,7 +167,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     return clean;
   }
 
-  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler: running, stop: () => (stopped ??= shutdown()) };
+  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler: running, health, stop: () => (stopped ??= shutdown()) };
 }
 
 function idleStatus(job: ScheduledJob): JobStatus {

@@ -62,7 +62,8 @@ export async function readMirrorStats(store: Store, now: number = Date.now()): P
     .executeTakeFirst()) as { n: number | string; last: string | Date | null } | undefined;
 
   const byName = new Map(states.map((s) => [String(s.stream), s]));
-  const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].sort();
+  // stream_state also keeps marks named `<stream>:<part>` and `mirror:service`: they are not streams.
+  const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].filter((n) => !n.includes(':')).sort();
   const streams = names.map((stream): StreamTotals => {
     const sum = sums.find((s) => s.stream === stream);
     const state = byName.get(stream);

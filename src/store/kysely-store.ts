@@ -101,6 +101,7 @@ export class KyselyStore implements Store {
       deleted: stats.deleted,
       errors: stats.errors,
       requests: stats.requests,
+      details: stats.details ?? 0,
       duration_ms: Math.round(stats.durationMs),
       outcome: stats.outcome,
       error: stats.error ?? null,

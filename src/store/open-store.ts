@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { DsMirrorError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
-import { createPostgresAdapter } from './postgres-adapter.js';
 import { createSqliteAdapter } from './sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
@@ -31,7 +30,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     adapter =
       location.dialect === 'sqlite'
         ? createSqliteAdapter(location.path)
-        : await createPostgresAdapter(location.url, location.schema, opts.logger);
+        : await (await import('./postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger); // pg loads only when used
     await sql`select 1`.execute(adapter.db);
   } catch (err) {
     await adapter?.close().catch(() => {});
@@ -48,7 +47,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   if (opts.migrate === false) return store;
   const outcome = await store.migrate();
   for (const r of outcome.results.filter((r) => r.status === 'Success')) {
-    opts.logger?.info({ migration: r.name, db: where }, 'migration applied');
+    opts.logger?.debug({ migration: r.name, db: where }, 'migration applied');
   }
   if (outcome.error !== undefined) {
     await store.close();

@@ -65,10 +65,16 @@ export interface StreamRunStats {
   deleted: number;
   errors: number;
   requests: number;
+  /** Per-item detail records fetched (monitoring development details), apart from the list's records. */
+  details?: number;
   durationMs: number;
   /** `skipped`: another worker held the stream's lease, so this run left it to that worker. */
   outcome: 'success' | 'partial' | 'skipped' | 'stopped' | 'failed';
   error?: string | null;
+  /** Fan-out parents the service has no record for (404: an asset without a rating): normal, not an error. */
+  absent?: number;
+  /** Something a person should know that is not an error (e.g. --metric-projects matched nothing). */
+  notice?: string | null;
 }
 
 export interface Lease {

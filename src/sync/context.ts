@@ -20,6 +20,8 @@ export interface SyncSettings {
   /** Parents of a fan-out fetched at once. */
   fanoutConcurrency: number;
   monitoring: MonitoringSettings;
+  /** Records per asset class of the `assets-top` tier (default 100). */
+  topAssets?: number;
 }
 
 export interface MonitoringSettings {
@@ -33,6 +35,17 @@ export interface MonitoringSettings {
   fullPassEveryHours: number;
   /** Query parameter names: the catalog's table with the configuration's overrides. */
   params: MonitoringParams;
+  /** Which development details a run fetches (default: high importance, last 30 days, 200 a run). */
+  details?: DetailsBacklog;
+}
+
+/** Development details are one request each: the pending ones a run fetches, newest first. */
+export interface DetailsBacklog {
+  minimumImportance: 'not-important' | 'low' | 'medium' | 'high';
+  /** Only developments started this recently; null for any age. */
+  maxAgeDays: number | null;
+  /** At most this many a run (0: none). */
+  maxPerRun: number;
 }
 
 export interface Progress {

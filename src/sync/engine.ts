@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
-import { DsMirrorError } from '../errors.js';
+import { isStopError } from '../budget/quota-error.js';
 import { pruneHistory } from '../history/prune-history.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
@@ -92,11 +92,12 @@ async function runStream(
     else if (def.kind === 'fanout') await syncFanout(ctx, def);
     else await def.run(ctx);
   } catch (error) {
-    const budget = error instanceof DsMirrorError && error.code === 'DS_REQUEST_BUDGET';
-    stats.outcome = budget ? 'stopped' : 'failed';
+    // A spent --max-requests budget or quota is not a failure: the stream stops at its last checkpoint.
+    const stop = isStopError(error);
+    stats.outcome = stop ? 'stopped' : 'failed';
     stats.error = error instanceof Error ? error.message : String(error);
-    if (!budget) stats.errors++;
-    (budget ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, budget ? 'request budget spent; stopped at the last checkpoint' : 'stream failed');
+    if (!stop) stats.errors++;
+    (stop ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, stop ? 'stopped at the last checkpoint' : 'stream failed');
   } finally {
     clearInterval(renewal);
     stats.durationMs = Date.now() - started;

@@ -3,8 +3,8 @@
 // when their content hash differs from the last write.
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
-import { DsMirrorError } from '../errors.js';
-import type { Row, Store } from '../store/types.js';
+import { ConfigError, DsMirrorError } from '../errors.js';
+import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
 import { contentHash } from './record-rows.js';
 
@@ -12,9 +12,16 @@ const BATCH = 100;
 
 export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Promise<void> {
   const { stats } = ctx;
+  const requested = stream.requested?.values(ctx.settings.fanout) ?? [];
+  if (stream.requested && requested.length === 0) {
+    throw new ConfigError(`${stream.name} needs ${stream.requested.flag}: the service answers only for the values given there`);
+  }
   const selection = selectionFor(ctx.settings, stream);
   const parents = await selectParents(ctx.store, stream, selection);
-  ctx.progress.start(stream.name, parents.length);
+  const seen = new Set<string>();
+  const absent: string[] = [];
+  // A record per parent: the parents are the total. Rows per parent: the count is not known ahead.
+  ctx.progress.start(stream.name, stream.shape === 'record' ? parents.length : null);
   const limit = pLimit(ctx.settings.fanoutConcurrency);
   let pending: Row[] = [];
 
@@ -34,7 +41,10 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
           return;
         }
         const response = await fetchParent(ctx, stream, parent);
-        if (response === undefined) return;
+        if (response === undefined) {
+          absent.push(parent.idOrSlug);
+          return;
+        }
         if (stream.shape === 'record') {
           for (const row of stream.toRows(response, parent)) {
             const raw = JSON.stringify(response);
@@ -43,13 +53,24 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
           stats.fetched++;
           if (pending.length >= BATCH) await flush();
         } else {
-          await replaceRows(ctx, stream, parent, stream.toRows(response, parent));
+          const rows = stream.toRows(response, parent);
+          if (stream.requested) for (const row of rows) seen.add(String(row[stream.requested.column]));
+          await replaceRows(ctx, stream, parent, rows);
         }
         ctx.progress.advance(stream.name, stats);
       }),
     ),
   );
   await flush();
+  if (absent.length > 0) {
+    // Normal (an asset without a rating has no rating record): counted, and said once, at debug.
+    stats.absent = absent.length;
+    ctx.logger.debug({ parents: absent.length, first: absent.slice(0, 5) }, 'parents with no record upstream (404); skipped');
+  }
+  const unmatched = requested.filter((v) => !seen.has(v));
+  if (stream.requested && unmatched.length > 0 && parents.length > absent.length && !ctx.signal.aborted) {
+    stats.notice = `${stream.requested.flag}: no rows for ${unmatched.map((v) => `"${v}"`).join(', ')} in any of ${parents.length - absent.length} ${stream.parent.table}; check the spelling`;
+  }
 }
 
 /** The parent's response, all pages of it for a paged fan-out; undefined when the parent is gone (404). */
@@ -69,11 +90,7 @@ async function fetchParent(ctx: StreamContext, stream: FanoutStream, parent: Fan
       if (rows.length < stream.pageSize) return { data };
     }
   } catch (error) {
-    if (error instanceof DsMirrorError && error.code === 'DS_NOT_FOUND') {
-      ctx.stats.errors++;
-      ctx.logger.warn({ stream: stream.name, parent: parent.idOrSlug }, 'parent not found upstream; skipped');
-      return undefined;
-    }
+    if (error instanceof DsMirrorError && error.code === 'DS_NOT_FOUND') return undefined;
     throw error;
   }
 }
@@ -93,6 +110,8 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
     stats.unchanged += rows.length;
     return;
   }
+  // Counted by key against what the parent held: new keys are inserts, kept keys updates, gone keys deletions.
+  const before = known ? await childKeys(ctx.store, stream, parent) : new Set<string>();
   const now = ctx.now();
   await ctx.store.transaction(async (tx) => {
     await tx.replaceChildren(stream.table, { [stream.key[0]]: parent.key }, rows);
@@ -102,8 +121,16 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
       .onConflict((oc) => oc.columns(['stream', 'parent_key']).doUpdateSet({ row_hash: hash, rows: rows.length, synced_at: now }))
       .execute();
   });
-  if (known) stats.updated += rows.length;
-  else stats.inserted += rows.length;
+  let kept = 0;
+  for (const row of rows) if (before.has(keyString(stream.key.map((k) => row[k])))) kept++;
+  stats.updated += kept;
+  stats.inserted += rows.length - kept;
+  stats.deleted += before.size - kept;
+}
+
+async function childKeys(store: Store, stream: FanoutStream, parent: FanoutParent): Promise<Set<string>> {
+  const rows = (await store.db.selectFrom(stream.table).select([...stream.key]).where(stream.key[0], '=', parent.key).execute()) as Row[];
+  return new Set(rows.map((r) => keyString(stream.key.map((k) => r[k]))));
 }
 
 export async function selectParents(store: Store, stream: FanoutStream, selection: Selection): Promise<FanoutParent[]> {

@@ -44,6 +44,13 @@ export function pageWindow(stream: ListStream, settings: Pick<SyncSettings, 'pag
   return Math.max(1, Math.min(settings.pageWindow, Math.floor(ROWS_IN_FLIGHT / stream.pageSize)));
 }
 
+/** The page size a list asks for and, for a partial list, its last page. */
+export function listPaging(stream: ListStream, settings: SyncSettings): { pageSize: number; lastPage?: number } {
+  if (!stream.maxRecords) return { pageSize: stream.pageSize };
+  const records = stream.maxRecords(settings);
+  return { pageSize: Math.min(stream.pageSize, records), lastPage: Math.ceil(records / stream.pageSize) };
+}
+
 function readCheckpoint(saved: ListCheckpoint | SequentialCheckpoint | null, variants: readonly Variant[]): ListCheckpoint | null {
   if (!saved || 'next' in saved) return saved;
   const next = Object.fromEntries(variants.map((v, i) => [v.name, i < saved.variant ? null : i === saved.variant ? saved.page : 1]));
@@ -57,7 +64,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const saved = readCheckpoint(stored ?? null, variants);
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   const pass = saved?.pass ?? ctx.now();
-  if (saved) ctx.logger.info({ stream: stream.name, next: saved.next }, 'resuming from checkpoint');
+  if (saved) ctx.logger.info({ next: saved.next }, 'resuming from checkpoint');
   // Where each variant stands; every page's checkpoint is built from all of them.
   const places = new Map(variants.map((v) => {
     const next = saved?.next[v.name];
@@ -117,8 +124,9 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   let previousFirstKey: string | undefined;
   let lastPage = startPage - 1;
   let skippedSinceCheckpoint = 0;
+  const { pageSize, lastPage: endPage } = listPaging(stream, ctx.settings);
   const fetchPage = (page: number) => {
-    const query: Query = { ...stream.query, ...variant.query, page, limit: stream.pageSize };
+    const query: Query = { ...stream.query, ...variant.query, page, limit: pageSize };
     if (start !== null && stream.window) query[stream.window.startParam] = start;
     return fetchListPage(ctx, stream, page, query);
   };
@@ -134,7 +142,7 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   const writing: Promise<void>[] = [];
   const writesAtOnce = writeWindow(stream);
   try {
-    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize: stream.pageSize, startPage, expectedRows: run.expectedRows, window: pageWindow(stream, ctx.settings) })) {
+    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize, startPage, expectedRows: run.expectedRows, window: pageWindow(stream, ctx.settings), lastPage: endPage })) {
       lastPage = page.page;
       if (last) progress.end(page.page);
       // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
@@ -182,6 +190,6 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
     const deleted = await store.softDeleteMissing(stream.table, stream.key, seen, variant.scope, ctx.now());
     stats.deleted += deleted;
   } else if (stream.detectDeletes && start === null) {
-    ctx.logger.info({ stream: stream.name, variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
+    ctx.logger.info({ variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
   }
 }

@@ -21,6 +21,8 @@ export interface PagerOptions<T extends Counted, F> {
   expectedRows: number;
   /** Most pages in flight at once. */
   window: number;
+  /** A partial list (the top of a ranking) ends at this page, full or not. */
+  lastPage?: number;
 }
 
 export interface Page<T> {
@@ -32,13 +34,14 @@ export interface Page<T> {
 export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: PagerOptions<T, F>): AsyncGenerator<Page<T>> {
   const { pageSize, window } = opts;
   const open = opts.openPage ?? (async (fetched: F) => fetched as unknown as T);
+  const end = opts.lastPage ?? Infinity;
   const horizon = Math.floor(opts.expectedRows / pageSize) + 1;
   const inflight = new Map<number, Promise<F>>();
   let next = opts.startPage;
   let knownFull = opts.startPage - 1;
 
   const fill = () => {
-    while (inflight.size < window && next <= Math.max(horizon, knownFull + 1)) {
+    while (inflight.size < window && next <= Math.min(end, Math.max(horizon, knownFull + 1))) {
       const request = opts.fetchPage(next);
       request.catch(() => {}); // a page abandoned after the list ended must not be an unhandled rejection
       inflight.set(next, request);
@@ -52,7 +55,7 @@ export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: P
     if (!request) return;
     inflight.delete(current);
     const fetched = await open(await request, current);
-    const last = fetched.count < pageSize;
+    const last = fetched.count < pageSize || current >= end;
     if (!last) {
       knownFull = current;
       fill(); // start the next page before the caller writes this one

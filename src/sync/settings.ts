@@ -2,6 +2,7 @@
 import { splitList, toSelection, type FileConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { monitoringParams } from '../catalog/query-params.js';
+import { DEFAULT_DETAILS } from '../monitoring/development-details.js';
 import type { Selection, SyncSettings } from './context.js';
 
 export interface SettingsFlags {
@@ -18,7 +19,11 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
   for (const item of flags.select ?? []) {
     const [parent, value] = item.split('=', 2);
     if (!parent || !value) throw new ConfigError(`--select takes parent=selection (e.g. assets=top:100), got "${item}"`);
-    selection[parent] = toSelection(value);
+    try {
+      selection[parent] = toSelection(value);
+    } catch (error) {
+      throw error instanceof ConfigError ? new ConfigError(`--select ${item}: ${error.message}`) : error;
+    }
   }
   return {
     mode: flags.full ? 'full' : 'incremental',
@@ -27,12 +32,14 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     selection,
     fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
+    topAssets: config.topAssets,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},
       tokenUnlocks: config.monitoring?.tokenUnlocks ?? {},
       fullPassEveryHours: config.monitoring?.fullPassEveryHours ?? 24,
       params: monitoringParams(config.monitoring?.queryParams),
+      details: { ...DEFAULT_DETAILS, ...config.monitoring?.details },
     },
   };
 }

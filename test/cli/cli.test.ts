@@ -1,6 +1,6 @@
 // The CLI as a user runs it: a child process of bin/ds-mirror.js against the sandbox and a temp SQLite file.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -56,6 +56,15 @@ describe('ds-mirror CLI', () => {
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
     }
+    for (const args of [['sync', '--max-requests', '0'], ['sync', '--page-window', '0'], ['sync', '--select', 'assets=top:-4'], ['sync', '--select', 'assets=top:0'], ['jobs', '--next', '0']]) {
+      const out = await cli(args);
+      expect(out.code, args.join(' ')).toBe(2);
+      expect(out.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    writeFileSync(join(dir, 'top0.json'), JSON.stringify({ selection: { assets: 'top:0' } }));
+    const top0 = await cli(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
+    expect(top0.code).toBe(2);
+    expect(top0.stderr).toMatch(/selection\.assets/);
     const badConfig = await cli(['status'], { DS_DB: 'sqlite:' + join(dir, 'x.db'), DS_CONFIG: join(dir, 'missing.json') });
     expect(badConfig.code).toBe(2);
     expect(badConfig.stderr).toMatch(/cannot read the config file/);
@@ -63,6 +72,32 @@ describe('ds-mirror CLI', () => {
     const invalid = await cli(['status'], { DS_CONFIG: join(dir, 'bad.json') });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/pageWindow/);
+  });
+
+  it('touches no file before the configuration is known to be good', async () => {
+    const typo = join(dir, 'typo', 'dir', 'x.db');
+    const missingFolder = await cli(['status'], { DS_DB: `sqlite:${typo}` });
+    expect(missingFolder.code).toBe(2);
+    expect(missingFolder.stderr).toMatch(/folder .*typo.* does not exist/);
+    expect(existsSync(join(dir, 'typo'))).toBe(false);
+
+    const fresh = join(dir, 'fresh.db');
+    const noService = await cli(['sync', 'assets', '--no-progress'], { DS_DB: `sqlite:${fresh}`, DS_BASE_URL: '' });
+    expect(noService.code).toBe(2);
+    expect(noService.stderr).toMatch(/DS_BASE_URL/);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('refuses to sync another service into a mirror, saying why, unless --force', async () => {
+    const db = `sqlite:${join(dir, 'one-service.db')}`;
+    expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db })).code).toBe(0);
+    const other = await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: 'http://127.0.0.1:9/other/' });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`this mirror holds ${sandbox.url.replace(/\/$/, '')}, not http://127.0.0.1:9/other`);
+    expect(other.stderr).toMatch(/--force/);
+    expect(other.stderr).not.toContain(sandbox.apiKey);
+    // The same service spelled with a trailing slash is the same service.
+    expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: `${sandbox.url}/` })).code).toBe(0);
   });
 
   it('plans without making a request, then syncs, then reports status; the key never shows', async () => {

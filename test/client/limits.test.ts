@@ -22,7 +22,6 @@ describe('rate limit', () => {
     const elapsed = performance.now() - started;
     await client.close();
     expect(elapsed).toBeGreaterThanOrEqual(195);
-    expect(elapsed).toBeLessThan(2_000);
     // No request comes early: the i-th starts at least (i - burst + 1) intervals after the first.
     server.seen.forEach((s, i) => expect(s.at - started).toBeGreaterThanOrEqual((i - 1) * 10 - 2));
   });
@@ -32,13 +31,13 @@ describe('rate limit', () => {
     const client = createClient({
       baseUrl: server.baseUrl,
       apiKey: 'k',
-      limits: { tokenUnlocks: { requestsPerMinute: 60, concurrency: 1 }, v1: { requestsPerMinute: 60_000, concurrency: 4 } },
+      limits: { tokenUnlocks: { requestsPerMinute: 12, concurrency: 1 }, v1: { requestsPerMinute: 60_000, concurrency: 4 } },
     });
-    await client.get('/token-unlocks/v1/assets'); // spends the only token for a second
-    const slow = client.get('/token-unlocks/v1/assets');
-    const started = performance.now();
+    await client.get('/token-unlocks/v1/assets'); // spends the only token for 5 seconds
+    let slowDone = false;
+    const slow = client.get('/token-unlocks/v1/assets').then(() => (slowDone = true));
     await many(10, () => client.get('/v1/assets'));
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(slowDone).toBe(false); // the /v1 requests did not queue behind it
     await slow;
     await client.close();
   });

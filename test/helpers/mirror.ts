@@ -24,6 +24,9 @@ export function fastClient(sandbox: { url: string; apiKey: string }, extra: { ma
   });
 }
 
+/** Every development's detail, as before the backlog existed; the backlog has tests of its own. */
+export const ALL_DETAILS = { minimumImportance: 'not-important', maxAgeDays: null, maxPerRun: Number.MAX_SAFE_INTEGER } as const;
+
 export function settings(overrides: Partial<SyncSettings> = {}): SyncSettings {
   return {
     mode: 'incremental',
@@ -32,7 +35,7 @@ export function settings(overrides: Partial<SyncSettings> = {}): SyncSettings {
     selection: {},
     fanout: { metricProjects: [] },
     fanoutConcurrency: 8,
-    monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
+    monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS },
     ...overrides,
   };
 }

@@ -49,8 +49,12 @@ describe('ds-mirror backfill alerts', () => {
     const view = sb.monitoring.views()[0];
     const res = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('backfill of 1 view(s)');
+    const matches = sandboxViewMatches(sb, view.id).length;
+    // Every record read accounted for: the view, and each match (all new on a first backfill).
+    expect(res.stdout).toContain(`backfill of 1 view(s): ${matches + 1} records read, 1 view(s) and ${matches} matching events: ${matches} new, 0 already known;`);
     expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
+    const again = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
+    expect(again.stdout).toContain(`${matches} matching events: 0 new, ${matches} already known;`);
   });
 
   it('names an unknown view, still fills the others, and exits 1', async () => {
@@ -58,8 +62,21 @@ describe('ds-mirror backfill alerts', () => {
     expect(await history(view.id)).toEqual([]);
     const res = await cli(['backfill', 'alerts', '--view', `no-such-view,${view.id}`]);
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('unknown monitoring view "no-such-view"');
+    expect(res.stderr).toContain('unknown monitoring view "no-such-view": check --view');
+    expect(res.stderr).not.toContain('DS_MONITORING_VIEWS');
+    expect(res.stdout).toContain('backfill of 1 of 2 view(s)');
     expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
+  });
+
+  it('accounts for the matches read past --since as started before it', async () => {
+    const view = sb.monitoring.views()[0];
+    const res = await cli(['backfill', 'alerts', '--view', view.id, '--since', '2100-01-01']);
+    expect(res.code).toBe(0);
+    const found = /(\d+) records read, 1 view\(s\) and (\d+) matching events: 0 new, 0 already known, (\d+) started before 2100-01-01;/.exec(res.stdout);
+    expect(found, res.stdout).not.toBeNull();
+    const [read, matches, before] = found!.slice(1).map(Number);
+    expect([read, before]).toEqual([matches + 1, matches]);
+    expect(matches).toBeGreaterThan(0);
   });
 
   it('refuses an unreadable --since and a run with no view, with exit code 2', async () => {

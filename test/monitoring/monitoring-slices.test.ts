@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import type { MonitoringSettings } from '../../src/sync/context.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { syncOnce } from '../helpers/mirror.js';
+import { ALL_DETAILS, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw, rowsOf } from './monitoring-fixtures.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
@@ -18,7 +18,7 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
   let store: Store;
 
   const sync = (streams: string[], m: Partial<MonitoringSettings>) =>
-    syncOnce(store, sb, streams, { settings: { monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), ...m } } });
+    syncOnce(store, sb, streams, { settings: { monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS, ...m } } });
 
   beforeAll(async () => {
     sb = await startSandbox({ scale: 0.1, seed: 5 });

@@ -9,7 +9,7 @@ import type { SyncSettings } from '../../src/sync/context.js';
 import { runSync, type RunResult } from '../../src/sync/engine.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { CATEGORIES } from '../../sandbox/monitoring/index.js';
-import { fastClient, settings as baseSettings, silent, syncOnce } from '../helpers/mirror.js';
+import { ALL_DETAILS, fastClient, settings as baseSettings, silent, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import {
@@ -28,7 +28,7 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
   let views: string[];
 
   const monitoring = (views: string[]): Partial<SyncSettings> => ({
-    monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
+    monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS },
   });
   const run = (opts: { mode?: 'full'; views?: string[] } = {}) =>
     syncOnce(store, sb, MONITORING_STREAMS, { settings: { ...monitoring(opts.views ?? views), ...(opts.mode ? { mode: opts.mode } : {}) } });

@@ -1,5 +1,5 @@
 // advance(): the change set it returns is exactly the difference between the data before and after;
-// it is deterministic; and a scale-50 service starts fast and small.
+// it is deterministic; and a scale-50 service starts small (its start time: bench/sandbox-startup.ts).
 import { describe, expect, it } from 'vitest';
 import { createMonitoringService, type MonitoringService } from '../../sandbox/monitoring/index.js';
 
@@ -104,7 +104,7 @@ describe('advance', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('grows linearly with scale, and scale 50 starts in seconds with little memory', async () => {
+  it('grows linearly with scale, and scale 50 starts with little memory', async () => {
     const one = make(1, 1);
     expect(one.sizes).toEqual({ tokenUnlocks: 300, events: 2000, assets: 1000, views: 10 });
     expect(one.events()).toHaveLength(2000);
@@ -115,11 +115,8 @@ describe('advance', () => {
 
     const memory = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
     const before = memory();
-    const started = performance.now();
     const big = make(1, 50);
-    const elapsed = performance.now() - started;
     expect(big.sizes).toEqual({ tokenUnlocks: 15000, events: 100000, assets: 50000, views: 500 });
-    expect(elapsed).toBeLessThan(5000);
     expect(memory() - before).toBeLessThan(150e6);
     const page = big.handle({ path: '/monitoring/v2/events', query: new URLSearchParams('limit=100&page=1000'), headers: { 'x-service-api-key': 'k' } })!;
     expect((page.body as any).metadata.totalRows).toBe(100000);

@@ -64,6 +64,34 @@ for (const dialect of dialects) {
       const points = Object.values(series).reduce((n: number, list: any) => n + list.length, 0);
       const rows = await test.store.db.selectFrom('metric_series').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       expect(Number(rows.n)).toBe(points);
+      // A first run inserts; nothing is counted as updated.
+      const counted = result.streams.find((s) => s.stream === 'metric-series')!;
+      expect([counted.inserted, counted.updated, counted.notice ?? null]).toEqual([points, 0, null]);
+    });
+
+    it('says which --metric-projects matched nothing, instead of a silent success', async () => {
+      const metric = await test.store.db.selectFrom('metrics').select('identifier').orderBy('identifier').limit(1).executeTakeFirstOrThrow();
+      const project = await test.store.db.selectFrom('projects').select('slug').orderBy('id').limit(1).executeTakeFirstOrThrow();
+      const result = await syncOnce(test.store, sandbox, ['metric-series'], {
+        settings: { selection: { metrics: { ids: [String(metric.identifier)] } }, fanout: { metricProjects: [String(project.slug), 'no-such-project'] } },
+      });
+      const s = result.streams[0];
+      expect(s.notice).toMatch(/no rows for "no-such-project" in any of 1 metrics/);
+      expect(s.notice).not.toContain(String(project.slug));
+      await expect(syncOnce(test.store, sandbox, ['metric-series'], { settings: { fanout: { metricProjects: [] } } }))
+        .resolves.toMatchObject({ outcome: 'failed', streams: [{ error: expect.stringMatching(/needs --metric-projects/) }] });
+    });
+
+    it('counts parents with no record upstream as a normal outcome, not an error', async () => {
+      const selection = { assets: { top: 100 } };
+      const result = await syncOnce(test.store, sandbox, ['asset-transparency'], { settings: { selection } });
+      const s = result.streams[0];
+      const parents = await test.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      expect(s.outcome).toBe('success');
+      expect(s.errors).toBe(0);
+      expect(s.absent).toBeGreaterThan(0);
+      // Every parent accounted for: a record written or none upstream.
+      expect(s.inserted + s.updated + s.unchanged + (s.absent ?? 0)).toBe(Math.min(100, Number(parents.n)));
     });
 
     it('pages chart rows past 100,000 and replaces a chart only when its rows changed', async () => {

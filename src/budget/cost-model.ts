@@ -1,0 +1,143 @@
+// What one run of a stream costs in requests, from the mirror's own sizes, or from the real service's
+// published sizes for what the mirror does not hold yet (then marked as an estimate). `intervalDays`
+// is the time since the stream's previous run: the growth a date window reads on top of its lookback.
+import { apiFamilyOf } from '../client/index.js';
+import type { ListStream, StreamDef } from '../catalog/types.js';
+import { detailsBacklog, DEFAULT_DETAILS } from '../monitoring/development-details.js';
+import type { Store } from '../store/types.js';
+import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
+import { selectParents, selectionFor } from '../sync/fanout-stream.js';
+import { listPaging } from '../sync/list-stream.js';
+import { rowsLastSeen } from '../sync/list-page.js';
+import { PUBLISHED_MONITORING, PUBLISHED_ROWS, PUBLISHED_ROWS_PER_DAY } from './published-sizes.js';
+import { quotaFamilyOf, type QuotaFamily } from './quotas.js';
+
+export interface StreamCost {
+  stream: string;
+  family: QuotaFamily;
+  requests: number;
+  /** Some size came from the published real sizes, not from the mirror. */
+  estimated: boolean;
+  /** A fan-out's pages per parent are unknown: at least this many. */
+  atLeast: boolean;
+}
+
+const DAY_MS = 86_400_000;
+const MONITORING_PAGE = 100;
+const pagesFor = (rows: number, pageSize: number) => Math.floor(rows / pageSize) + 1;
+
+export function familyOf(stream: StreamDef): QuotaFamily {
+  const path = stream.kind === 'fanout' ? stream.path({ key: 'x', idOrSlug: 'x' }) : stream.path;
+  return quotaFamilyOf(apiFamilyOf(path.split('?')[0]));
+}
+
+export async function runCost(store: Store, settings: SyncSettings, stream: StreamDef, intervalDays = 0): Promise<StreamCost> {
+  const base = { stream: stream.name, family: familyOf(stream), estimated: false, atLeast: false };
+  if (stream.kind === 'list') return { ...base, ...(await listCost(store, settings, stream, intervalDays)) };
+  if (stream.kind === 'fanout') {
+    const parents = await selectParents(store, stream, selectionFor(settings, stream));
+    return { ...base, requests: parents.length, atLeast: stream.pageSize !== undefined };
+  }
+  switch (stream.name) {
+    case 'monitoring-events':
+      return { ...base, ...(await eventsCost(store, settings, intervalDays)) };
+    case 'monitoring-views':
+      // Each view, then its matches since the last pass: a page, more on its daily full pass.
+      return { ...base, requests: settings.monitoring.views.length * 2 };
+    default:
+      return { ...base, requests: 1 }; // token unlocks, categories: one response holds the whole list
+  }
+}
+
+async function listCost(store: Store, settings: SyncSettings, stream: ListStream, intervalDays: number) {
+  const { pageSize, lastPage } = listPaging(stream, settings);
+  const variants = stream.variants ?? [{ name: '', scope: {} }];
+  if (lastPage !== undefined) return { requests: variants.length * lastPage, estimated: false };
+  if (stream.window && settings.mode !== 'full') {
+    const inWindow = await windowRows(store, settings, stream);
+    const perDay = PUBLISHED_ROWS_PER_DAY[stream.name] ?? 0;
+    if (inWindow !== null) return { requests: pagesFor(inWindow + perDay * intervalDays, pageSize), estimated: false };
+    // Not mirrored yet: the next run reads everything; a scheduled run, once it has, only its window.
+    if (intervalDays > 0) {
+      const lookback = settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays;
+      return { requests: pagesFor(perDay * (lookback + intervalDays), pageSize), estimated: true };
+    }
+  }
+  let requests = 0;
+  let estimated = false;
+  for (const variant of variants) {
+    // The pages last read; a date-window list reads only its window's pages, so also its live rows
+    // (not for others: the assets-top tier fills the assets table without a complete pass).
+    const seen = await rowsLastSeen(store, stream.name, variant.name);
+    let rows = stream.window ? Math.max(seen, await liveRows(store, stream.table, variant.scope)) : seen;
+    if (rows === 0) {
+      const published = PUBLISHED_ROWS[stream.name];
+      rows = (typeof published === 'number' ? published : published?.[variant.name]) ?? 0;
+      estimated = true;
+    }
+    requests += pagesFor(rows, pageSize);
+  }
+  return { requests, estimated };
+}
+
+/** Rows an incremental window reads now (its lookback), or null when the table is empty (a first, complete read). */
+async function windowRows(store: Store, settings: SyncSettings, stream: ListStream): Promise<number | null> {
+  const window = stream.window!;
+  const hw = (await store.db.selectFrom(stream.table).select((eb) => eb.fn.max(window.field).as('hw'))
+    .where('deleted_at', 'is', null).executeTakeFirst()) as { hw: unknown } | undefined;
+  if (hw?.hw == null) return null;
+  const lookback = settings.lookbackDays[stream.name] ?? window.defaultLookbackDays;
+  const high = /^\d+$/.test(String(hw.hw)) ? Number(hw.hw) * 1000 : Date.parse(String(hw.hw));
+  const start = new Date(high - lookback * DAY_MS).toISOString();
+  const from = window.format === 'date' ? start.slice(0, 10) : start;
+  const row = (await store.db.selectFrom(stream.table).select((eb) => eb.fn.countAll().as('n'))
+    .where('deleted_at', 'is', null).where(window.field, '>=', from).executeTakeFirst()) as { n: unknown } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/** Event pages (the window, and a share of the periodic full pass) plus the run's development details. */
+async function eventsCost(store: Store, settings: SyncSettings, intervalDays: number) {
+  const live = await countRows(store, 'monitoring_events', null);
+  const backlog = settings.monitoring.details ?? DEFAULT_DETAILS;
+  const lookbackDays = settings.lookbackDays['monitoring-events'] ?? 7;
+  if (live === 0 && intervalDays === 0) {
+    const details = Math.min(backlog.maxPerRun, PUBLISHED_MONITORING.detailsInScope);
+    return { requests: pagesFor(PUBLISHED_MONITORING.events, MONITORING_PAGE) + details, estimated: true };
+  }
+  if (live === 0) {
+    return { requests: steadyEvents(settings, intervalDays, PUBLISHED_MONITORING.eventsPerWeek / 7, PUBLISHED_MONITORING.events, backlog), estimated: true };
+  }
+  const lookback = lookbackDays;
+  const hw = (await store.db.selectFrom('monitoring_events').select((eb) => eb.fn.max('started_at').as('hw'))
+    .where('deleted_at', 'is', null).executeTakeFirst()) as { hw: unknown };
+  const since = new Date(Date.parse(String(hw.hw)) - lookback * DAY_MS).toISOString().replace('.000Z', 'Z');
+  const perDay = (await countRows(store, 'monitoring_events', since)) / lookback;
+  if (intervalDays > 0) return { requests: steadyEvents(settings, intervalDays, perDay, live, backlog), estimated: false };
+  const { inScope } = await detailsBacklog(store, backlog);
+  return { requests: pagesFor(perDay * lookback, MONITORING_PAGE) + Math.min(backlog.maxPerRun, inScope), estimated: false };
+}
+
+/** A scheduled run once the backlog has drained: its window, a share of the periodic full pass, new details. */
+function steadyEvents(settings: SyncSettings, intervalDays: number, eventsPerDay: number, events: number, backlog: DetailsBacklog): number {
+  const lookback = settings.lookbackDays['monitoring-events'] ?? 7;
+  const windowPages = pagesFor(eventsPerDay * (lookback + intervalDays), MONITORING_PAGE);
+  // Every fullPassEveryHours a run reads every event: spread over the runs in between.
+  const fullShare = Math.min(1, (intervalDays * 24) / settings.monitoring.fullPassEveryHours);
+  const fullPages = fullShare * pagesFor(events, MONITORING_PAGE);
+  const fresh = intervalDays * PUBLISHED_MONITORING.developmentsPerDay * PUBLISHED_MONITORING.highImportanceShare;
+  return Math.ceil(windowPages + fullPages + Math.min(backlog.maxPerRun, fresh));
+}
+
+async function liveRows(store: Store, table: string, scope: Readonly<Record<string, unknown>>): Promise<number> {
+  let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+  for (const [column, value] of Object.entries(scope)) q = q.where(column, '=', value);
+  const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+async function countRows(store: Store, table: string, startedSince: string | null): Promise<number> {
+  let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+  if (startedSince !== null) q = q.where('started_at', '>=', startedSince);
+  const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,98 @@
+// The client's gate to the usage ledger: before every attempt (retries included) a request is admitted
+// from a block reserved in the ledger, or refused with a QuotaError naming the quota and its renewal.
+// A quota the service announces (a 429 saying the allowance is spent) is held in the ledger, so other
+// workers and later runs do not ask again before it renews.
+import type { ApiFamily, RequestGate, ServiceQuotaError } from '../client/index.js';
+import { QuotaError } from './quota-error.js';
+import { quotaFamilyOf, renewsAt, utcDay, type FamilyQuota, type QuotaFamily, type Quotas } from './quotas.js';
+import type { UsageLedger } from './usage-ledger.js';
+
+interface Block {
+  day: string;
+  left: number;
+}
+
+export interface QuotaGateOptions {
+  ledger: UsageLedger;
+  quotas: Quotas;
+  /** The time the quotas are counted in (UTC days and months); injected by tests. */
+  clock?: () => Date;
+  /** Requests reserved from the ledger at once (default 10: a crashed worker over-counts at most this). */
+  blockSize?: number;
+}
+
+export class QuotaGate implements RequestGate {
+  private readonly blocks = new Map<QuotaFamily, Block>();
+  private readonly reserving = new Map<QuotaFamily, Promise<void>>();
+  /** Families refused in this process, with why: the run's one line per quota. */
+  readonly refused = new Map<QuotaFamily, QuotaError>();
+  private readonly clock: () => Date;
+  private readonly blockSize: number;
+
+  constructor(private readonly opts: QuotaGateOptions) {
+    this.clock = opts.clock ?? (() => new Date());
+    this.blockSize = opts.blockSize ?? 10;
+  }
+
+  async admit(apiFamily: ApiFamily): Promise<void> {
+    const family = quotaFamilyOf(apiFamily);
+    const known = this.refused.get(family);
+    if (known && known.renewsAt.getTime() > this.clock().getTime()) throw known;
+    for (;;) {
+      const block = this.blocks.get(family);
+      if (block && block.day === utcDay(this.clock()) && block.left > 0) {
+        block.left--;
+        return;
+      }
+      // One reservation per family at a time; everyone waiting takes from the block it brings.
+      let pending = this.reserving.get(family);
+      if (!pending) {
+        pending = this.refill(family).finally(() => this.reserving.delete(family));
+        this.reserving.set(family, pending);
+      }
+      await pending;
+    }
+  }
+
+  async spent(apiFamily: ApiFamily, said: ServiceQuotaError): Promise<QuotaError> {
+    const family = quotaFamilyOf(apiFamily);
+    const error = new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: said.until, reason: said.serverMessage ?? undefined });
+    this.refused.set(family, error);
+    await this.opts.ledger.hold({ family, until: said.until, reason: error.reason ?? 'HTTP 429' }, this.clock());
+    return error;
+  }
+
+  /** Gives back what was reserved and not sent: afterwards the ledger holds exactly the requests made. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.reserving.values());
+    for (const [family, block] of this.blocks) {
+      await this.opts.ledger.release(family, block.day, block.left);
+      block.left = 0;
+    }
+  }
+
+  private quota(family: QuotaFamily): FamilyQuota {
+    return this.opts.quotas[family] ?? {};
+  }
+
+  private async refill(family: QuotaFamily): Promise<void> {
+    const now = this.clock();
+    const old = this.blocks.get(family);
+    if (old && old.left > 0) await this.opts.ledger.release(family, old.day, old.left); // a new day began
+    this.blocks.delete(family);
+    const hold = await this.opts.ledger.holdOf(family, now);
+    if (hold) {
+      throw this.refuse(new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: hold.until, reason: hold.reason }));
+    }
+    const got = await this.opts.ledger.reserve(family, this.blockSize, this.quota(family), now);
+    if ('spent' in got) {
+      throw this.refuse(new QuotaError({ family, period: got.spent, limit: got.limit, used: got.used, renewsAt: renewsAt(got.spent, now) }));
+    }
+    this.blocks.set(family, { day: utcDay(now), left: got.granted });
+  }
+
+  private refuse(error: QuotaError): QuotaError {
+    this.refused.set(error.family, error);
+    return error;
+  }
+}

@@ -1,0 +1,108 @@
+// The usage ledger in the store: requests are reserved in small blocks before they are sent and the
+// unused rest of a block is given back, so the ledger never lets several workers together pass a
+// quota, costs one write per block rather than per request, and ends each run equal to what was sent.
+// A worker that dies holding a block over-counts by at most that block: the safe side.
+import type { Store } from '../store/types.js';
+import { monthStartDay, renewsAt, utcDay, type FamilyQuota, type QuotaFamily } from './quotas.js';
+
+export interface Usage {
+  today: number;
+  month: number;
+}
+
+export interface QuotaHold {
+  family: QuotaFamily;
+  until: Date;
+  reason: string;
+}
+
+/** Which allowance refused a reservation. */
+export type SpentPeriod = 'day' | 'month';
+
+export type Reservation = { granted: number } | { granted: 0; spent: SpentPeriod; limit: number; used: number };
+
+export class UsageLedger {
+  constructor(private readonly store: Store) {}
+
+  /** Reserves up to `want` requests of `family` for the day of `at`, within its day and month quotas. */
+  async reserve(family: QuotaFamily, want: number, quota: FamilyQuota, at: Date): Promise<Reservation> {
+    const day = utcDay(at);
+    await this.store.db.insertInto('usage_ledger').values({ family, day, requests: 0 })
+      .onConflict((oc) => oc.columns(['family', 'day']).doNothing()).execute();
+    // Earlier days of the month no longer grow, so the one row of today decides: a conditional update
+    // of that row is atomic on both stores, and PostgreSQL re-checks it after waiting on a concurrent one.
+    const earlier = quota.perMonth === undefined ? 0 : await this.sum(family, monthStartDay(at), day);
+    for (let tries = 0; tries < 20; tries++) {
+      const today = await this.requestsOn(family, day);
+      const room = Math.min(
+        quota.perDay === undefined ? Infinity : quota.perDay - today,
+        quota.perMonth === undefined ? Infinity : quota.perMonth - earlier - today,
+      );
+      if (room <= 0) {
+        const byDay = quota.perDay !== undefined && quota.perDay - today <= 0;
+        return byDay
+          ? { granted: 0, spent: 'day', limit: quota.perDay!, used: today }
+          : { granted: 0, spent: 'month', limit: quota.perMonth!, used: earlier + today };
+      }
+      const grant = Math.min(want, room);
+      let update = this.store.db.updateTable('usage_ledger')
+        .set((eb) => ({ requests: eb('requests', '+', grant) }))
+        .where('family', '=', family).where('day', '=', day);
+      if (quota.perDay !== undefined) update = update.where('requests', '<=', quota.perDay - grant);
+      if (quota.perMonth !== undefined) update = update.where('requests', '<=', quota.perMonth - earlier - grant);
+      const [result] = await update.execute();
+      if (Number(result?.numUpdatedRows ?? 0n) === 1) return { granted: grant };
+      // Another worker took some meanwhile: read again and retry with what is left.
+    }
+    return { granted: 0, spent: quota.perDay !== undefined ? 'day' : 'month', limit: quota.perDay ?? quota.perMonth ?? 0, used: NaN };
+  }
+
+  /** Gives back requests reserved on `day` and never sent. */
+  async release(family: QuotaFamily, day: string, count: number): Promise<void> {
+    if (count <= 0) return;
+    await this.store.db.updateTable('usage_ledger')
+      .set((eb) => ({ requests: eb('requests', '-', count) }))
+      .where('family', '=', family).where('day', '=', day).execute();
+  }
+
+  /** Requests counted today and this calendar month (UTC), every worker's together. */
+  async usage(family: QuotaFamily, at: Date): Promise<Usage> {
+    const day = utcDay(at);
+    return { today: await this.requestsOn(family, day), month: await this.sum(family, monthStartDay(at), utcDay(renewsAt('month', at))) };
+  }
+
+  /** Per day, for `budget --days`: the last `days` days' counts of every family. */
+  async history(since: string): Promise<{ family: string; day: string; requests: number }[]> {
+    const rows = await this.store.db.selectFrom('usage_ledger').select(['family', 'day', 'requests'])
+      .where('day', '>=', since).orderBy('day').orderBy('family').execute();
+    return rows.map((r) => ({ family: String(r.family), day: String(r.day), requests: Number(r.requests) }));
+  }
+
+  async hold(h: QuotaHold, at: Date): Promise<void> {
+    const row = { until: h.until.toISOString(), reason: h.reason, set_at: at.toISOString() };
+    await this.store.db.insertInto('quota_holds').values({ family: h.family, ...row })
+      .onConflict((oc) => oc.column('family').doUpdateSet(row)).execute();
+  }
+
+  /** The service's own "allowance spent" for a family, while it lasts. */
+  async holdOf(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
+    const row = await this.store.db.selectFrom('quota_holds').select(['until', 'reason']).where('family', '=', family).executeTakeFirst();
+    if (!row) return null;
+    const until = new Date(String(row.until));
+    return until.getTime() > at.getTime() ? { family, until, reason: String(row.reason) } : null;
+  }
+
+  private async requestsOn(family: QuotaFamily, day: string): Promise<number> {
+    const row = await this.store.db.selectFrom('usage_ledger').select('requests').where('family', '=', family).where('day', '=', day).executeTakeFirst();
+    return Number(row?.requests ?? 0);
+  }
+
+  /** Requests of `family` from `from` (inclusive) to `before` (exclusive; null = no end). */
+  private async sum(family: QuotaFamily, from: string, before: string | null): Promise<number> {
+    let q = this.store.db.selectFrom('usage_ledger').select((eb) => eb.fn.sum('requests').as('n'))
+      .where('family', '=', family).where('day', '>=', from);
+    if (before !== null) q = q.where('day', '<', before);
+    const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
+    return Number(row?.n ?? 0);
+  }
+}

@@ -1,0 +1,13 @@
+// The client asks a gate before every attempt (retries included): the usage ledger's quotas plug in
+// here, so the client knows nothing about days, months or the store.
+import type { ApiFamily } from './api-family.js';
+import type { ServiceQuotaError } from './client-errors.js';
+
+export interface RequestGate {
+  /** Resolves when a request of `family` may be sent; rejects (nothing sent) when its quota is spent. */
+  admit(family: ApiFamily): Promise<void>;
+  /** The service answered that the family's allowance is spent; returns the error the request fails with. */
+  spent(family: ApiFamily, said: ServiceQuotaError): Promise<Error>;
+  /** Called once when the client closes: reserved requests never sent are given back. */
+  settle(): Promise<void>;
+}

@@ -1,0 +1,99 @@
+// The usage ledger on both stores: reservations within day and month quotas, the unused rest given back,
+// several workers (connections) on one database never passing one quota together, and held quotas.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuotaGate } from '../../src/budget/quota-gate.js';
+import { QuotaError } from '../../src/budget/quota-error.js';
+import { UsageLedger } from '../../src/budget/usage-ledger.js';
+import type { Quotas } from '../../src/budget/quotas.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
+
+for (const dialect of dialects) {
+  describe(`usage ledger (${dialect})`, () => {
+    let t: TestStore;
+    beforeEach(async () => {
+      t = await openTestStore(dialect);
+    });
+    afterEach(() => t.cleanup());
+
+    it('counts exactly the requests admitted once the gate settles, per UTC day', async () => {
+      let now = new Date('2026-03-31T23:59:00Z');
+      const ledger = new UsageLedger(t.store);
+      const gate = new QuotaGate({ ledger, quotas: quotas({ perMonth: 1000 }), clock: () => now, blockSize: 10 });
+      for (let i = 0; i < 7; i++) await gate.admit('v1');
+      now = new Date('2026-04-01T00:01:00Z'); // a new day and month: the old block is given back
+      for (let i = 0; i < 3; i++) await gate.admit('charts');
+      await gate.settle();
+      expect(await ledger.usage('v1', new Date('2026-03-31T12:00:00Z'))).toEqual({ today: 7, month: 7 });
+      expect(await ledger.usage('v1', now)).toEqual({ today: 3, month: 3 });
+    });
+
+    it('refuses at the monthly quota, names it and its renewal, and admits again in the next month', async () => {
+      let now = new Date('2026-05-10T08:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      const gate = new QuotaGate({ ledger, quotas: quotas({ perMonth: 25, perDay: 20 }), clock: () => now, blockSize: 8 });
+      let admitted = 0;
+      const refusal = await (async () => {
+        for (;;) {
+          try {
+            await gate.admit('v1');
+            admitted++;
+          } catch (error) {
+            return error as QuotaError;
+          }
+        }
+      })();
+      expect(admitted).toBe(20);
+      expect(refusal).toBeInstanceOf(QuotaError);
+      expect(refusal.period).toBe('day');
+      expect(refusal.message).toMatch(/\/v1 daily quota is spent \(20 of 20 requests\); it renews 2026-05-11 00:00 UTC/);
+      now = new Date('2026-05-11T08:00:00Z');
+      for (let i = 0; i < 5; i++) await gate.admit('v1');
+      await expect(gate.admit('v1')).rejects.toThrow(/monthly quota is spent \(25 of 25 requests\); it renews 2026-06-01 00:00 UTC/);
+      now = new Date('2026-06-01T00:00:01Z');
+      await gate.admit('v1');
+      await gate.settle();
+      expect((await ledger.usage('v1', new Date('2026-05-31T00:00:00Z'))).month).toBe(25);
+      expect((await ledger.usage('v1', now)).month).toBe(1);
+    });
+
+    it('lets several workers on one database together admit no more than the quota', async () => {
+      const now = new Date('2026-07-15T10:00:00Z');
+      const stores = [t.store, await t.openAnother(), await t.openAnother()];
+      const gates = stores.map((s) => new QuotaGate({ ledger: new UsageLedger(s), quotas: quotas({ perMonth: 101 }), clock: () => now, blockSize: 7 }));
+      const admitted = await Promise.all(gates.map(async (gate) => {
+        let n = 0;
+        // Each worker tries for more than the whole quota, in parallel bursts.
+        await Promise.all(Array.from({ length: 4 }, async () => {
+          for (let i = 0; i < 40; i++) {
+            try {
+              await gate.admit('v1');
+              n++;
+            } catch (error) {
+              if (!(error instanceof QuotaError)) throw error;
+              return;
+            }
+          }
+        }));
+        return n;
+      }));
+      await Promise.all(gates.map((g) => g.settle()));
+      expect(admitted.reduce((a, b) => a + b, 0)).toBe(101);
+      expect((await new UsageLedger(t.store).usage('v1', now)).month).toBe(101);
+    });
+
+    it('holds a family the service said is spent, for every worker, until the announced renewal', async () => {
+      let now = new Date('2026-08-01T10:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      await ledger.hold({ family: 'monitoring', until: new Date('2026-08-01T11:00:00Z'), reason: 'quota exceeded' }, now);
+      const other = new QuotaGate({ ledger: new UsageLedger(await t.openAnother()), quotas: quotas({}), clock: () => now });
+      await expect(other.admit('monitoring')).rejects.toThrow(/the service says the monitoring allowance is spent \(quota exceeded\); nothing more is sent until 2026-08-01 11:00 UTC/);
+      await other.admit('v1'); // another family is not held
+      now = new Date('2026-08-01T11:00:01Z');
+      await other.admit('monitoring');
+      await other.settle();
+      expect((await ledger.usage('monitoring', now)).today).toBe(1);
+    });
+  });
+}

@@ -1,0 +1,75 @@
+// The shipped JavaScript: bin/ds-mirror.js runs dist/ (built by `npm ci` and before `npm test`), with no
+// TypeScript loader. The receiver's SQLite writer thread must start from the compiled file too.
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestedCommand } from '../../src/cli/commands.js';
+import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+
+const run = promisify(execFile);
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ds-mirror-compiled-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the compiled CLI', () => {
+  it('prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', '--version']);
+    expect(stdout.trim()).toBe(version);
+  });
+
+  it('lists every command in --help without loading them, and each command\'s own help in full', async () => {
+    const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', '--help']);
+    for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy']) expect(stdout).toContain(command);
+    const views = await run(process.execPath, ['bin/ds-mirror.js', '--db', 'sqlite:x.db', 'help', 'views']);
+    expect(views.stdout).toContain('--fetch');
+  });
+
+  it('finds the command named on the command line past the global options', () => {
+    expect(requestedCommand(['--db', 'sqlite:a.db', '-c', 'c.json', 'sync', 'v1'])).toBe('sync');
+    expect(requestedCommand(['--db=sqlite:a.db', 'status'])).toBe('status');
+    expect(requestedCommand(['help', 'jobs'])).toBe('jobs');
+    expect(requestedCommand(['--help'])).toBeNull();
+  });
+
+  it('starts the receiver, whose writer thread commits a signed delivery', async () => {
+    const db = join(dir, 'mirror.db');
+    let id = '';
+    const child = spawn(process.execPath, ['bin/ds-mirror.js', '--db', `sqlite:${db}`, '--log-level', 'warn', 'receive', '--port', '0'], {
+      env: { ...process.env, DS_WEBHOOK_SECRETS: 'compiled-secret' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          const found = /receiving webhooks at (\S+)/.exec(line);
+          if (found) resolve(found[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`the receiver exited with code ${code}`)));
+      });
+      id = randomUUID();
+      const body = JSON.stringify(makeEnvelope({ id }));
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': sign('compiled-secret', body, Math.floor(Date.now() / 1000)) },
+        body,
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const rows = new Database(db, { readonly: true }).prepare('select id from webhook_deliveries').all();
+    expect(rows).toEqual([{ id }]);
+  });
+});

@@ -1,0 +1,86 @@
+// Progress with an injected clock: totals only where known (else a spinner with the rate), an ETA from
+// the rate so far, and off a terminal one log line per running stream per interval.
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { figures, logProgress, progressLine, ProgressTracker, type Clock } from '../../src/cli/progress-bars.js';
+import { emptyStats } from '../../src/sync/context.js';
+
+function fakeClock(): Clock & { advance(ms: number): void } {
+  let now = 1_000_000;
+  const timers: { every: number; next: number; tick: () => void; live: boolean }[] = [];
+  return {
+    now: () => now,
+    every(ms, tick) {
+      const t = { every: ms, next: now + ms, tick, live: true };
+      timers.push(t);
+      return { cancel: () => void (t.live = false) };
+    },
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const due = timers.filter((t) => t.live && t.next <= end).sort((a, b) => a.next - b.next)[0];
+        if (!due) break;
+        now = due.next;
+        due.next += due.every;
+        due.tick();
+      }
+      now = end;
+    },
+  };
+}
+
+const fetched = (stream: string, n: number) => ({ ...emptyStats(stream), fetched: n, inserted: n });
+
+describe('progress', () => {
+  it('draws a bar with the total and an ETA where the total is known, a spinner with the rate where not', () => {
+    const clock = fakeClock();
+    const tracker = new ProgressTracker(clock);
+    tracker.start('assets', 3000);
+    tracker.start('monitoring-events', null);
+    clock.advance(10_000);
+    tracker.advance('assets', fetched('assets', 1000));
+    tracker.advance('monitoring-events', fetched('monitoring-events', 500));
+    const assets = figures(tracker.streams.get('assets')!, clock.now());
+    expect(assets).toMatchObject({ done: 1000, total: 3000, rate: 100, etaSeconds: 20 });
+    expect(progressLine(tracker.streams.get('assets')!, clock.now())).toMatch(/1000\/3000 rows 33% 100\/s ETA 20s/);
+    const events = progressLine(tracker.streams.get('monitoring-events')!, clock.now());
+    expect(events).toMatch(/500 rows 50\.0\/s/);
+    expect(events).not.toMatch(/ETA|\d\/\d/);
+  });
+
+  it('marks a total taken from the last run as an estimate, and lets it grow rather than pass 100%', () => {
+    const clock = fakeClock();
+    const tracker = new ProgressTracker(clock, new Map([['monitoring-events', 400]]));
+    tracker.start('monitoring-events', null);
+    clock.advance(1000);
+    tracker.advance('monitoring-events', fetched('monitoring-events', 100));
+    expect(progressLine(tracker.streams.get('monitoring-events')!, clock.now())).toContain('100/~400 rows 25%');
+    tracker.advance('monitoring-events', fetched('monitoring-events', 450));
+    expect(tracker.streams.get('monitoring-events')!.total).toBe(450);
+    // A list that learns its real total replaces the estimate.
+    tracker.start('monitoring-events', 900);
+    expect(tracker.streams.get('monitoring-events')).toMatchObject({ total: 900, estimated: false });
+  });
+
+  it('logs one line per running stream at each interval off a terminal, and stops when all are done', () => {
+    const clock = fakeClock();
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => { lines.push(JSON.parse(String(chunk))); done(); } }));
+    const progress = logProgress(logger, { clock, intervalMs: 5000 });
+    progress.start('assets', 2000);
+    progress.start('charts', null);
+    clock.advance(4999);
+    expect(lines).toHaveLength(0);
+    progress.advance('assets', fetched('assets', 500));
+    clock.advance(1);
+    expect(lines.map((l) => [l.stream, l.fetched, l.total, l.msg])).toEqual([['assets', 500, 2000, 'progress'], ['charts', 0, null, 'progress']]);
+    expect(lines[0].etaSeconds).toBe(15);
+    progress.finish('charts', fetched('charts', 7));
+    clock.advance(5000);
+    expect(lines.slice(2).map((l) => l.stream)).toEqual(['assets']);
+    progress.finish('assets', fetched('assets', 2000));
+    clock.advance(60_000);
+    expect(lines).toHaveLength(3);
+  });
+});

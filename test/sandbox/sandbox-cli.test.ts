@@ -1,0 +1,88 @@
+// `npm run sandbox`: what it prints at start (URL, key, quota, the monitoring views a user names in
+// DS_MONITORING_VIEWS), the limits it then enforces, one-line errors with exit 2; and the same views
+// on GET /_sandbox/views.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/index.js';
+
+/** Starts the CLI, collects its start-up lines (to the end of the view list), runs `use`, then stops it. */
+async function withCli(args: string[], use: (lines: string[]) => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const lines: string[] = [];
+    let views = -1;
+    for await (const line of createInterface({ input: child.stdout })) {
+      lines.push(line);
+      const m = /^monitoring views \((\d+);/.exec(line);
+      if (m) views = Number(m[1]);
+      const listed = lines.length - lines.findIndex((l) => l.startsWith('monitoring views')) - 1;
+      if (views >= 0 && listed >= (views > 25 ? 26 : views)) break; // 25 views, then a "more" line
+    }
+    await use(lines);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function exitOf(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+}
+
+describe('npm run sandbox', () => {
+  it('prints every monitoring view (id, slug, name) and enforces --quota', async () => {
+    const reference = await startSandbox({ scale: 0.5, seed: 9 });
+    const expected = reference.monitoring.views();
+    await reference.close();
+    await withCli(['--scale', '0.5', '--seed', '9', '--quota', 'tokenUnlocks=1/min'], async (lines) => {
+      const text = lines.join('\n');
+      expect(text).toMatch(/, quota tokenUnlocks=1\/min/);
+      expect(text).toContain(`monitoring views (${expected.length}; DS_MONITORING_VIEWS takes ids or slugs, comma-separated):`);
+      for (const v of expected) expect(lines).toContain(`  ${v.id}  ${v.slug}  ${v.name}`);
+      const url = /listening on (\S+)/.exec(text)![1];
+      const key = /API key: (\S+)/.exec(text)![1];
+      // The printed id is one the service resolves.
+      const view = await fetch(`${url}/monitoring/v2/monitoring-views/${expected[1].id}`, { headers: { 'x-service-api-key': key } });
+      expect((await view.json() as any).data.name).toBe(expected[1].name);
+      const call = () => fetch(`${url}/token-unlocks/v1/assets`, { headers: { 'x-service-api-key': key } }).then((r) => r.status);
+      expect(await call()).toBe(200);
+      expect(await call()).toBe(429);
+    });
+  }, 120_000);
+
+  it('lists 25 views and points at /_sandbox/views for the rest', async () => {
+    await withCli(['--scale', '3'], async (lines) => {
+      const start = lines.findIndex((l) => l.startsWith('monitoring views (30;'));
+      expect(start).toBeGreaterThan(0);
+      expect(lines.slice(start + 1).filter((l) => /^ {2}[0-9a-f-]{36} {2}/.test(l))).toHaveLength(25);
+      expect(lines[start + 26]).toBe('  … and 5 more (start with --control to list them): GET /_sandbox/views');
+    });
+  }, 120_000);
+
+  it('a bad --quota exits 2 with one line naming it', async () => {
+    const { code, stderr } = await exitOf(['--quota', 'v1=many']);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toMatch(/^error: option '--quota <spec>' argument 'v1=many' is invalid\. bad quota "v1=many": use /);
+  }, 120_000);
+});
+
+describe('GET /_sandbox/views', () => {
+  it('serves every view id, slug and name, behind the API key', async () => {
+    const sb = await startSandbox({ scale: 3, control: true });
+    try {
+      const res = await fetch(`${sb.url}/_sandbox/views`, { headers: { 'x-api-key': sb.apiKey } });
+      expect(res.status).toBe(200);
+      const views = await res.json() as Array<{ id: string; slug: string; name: string }>;
+      expect(views).toHaveLength(30);
+      expect(views).toEqual(sb.monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })));
+      expect((await fetch(`${sb.url}/_sandbox/views`, { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+    } finally {
+      await sb.close();
+    }
+  });
+});
