@@ -15,6 +15,7 @@ export const engineTables: readonly TableSource[] = [
       run_id: 'The run (sync_runs.id).', stream: 'Stream name.', fetched: 'Records fetched.', inserted: 'Rows inserted.', updated: 'Rows changed.',
       unchanged: 'Rows fetched again unchanged (not written).', deleted: 'Rows soft-deleted.', errors: 'Records or requests that failed.', requests: 'HTTP requests made.',
       duration_ms: 'Time taken, milliseconds.', outcome: 'The stream’s outcome.', error: 'The error, if any.',
+      details: 'Development details fetched (requests of their own, counted apart from list records).',
     },
   },
   {
@@ -25,6 +26,14 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   { name: 'quarantine', group: 'bookkeeping', description: 'Upstream records that could not be mirrored, with why.', columns: { id: 'Row id.', stream: 'Stream name.', reason: 'Why it was set aside.', record: 'The record as received (JSON).', seen_at: 'When.' } },
+  {
+    name: 'usage_ledger', group: 'bookkeeping', description: 'Requests sent per quota family per UTC day, shared by every worker of one database.',
+    columns: { family: 'Quota family (e.g. v1, monitoring).', day: 'The UTC day (YYYY-MM-DD).', requests: 'Requests sent that day.' },
+  },
+  {
+    name: 'quota_holds', group: 'bookkeeping', description: 'A quota the service announced as spent (a 429 saying so): the family is held until it renews.',
+    columns: { family: 'Quota family.', until: 'When the allowance renews.', reason: 'What the service said.', set_at: 'When the hold was set.' },
+  },
   { name: 'leases', group: 'bookkeeping', description: 'Named leases that keep two workers off one stream or writer.', columns: { name: 'Lease name.', owner: 'Who holds it.', expires_at: 'When it lapses unless renewed.' } },
   {
     name: 'page_hashes', group: 'bookkeeping', description: 'The hash of each list page as last written: a page served again byte for byte is skipped whole.',
