@@ -114,6 +114,32 @@ async function once(withHistory: boolean): Promise<Sample> {
   }
 }
 
+/**
+ * The trigger alone, without the network and the sandbox's noise: N rows written, then all N changed
+ * (one page transaction per 1,000 rows, as a sync writes), with and without the history triggers.
+ */
+async function changedRowsMs(withHistory: boolean, n: number): Promise<{ insertMs: number; changeMs: number; historyBytes: number }> {
+  const o = await open();
+  try {
+    if (!withHistory) await dropHistoryAndViews(o.store);
+    const raw = JSON.stringify({ filler: 'x'.repeat(1200) });
+    const write = async (hash: string) => {
+      const started = performance.now();
+      for (let i = 0; i < n; i += 1000) {
+        const rows = Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ id: i + j + 1, asset_class: 'token', raw, row_hash: `${hash}${i + j}` }));
+        await o.store.transaction((tx) => tx.upsertChanged('assets', ['id'], rows, new Date().toISOString()));
+      }
+      return performance.now() - started;
+    };
+    const insertMs = await write('a');
+    const before = await o.bytes();
+    const changeMs = await write('b');
+    return { insertMs, changeMs, historyBytes: (await o.bytes()) - before };
+  } finally {
+    await o.cleanup();
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const samples = { base: [] as Sample[], history: [] as Sample[] };
 for (let i = 0; i < REPEAT; i++) {
@@ -121,6 +147,12 @@ for (let i = 0; i < REPEAT; i++) {
   const order = i % 2 === 0 ? (['base', 'history'] as const) : (['history', 'base'] as const);
   for (const variant of order) samples[variant].push(await once(variant === 'history'));
 }
+const CHANGED = 20_000;
+const micro = { base: [] as Awaited<ReturnType<typeof changedRowsMs>>[], history: [] as Awaited<ReturnType<typeof changedRowsMs>>[] };
+for (let i = 0; i < REPEAT; i++) {
+  for (const variant of i % 2 === 0 ? (['base', 'history'] as const) : (['history', 'base'] as const)) micro[variant].push(await changedRowsMs(variant === 'history', CHANGED));
+}
+const mm = (variant: 'base' | 'history', key: 'insertMs' | 'changeMs' | 'historyBytes') => median(micro[variant].map((s) => s[key]));
 const m = (variant: 'base' | 'history', key: keyof Sample) => median(samples[variant].map((s) => s[key]));
 const kib = (bytes: number) => (bytes / 1024).toFixed(0);
 const pct = (a: number, b: number) => (b === 0 ? '–' : `${(((a - b) / b) * 100).toFixed(1)}%`);
@@ -140,6 +172,14 @@ process.stdout.write(
     `| row_history rows after both runs | ${m('base', 'historyRows')} | ${m('history', 'historyRows')} | |`,
     '',
     `Reading every live asset: the \`assets\` table ${m('history', 'tableMs').toFixed(0)} ms, the \`v_assets\` view (typed columns lifted from raw) ${m('history', 'viewMs').toFixed(0)} ms.`,
+    '',
+    `The trigger alone (no network): ${CHANGED} rows of 1.2 KB written, then all changed, 1,000 per transaction.`,
+    '',
+    '| measure | without history | with history | extra |',
+    '|---|---|---|---|',
+    `| first write, ms | ${mm('base', 'insertMs').toFixed(0)} | ${mm('history', 'insertMs').toFixed(0)} | ${pct(mm('history', 'insertMs'), mm('base', 'insertMs'))} |`,
+    `| every row changed, ms | ${mm('base', 'changeMs').toFixed(0)} | ${mm('history', 'changeMs').toFixed(0)} | ${pct(mm('history', 'changeMs'), mm('base', 'changeMs'))} |`,
+    `| every row changed, store KiB added | ${kib(mm('base', 'historyBytes'))} | ${kib(mm('history', 'historyBytes'))} | |`,
     '',
   ].join('\n'),
 );
