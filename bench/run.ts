@@ -33,10 +33,12 @@ const cluster = await startPgCluster().catch((e: Error) => {
 if (cluster) {
   try {
     sections.push(await bench('Mirror engine: /v1 sync on PostgreSQL, scale 10', 'bench/sync.ts', ['--scale', '10', '--db', cluster.url]));
+    sections.push(await bench('History and analyst views on PostgreSQL: extra cost, scale 1', 'bench/history.ts', ['--scale', '1', '--db', cluster.url]));
   } finally {
     await cluster.stop();
   }
 }
+sections.push(await bench('History and analyst views on SQLite: extra cost, scale 1', 'bench/history.ts', ['--scale', '1']));
 sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts', ['--scale', '10']));
 sections.push(await bench('Request economy at real sizes: a first sync, a day and a month of the default schedule', 'bench/budget.ts'));
 sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));

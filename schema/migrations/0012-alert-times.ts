@@ -14,6 +14,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
         (select w.event_timestamp from webhook_deliveries w where w.id = alert_history.delivery_id),
         (select d.started_at from monitoring_developments d where d.id = alert_history.development_id),
         (select e.started_at from monitoring_events e where e.id = alert_history.event_id)),
-      view_name = (select w.view_name from webhook_deliveries w where w.view_id = alert_history.view_id order by w.received_at desc limit 1)`.execute(db);
+      view_name = coalesce(
+        (select w.view_name from webhook_deliveries w where w.id = alert_history.delivery_id),
+        (select v.name from monitoring_views v where v.id = alert_history.view_id))`.execute(db);
   await db.schema.createIndex('alert_history_matched_at').on('alert_history').column('matched_at').execute();
 }

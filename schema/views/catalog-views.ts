@@ -11,7 +11,7 @@ const pctChange = (field: string, what: string): LiftedColumn => ({
 });
 
 const ASSET_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'id', kind: 'integer', from: lift.integer('id'), description: 'The `/v1` asset id.' },
+  { name: 'id', kind: 'integer', from: lift.integer('id'), column: 'id', description: 'The `/v1` asset id.' },
   { name: 'asset_class', kind: 'text', from: lift.text('asset_class'), description: "Asset class: 'token', 'equity' or 'tokenizedStock'." },
   { name: 'code', kind: 'text', from: lift.text('code'), description: 'Ticker symbol (e.g. BTC); the crosswalk matches it to token-unlock and monitoring symbols.' },
   { name: 'title', kind: 'text', from: lift.text('title'), description: 'Display name.' },
@@ -42,7 +42,7 @@ const ASSET_COLUMNS: readonly LiftedColumn[] = [
 ];
 
 const PROJECT_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'id', kind: 'integer', from: lift.integer('id'), description: 'The `/v1` project id.' },
+  { name: 'id', kind: 'integer', from: lift.integer('id'), column: 'id', description: 'The `/v1` project id.' },
   { name: 'title', kind: 'text', from: lift.text('title'), description: 'Display name.' },
   { name: 'slug', kind: 'text', from: lift.text('slug'), description: 'URL slug.' },
   { name: 'tagline', kind: 'text', from: lift.text('tagline'), description: 'One-line pitch.' },
@@ -55,7 +55,7 @@ const PROJECT_COLUMNS: readonly LiftedColumn[] = [
 ];
 
 const MARKET_STATS_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'id', kind: 'integer', from: lift.integer('id'), description: 'The `/v1` market-stats row id.' },
+  { name: 'id', kind: 'integer', from: lift.integer('id'), column: 'id', description: 'The `/v1` market-stats row id.' },
   { name: 'date', kind: 'date', from: lift.date('date'), description: 'The day the figures describe (UTC).' },
   { name: 'total_market_cap_usd', kind: 'double', from: lift.double('total_market_cap_usd'), description: 'Total market capitalisation, USD.' },
   { name: 'total_volume_24h_usd', kind: 'double', from: lift.double('total_volume_24h_usd'), description: 'Total traded volume over 24 hours, USD.' },
@@ -68,7 +68,7 @@ const MARKET_STATS_COLUMNS: readonly LiftedColumn[] = [
 ];
 
 const SEC_FILING_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'accession_number', kind: 'text', from: lift.text('accession_number'), description: 'SEC accession number (the key).' },
+  { name: 'accession_number', kind: 'text', from: lift.text('accession_number'), column: 'accession_number', description: 'SEC accession number (the key).' },
   { name: 'cik', kind: 'integer', from: lift.integer('cik'), description: 'SEC Central Index Key of the filer.' },
   { name: 'company', kind: 'text', from: lift.text('company'), description: 'Filer name.' },
   { name: 'ticker', kind: 'text', from: lift.text('ticker'), description: 'Filer ticker.' },

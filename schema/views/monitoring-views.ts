@@ -5,7 +5,7 @@ import { dayOf, IMPORTANCE, lift, weekOf } from './lift.js';
 import { liftedView, type LiftedColumn, type ViewSpec } from './view.js';
 
 const TOKEN_UNLOCK_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'id', kind: 'text', from: lift.text('id'), description: 'Token-unlock asset id (UUID); see v_asset_crosswalk for the `/v1` asset.' },
+  { name: 'id', kind: 'text', from: lift.text('id'), column: 'id', description: 'Token-unlock asset id (UUID); see v_asset_crosswalk for the `/v1` asset.' },
   { name: 'serial_id', kind: 'integer', from: lift.integer('serialId'), description: 'Numeric id of the asset in the token-unlock service.' },
   { name: 'symbol', kind: 'text', from: lift.text('symbol'), description: 'Ticker symbol.' },
   { name: 'name', kind: 'text', from: lift.text('name'), description: 'Display name.' },
@@ -20,7 +20,7 @@ const TOKEN_UNLOCK_COLUMNS: readonly LiftedColumn[] = [
 
 const startedAt = lift.isoTime('startedAt');
 const EVENT_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'id', kind: 'text', from: lift.text('id'), description: 'Monitoring event id (UUID).' },
+  { name: 'id', kind: 'text', from: lift.text('id'), column: 'id', description: 'Monitoring event id (UUID).' },
   { name: 'slug', kind: 'text', from: lift.text('slug'), description: 'URL slug.' },
   { name: 'title', kind: 'text', from: lift.text('title'), description: 'Headline.' },
   { name: 'summary', kind: 'text', from: lift.text('summary'), description: 'Summary (Markdown).' },
@@ -63,7 +63,7 @@ const DEVELOPMENT_COLUMNS: readonly LiftedColumn[] = [
 ];
 
 const VIEW_COLUMNS: readonly LiftedColumn[] = [
-  { name: 'id', kind: 'text', from: lift.text('id'), description: 'Monitoring view id (UUID).' },
+  { name: 'id', kind: 'text', from: lift.text('id'), column: 'id', description: 'Monitoring view id (UUID).' },
   { name: 'slug', kind: 'text', from: lift.text('slug'), description: 'URL slug.' },
   { name: 'name', kind: 'text', from: lift.text('name'), description: 'The view’s name.' },
   { name: 'configuration_type', kind: 'text', from: lift.text('configurationType'), description: 'How the view is configured (e.g. custom).' },

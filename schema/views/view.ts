@@ -20,6 +20,11 @@ export interface ViewSpec {
 
 export interface LiftedColumn extends ViewColumn {
   from: Lift;
+  /**
+   * The table's own column holding the same value (its key): the live view reads it, so joins on the
+   * view use the table's index; the history branch, which has only raw, uses `from`.
+   */
+  column?: string;
 }
 
 export interface LiftedViewOptions {
@@ -37,8 +42,8 @@ const BOOKKEEPING: readonly ViewColumn[] = [
   { name: 'synced_at', kind: 'timestamp', description: 'When the mirror last wrote this record (its current content dates from then).' },
 ];
 
-function selectList(columns: readonly LiftedColumn[], d: ViewDialect, alias: string): string {
-  return columns.map((c) => `${c.from(d, alias)} as ${c.name}`).join(',\n  ');
+function selectList(columns: readonly LiftedColumn[], d: ViewDialect, alias: string, fromRaw = false): string {
+  return columns.map((c) => `${c.column && !fromRaw ? `${alias}.${c.column}` : c.from(d, alias)} as ${c.name}`).join(',\n  ');
 }
 
 /** The live rows of one mirrored table with typed columns, and optionally its versions view. */
@@ -69,7 +74,7 @@ export function liftedView(o: LiftedViewOptions): ViewSpec[] {
       `  (select max(s.id) from sync_runs s where s.started_at <= r.synced_at) as run_id\n` +
       `from ${o.table} r\nwhere r.deleted_at is null\n` +
       `union all\n` +
-      `select\n  ${selectList(o.columns, d, 'r')},\n  ${isoColumn(d, 'r.valid_from')}, ${isoColumn(d, 'r.valid_to')}, r.change, r.run_id\n` +
+      `select\n  ${selectList(o.columns, d, 'r', true)},\n  ${isoColumn(d, 'r.valid_from')}, ${isoColumn(d, 'r.valid_to')}, r.change, r.run_id\n` +
       `from row_history r\nwhere r.table_name = '${o.table}'`,
   };
   return [live, versions];

@@ -10,12 +10,15 @@ function tableMarkdown(t: TableDoc): string {
   return [`#### \`${t.name}\`${typed ? ' (view)' : ''}`, '', t.description, '', head, ...rows].join('\n');
 }
 
+/** One folded block per group (the README stays readable; GitHub renders tables inside <details>). */
 export function dictionaryMarkdown(docs: readonly TableDoc[]): string {
   const groups = [...new Set(docs.map((d) => d.group))];
   const parts: string[] = [];
   for (const group of groups) {
-    parts.push(`### ${group}`, '');
-    for (const t of docs.filter((d) => d.group === group)) parts.push(tableMarkdown(t), '');
+    const members = docs.filter((d) => d.group === group);
+    parts.push(`<details><summary><b>${group}</b>: ${members.map((t) => `<code>${t.name}</code>`).join(', ')}</summary>`, '');
+    for (const t of members) parts.push(tableMarkdown(t), '');
+    parts.push('</details>', '');
   }
   return parts.join('\n').trimEnd() + '\n';
 }

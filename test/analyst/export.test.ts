@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
 import { exportRelation } from '../../src/export/export-relation.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -73,6 +74,18 @@ describe.each(dialects)('export on %s', (dialect) => {
     expect(readFileSync(file, 'utf8').split('\r\n')[0]).toMatch(/^id,slug,title,/);
     const [{ n }] = (await duck.runAndReadAll(`select count(*)::integer as n from read_csv('${file}', header = true)`)).getRowObjects();
     expect(n).toBe(result.rows);
+  });
+
+  it('as a command: the format from the extension, one summary line, exit 0', async () => {
+    const file = join(dir, 'cli-unlocks.parquet');
+    let out = '';
+    const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true, isTTY: false }, env: {} };
+    const db = ['--db', t.url, ...(t.schema ? ['--db-schema', t.schema] : []), '--log-level', 'silent'];
+    const code = await main(['node', 'ds-mirror', ...db, 'export', 'v_token_unlocks', '--out', file, '--batch-rows', '40'], io as never);
+    const rows = await count(t.store, 'v_token_unlocks');
+    expect([code, out]).toEqual([0, `v_token_unlocks: ${rows} rows, 13 columns → ${file} (parquet)\n`]);
+    const [{ n }] = (await duck.runAndReadAll(`select count(*)::integer as n from read_parquet('${file}')`)).getRowObjects();
+    expect(n).toBe(rows);
   });
 
   it('an unknown name is one clear error and writes no file', async () => {
