@@ -20,19 +20,19 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ scale: 0.2 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-daemon-'));
-  // Only the daily catalog, every second; one page of a list at a time so a stop lands mid-list.
+  // Only the complete assets pass, every second; one page of a list at a time so a stop lands mid-list.
   writeFileSync(join(dir, 'config.json'), JSON.stringify({
     timezone: 'UTC',
     pageWindow: 1,
     limits: { v1: unlimited, monitoring: unlimited, tokenUnlocks: unlimited },
     jobs: {
       'assets-top': { enabled: false },
+      'daily-catalog': { enabled: false },
       'weekly-charts': { enabled: false },
-      'monthly-assets': { enabled: false },
       'monitoring-lists': { enabled: false },
       'monitoring-events': { enabled: false },
       'alert-backfill': { enabled: false },
-      'daily-catalog': { schedule: '* * * * * *' },
+      'monthly-assets': { schedule: '* * * * * *' },
     },
   }));
 });
@@ -92,8 +92,8 @@ describe('ds-mirror daemon (child process)', () => {
       return state?.checkpoint ? true : undefined;
     });
     const during = await healthz(first.url);
-    expect(during.body.jobs.find((j) => j.name === 'daily-catalog')).toMatchObject({ running: true, runs: 1 });
-    expect((await metrics(first.url)).get('ds_mirror_job_running{job="daily-catalog"}')).toBe(1);
+    expect(during.body.jobs.find((j) => j.name === 'monthly-assets')).toMatchObject({ running: true, runs: 1 });
+    expect((await metrics(first.url)).get('ds_mirror_job_running{job="monthly-assets"}')).toBe(1);
 
     const signalled = Date.now();
     first.child.kill('SIGTERM');
@@ -122,7 +122,7 @@ describe('ds-mirror daemon (child process)', () => {
     sandbox.setChaos(null);
     const second = await spawnDaemon();
     const done = await waitFor('the resumed run to finish', async () => {
-      const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'daily-catalog')!;
+      const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'monthly-assets')!;
       // The first daemon's stopped run is in the history; wait for a run of this daemon.
       return job.runs > 0 && !job.running ? job : undefined;
     }, 240_000);
