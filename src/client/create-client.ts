@@ -110,9 +110,18 @@ export function createClient(opts: ClientOptions): ApiClient {
 
   async function attempt<T>(family: ApiFamily, wirePath: string, ctx: AttemptContext, raw: boolean): Promise<T> {
     if (stats.requests >= maxRequests) throw new RequestBudgetError(ctx.endpoint, maxRequests);
-    await gate?.admit(family);
+    // Counted before the gate's wait, so concurrent attempts cannot all pass the budget; uncounted if refused.
     stats.requests++;
     byFamily[family]++;
+    if (gate) {
+      try {
+        await gate.admit(family);
+      } catch (err) {
+        stats.requests--;
+        byFamily[family]--;
+        throw err;
+      }
+    }
     if (ctx.attempt > 1) stats.retries++;
     const wait = lanes[family].bucket.reserve();
     if (wait > 0) await sleep(wait);

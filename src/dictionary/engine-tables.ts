@@ -7,6 +7,7 @@ export const engineTables: readonly TableSource[] = [
     columns: {
       id: 'Run id.', started_at: 'When the run started.', finished_at: 'When it finished; null while running.', mode: "'full' or 'incremental'.",
       streams: 'The streams it covered (JSON array).', outcome: "'success', 'partial', 'skipped', 'stopped' or 'failed'; null while running.", job: 'The scheduled job that started it, if any.',
+      owner: 'The worker that ran it (host:pid:random): a later run marks it interrupted when that process is gone.',
     },
   },
   {
