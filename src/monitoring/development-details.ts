@@ -11,7 +11,7 @@ import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { isStopError } from '../budget/quota-error.js';
 import { AuthError, NotFoundError } from '../client/index.js';
 import { DsMirrorError } from '../errors.js';
-import type { Row, Store } from '../store/types.js';
+import type { Row, Store, StoreTx } from '../store/types.js';
 import type { DetailsBacklog } from '../sync/context.js';
 import type { StreamContext } from '../sync/context.js';
 import { detailColumns } from './event-rows.js';
@@ -141,6 +141,28 @@ async function writeDetails(ctx: StreamContext, fetched: readonly Fetched[]): Pr
     }
     return written;
   });
+}
+
+/**
+ * A detail carries its event's reference (`event: {id, slug, title, developmentCount}`), which goes stale
+ * when the event changes (a development added). Refetching every detail would cost a request each, so
+ * when an event changes its developments' stored details get the new reference, in the same transaction.
+ */
+export async function refreshDetailEventRefs(tx: StoreTx, events: readonly Record<string, unknown>[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const byId = new Map(events.map((e) => [String(e.id), { id: e.id, slug: e.slug, title: e.title, developmentCount: e.developmentCount }]));
+  const rows = await tx.db.selectFrom('monitoring_developments').select(['id', 'event_id', 'raw'])
+    .where('event_id', 'in', [...byId.keys()]).where('detail_fetched_at', 'is not', null).execute();
+  let refreshed = 0;
+  for (const row of rows) {
+    const raw = typeof row.raw === 'string' ? JSON.parse(row.raw) : row.raw;
+    const ref = byId.get(String(row.event_id));
+    if (!raw || typeof raw !== 'object' || !ref || JSON.stringify(raw.event) === JSON.stringify({ ...raw.event, ...ref })) continue;
+    raw.event = { ...raw.event, ...ref };
+    await tx.db.updateTable('monitoring_developments').set({ raw: JSON.stringify(raw) }).where('id', '=', row.id).execute();
+    refreshed++;
+  }
+  return refreshed;
 }
 
 /**

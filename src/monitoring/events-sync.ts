@@ -8,7 +8,7 @@ import type { Query } from '../catalog/types.js';
 import { keyString, type Row, type StoreTx } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
-import { fetchPendingDetails } from './development-details.js';
+import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { EVENT_SPEC, eventChildren } from './event-rows.js';
 import { boundMillis, eventFilters } from './filter-query.js';
 import { monitoringPages } from './monitoring-pages.js';
@@ -96,6 +96,7 @@ async function writePage(ctx: StreamContext, records: readonly unknown[], seen: 
     const changed = await changedEvents(tx, rows);
     const events = rows.length ? await tx.upsertChanged('monitoring_events', EVENT_SPEC.key, rows, now, STREAM) : null;
     const children = await writeChildren(tx, changed.map((id) => byId.get(id)!), now);
+    await refreshDetailEventRefs(tx, changed.map((id) => byId.get(id)!));
     await tx.saveCheckpoint(STREAM, checkpoint);
     return { events, children };
   });
