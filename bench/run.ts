@@ -40,10 +40,12 @@ if (cluster) {
 }
 sections.push(await bench('History and analyst views on SQLite: extra cost, scale 1', 'bench/history.ts', ['--scale', '1']));
 sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts', ['--scale', '10']));
+sections.push(await bench('Request economy at real sizes: a first sync, a day and a month of the default schedule', 'bench/budget.ts'));
 sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));
 sections.push(await bench('Store: upsertChanged against a raw baseline', 'bench/store-upsert.ts'));
 sections.push(await bench('Sandbox: /v1/assets pages served per second, scale 10', 'bench/sandbox-throughput.ts'));
 sections.push(await bench('Sandbox: start time at scale 1 and 50', 'bench/sandbox-startup.ts'));
+sections.push(await bench('CLI start-up: --help and the receiver listening, against node -e 0', 'bench/cli-start.ts'));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 const header = `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +

@@ -110,7 +110,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     views: () => monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })),
   };
   server = new ApiServer({
-    world, apiKey, chaos, quota, now: () => world.now, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,
+    world, apiKey, chaos, quota, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,
   });
   const url = await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
   const tick = opts.tickSeconds && opts.tickSeconds > 0

@@ -69,6 +69,8 @@ export const fileSchema = z
     timezone: z.string(),
     jobs: z.record(z.string(), z.object({ schedule: z.string(), enabled: z.boolean() }).partial().strict()),
     metricsPort: z.number().int().min(0).max(65535),
+    maxResponseBytes: z.number().int().min(1024),
+    maxPagesPerList: z.number().int().min(1),
   })
   .partial()
   .strict();

@@ -27,9 +27,8 @@ export interface ServerDeps {
   world: World;
   apiKey: string;
   chaos: Chaos;
+  /** Counts and limits requests per family on the world's clock. */
   quota: QuotaMeter;
-  /** Sandbox time, Unix seconds (quota windows). */
-  now: () => number;
   monitoring: MonitoringHandler | null;
   control: ControlHandler | null;
 }
@@ -95,7 +94,7 @@ export class ApiServer {
       // A spent allowance is refused before anything else happens, and does not count as used.
       const decision = this.deps.quota.admit(family);
       if (!decision.admitted) {
-        const refusal = quotaRefusal(family, decision.spent, this.deps.now());
+        const refusal = quotaRefusal(family, decision.spent, this.deps.world.now);
         return send(res, 429, JSON_TYPE, Buffer.from(JSON.stringify(refusal.body)), refusal.headers);
       }
       // A fault strikes a request the service took in, so it counts (as the client's ledger does).

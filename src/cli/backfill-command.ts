@@ -50,7 +50,7 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         await store.close();
         throw error;
       }
-      const client = createClient({ ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
+      const client = createClient({ ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, maxResponseBytes: ctx.config.maxResponseBytes, logger: ctx.logger });
       try {
         const tally = emptyViewTally();
         const source = flags.view ? '--view' : undefined;

@@ -10,7 +10,7 @@ import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo } from '../cli.js';
 import type { SetExit } from './commands.js';
-import { commandContext, wholeNumber } from './context.js';
+import { checkDbFolder, commandContext, wholeNumber } from './context.js';
 import { formatTable } from './table.js';
 
 interface CopyFlags {
@@ -46,6 +46,7 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
       }
       if (sameLocation(from, to)) throw new ConfigError('--from and --to name the same database; give another target');
       if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
+      checkDbFolder('--to', flags.to, flags.toSchema);
 
       const source = await openStore({ url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
       let target: Store | undefined;

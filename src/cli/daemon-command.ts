@@ -52,7 +52,7 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
         await store.close();
         throw err;
       }
-      const client = createClient({ ...service, gate: quotaGate(store, config.limits), limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, logger });
+      const client = createClient({ ...service, gate: quotaGate(store, config.limits), limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, maxResponseBytes: config.maxResponseBytes, logger });
       const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
         let signals = 0;
         const onSignal = (signal: NodeJS.Signals) => {

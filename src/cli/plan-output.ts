@@ -20,6 +20,6 @@ export function renderPlan(plan: RunPlan): string {
     out.push(`${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${n(f.requests)} requests${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`);
   }
   if (plan.streams.some((p) => p.estimated)) out.push('~ estimated from the real service\'s published sizes: the mirror does not hold these streams yet');
-  out.push('No request was made.');
+  out.push('(no request was made)');
   return `${out.join('\n')}\n`;
 }

@@ -106,7 +106,7 @@ export function figures(p: StreamProgress, now: number): ProgressFigures {
 }
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-const BAR_WIDTH = 24;
+const BAR_WIDTH = 20;
 
 /** One terminal line: `assets  ██████░░░░ 1200/3000 rows 40% 85/s ETA 21s +12 ~3`. */
 export function progressLine(p: StreamProgress, now: number, nameWidth = 22): string {
@@ -138,7 +138,8 @@ export function terminalProgress(stream: NodeJS.WriteStream, opts: ProgressOptio
     fps: 10,
     format: (_options, _params, payload: { stream: string }) => {
       const p = tracker.streams.get(payload.stream);
-      return p ? progressLine(p, tracker.clock.now()) : payload.stream;
+      const width = Math.max(...[...tracker.streams.keys()].map((n) => n.length));
+      return p ? progressLine(p, tracker.clock.now(), width) : payload.stream;
     },
   });
   const bars = new Map<string, cliProgress.SingleBar>();

@@ -62,6 +62,7 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
           timeoutMs: ctx.config.timeoutMs,
           retries: ctx.config.retries,
           maxRequests: flags.maxRequests,
+          maxResponseBytes: ctx.config.maxResponseBytes,
           logger: ctx.logger,
         });
         const stop = new AbortController();

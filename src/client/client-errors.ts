@@ -106,6 +106,14 @@ export class ServiceQuotaError extends ClientError {
   }
 }
 
+/** A body larger than `maxResponseBytes`: stopped while streaming, so memory held stays near the limit. */
+export class ResponseTooLargeError extends ClientError {
+  constructor(f: RequestFailure, maxBytes: number) {
+    super('DS_RESPONSE_TOO_LARGE', 'fatal', `sent a body larger than ${maxBytes} bytes, stopped reading it`, f,
+      'Raise maxResponseBytes in the config file if the service really serves such bodies');
+  }
+}
+
 /** The client's `maxRequests` budget is spent; no request was made. The engine stops at a checkpoint. */
 export class RequestBudgetError extends DsMirrorError {
   readonly endpoint: string;

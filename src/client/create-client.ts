@@ -39,6 +39,8 @@ export interface ClientOptions {
   gate?: RequestGate;
   /** Milliseconds since the epoch, for a Retry-After given as a date and a quota's renewal (default Date.now). */
   clock?: () => number;
+  /** Largest response body read, in bytes (default 64 MiB): larger ones fail with DS_RESPONSE_TOO_LARGE. */
+  maxResponseBytes?: number;
   logger?: Logger;
   onRequest?: (e: RequestEvent) => void;
 }
@@ -117,7 +119,7 @@ export function createClient(opts: ClientOptions): ApiClient {
     const started = performance.now();
     let status: number | null = null;
     try {
-      const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx);
+      const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx, opts.maxResponseBytes);
       status = res.status;
       return checkResponse<T>(res, ctx, raw, clock());
     } catch (err) {

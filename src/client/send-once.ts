@@ -1,10 +1,11 @@
 // One HTTP attempt over the pool: headers, a time-out on the whole attempt (headers and body),
-// the body read whole. Transport failures become DS_TIMEOUT or DS_NETWORK errors.
+// the body read whole up to a size limit (checked as it streams in, so a huge body never sits in
+// memory). Transport failures become DS_TIMEOUT or DS_NETWORK errors.
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Pool } from 'undici';
 import type { ApiFamily } from './api-family.js';
-import { NetworkError, RequestTimeoutError, type RequestFailure } from './client-errors.js';
+import { NetworkError, RequestTimeoutError, ResponseTooLargeError, type RequestFailure } from './client-errors.js';
 
 /** What one attempt is about; every string that ends in an error passes through `redact`. */
 export interface AttemptContext {
@@ -20,6 +21,9 @@ export interface RawResponse {
   /** The body's bytes: hashed before (and instead of) decoding where a caller can skip unchanged pages. */
   body: Buffer;
 }
+
+/** The default `maxResponseBytes`: the largest page the service serves (10,000 projects) is about 6 MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 /** Our own mistakes or a closed client: trying again cannot help. */
@@ -44,6 +48,7 @@ export async function sendOnce(
   headers: Record<string, string>,
   timeoutMs: number,
   ctx: AttemptContext,
+  maxBytes = DEFAULT_MAX_RESPONSE_BYTES,
 ): Promise<RawResponse> {
   // headersTimeout/bodyTimeout bound each silence; the abort bounds the whole attempt (a slow drip).
   // undici takes an EventEmitter as its signal: it costs less per request than an AbortController.
@@ -62,11 +67,38 @@ export async function sendOnce(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const body = Buffer.from(await res.body.arrayBuffer());
+    const body = await readBounded(res.body, Number(res.headers['content-length'] ?? 0), maxBytes, () => failure(ctx, res.statusCode));
     return { status: res.statusCode, headers: res.headers, body };
   } catch (err) {
+    if (err instanceof ResponseTooLargeError) throw err;
     throw transportError(err, timedOut, ctx, timeoutMs);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The body's bytes, or ResponseTooLargeError as soon as the announced or received size passes `maxBytes`. */
+async function readBounded(
+  body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
+  announced: number,
+  maxBytes: number,
+  failed: () => RequestFailure,
+): Promise<Buffer> {
+  const tooLarge = () => {
+    const err = new ResponseTooLargeError(failed(), maxBytes);
+    body.destroy(err); // closes the connection: the rest is never read
+    return err;
+  };
+  if (announced > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      chunks.length = 0;
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }

@@ -15,7 +15,7 @@ export const engineTables: readonly TableSource[] = [
       run_id: 'The run (sync_runs.id).', stream: 'Stream name.', fetched: 'Records fetched.', inserted: 'Rows inserted.', updated: 'Rows changed.',
       unchanged: 'Rows fetched again unchanged (not written).', deleted: 'Rows soft-deleted.', errors: 'Records or requests that failed.', requests: 'HTTP requests made.',
       duration_ms: 'Time taken, milliseconds.', outcome: 'The stream’s outcome.', error: 'The error, if any.',
-      details: 'Development details fetched (requests of their own, counted apart from list records).',
+      details: 'Per-item detail records fetched (monitoring development details), apart from the list records.',
     },
   },
   {
@@ -27,12 +27,15 @@ export const engineTables: readonly TableSource[] = [
   },
   { name: 'quarantine', group: 'bookkeeping', description: 'Upstream records that could not be mirrored, with why.', columns: { id: 'Row id.', stream: 'Stream name.', reason: 'Why it was set aside.', record: 'The record as received (JSON).', seen_at: 'When.' } },
   {
-    name: 'usage_ledger', group: 'bookkeeping', description: 'Requests sent per quota family per UTC day, shared by every worker of one database.',
-    columns: { family: 'Quota family (e.g. v1, monitoring).', day: 'The UTC day (YYYY-MM-DD).', requests: 'Requests sent that day.' },
+    name: 'usage_ledger', group: 'bookkeeping', description: 'Requests sent to the service per quota family per UTC day, by every worker of this database: what `ds-mirror budget` counts against the plan.',
+    columns: {
+      family: "Quota family: 'v1' (with charts), 'tokenUnlocks', 'monitoring' or 'open' (keyless /v1 paths).", day: 'UTC day, YYYY-MM-DD.',
+      requests: 'Requests sent that day, retries included (blocks reserved by a running worker count until it gives back what it did not send).',
+    },
   },
   {
-    name: 'quota_holds', group: 'bookkeeping', description: 'A quota the service announced as spent (a 429 saying so): the family is held until it renews.',
-    columns: { family: 'Quota family.', until: 'When the allowance renews.', reason: 'What the service said.', set_at: 'When the hold was set.' },
+    name: 'quota_holds', group: 'bookkeeping', description: 'Quotas the service itself said are spent (a 429 announcing it): nothing of that family is sent before `until`.',
+    columns: { family: 'Quota family.', until: 'When the allowance renews.', reason: 'What the service said.', set_at: 'When the mirror learned it.' },
   },
   { name: 'leases', group: 'bookkeeping', description: 'Named leases that keep two workers off one stream or writer.', columns: { name: 'Lease name.', owner: 'Who holds it.', expires_at: 'When it lapses unless renewed.' } },
   {

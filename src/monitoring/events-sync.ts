@@ -94,13 +94,13 @@ async function writePage(ctx: StreamContext, records: readonly unknown[], seen: 
   const written = await ctx.store.transaction(async (tx) => {
     for (const r of rejected) await tx.quarantine(STREAM, r.reason, r.record, now);
     const changed = await changedEvents(tx, rows);
-    const events = rows.length ? await tx.upsertChanged('monitoring_events', EVENT_SPEC.key, rows, now) : null;
+    const events = rows.length ? await tx.upsertChanged('monitoring_events', EVENT_SPEC.key, rows, now, STREAM) : null;
     const children = await writeChildren(tx, changed.map((id) => byId.get(id)!), now);
     await tx.saveCheckpoint(STREAM, checkpoint);
     return { events, children };
   });
   stats.fetched += records.length;
-  stats.errors += rejected.length + written.children.rejected;
+  stats.errors += rejected.length + written.children.rejected + (written.events?.rejected ?? 0) + (written.children.developments?.rejected ?? 0);
   for (const counts of [written.events, written.children.developments]) addWrites(stats, counts);
   stats.deleted += written.children.deleted;
 }
@@ -135,7 +135,7 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
   const developments = children.flatMap((c) => c.developments.rows);
   for (const r of children.flatMap((c) => c.developments.rejected)) await tx.quarantine(STREAM, `development: ${r.reason}`, r.record, now);
   result.rejected = children.reduce((n, c) => n + c.developments.rejected.length, 0);
-  if (developments.length) result.developments = await tx.upsertChanged('monitoring_developments', ['id'], developments, now);
+  if (developments.length) result.developments = await tx.upsertChanged('monitoring_developments', ['id'], developments, now, STREAM);
   // Developments an event no longer lists are gone with it.
   let gone = tx.db
     .updateTable('monitoring_developments')
@@ -148,7 +148,7 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
   return result;
 }
 
-/** After a complete pass: events not served are soft-deleted, and so are their developments. */
+/** After a complete pass: events not served are soft-deleted, and so are their developments; their other children are deleted. */
 async function detectRemovals(ctx: StreamContext, seen: ReadonlySet<string>): Promise<void> {
   const { store, stats } = ctx;
   const now = ctx.now();
@@ -162,6 +162,10 @@ async function detectRemovals(ctx: StreamContext, seen: ReadonlySet<string>): Pr
       .where('event_id', 'in', tx.db.selectFrom('monitoring_events').select('id').where('deleted_at', 'is not', null))
       .execute();
     stats.deleted += Number(orphans?.numUpdatedRows ?? 0n);
+    // The child tables have no deleted_at: a removed event's assets and categories go with it (a returning
+    // event counts as changed, so its children are written again).
+    const removed = tx.db.selectFrom('monitoring_events').select('id').where('deleted_at', 'is not', null);
+    for (const table of CHILD_TABLES) await tx.db.deleteFrom(table).where('event_id', 'in', removed).execute();
     await saveMark(tx, FULL_PASS, { fullAt: now, highWater: null });
   });
 }

@@ -6,6 +6,8 @@ import type { Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import type { StreamContext } from '../sync/context.js';
 import { pages } from '../sync/pager.js';
+import { DEFAULT_MAX_PAGES_PER_LIST, limitReason, PageGuard, pageLimit } from '../sync/page-guard.js';
+import { contentHash } from '../sync/record-rows.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */
 export interface MonitoringPage {
@@ -34,20 +36,19 @@ export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListO
     }
     return { count: body.data.length, records: body.data };
   };
-  let previousFirst: string | undefined;
+  const expectedRows = opts.expectedRows ?? 0;
+  const ceiling = ctx.settings.maxPagesPerList ?? DEFAULT_MAX_PAGES_PER_LIST;
+  const maxPages = pageLimit(expectedRows, MONITORING_PAGE_SIZE, ceiling);
+  const guard = new PageGuard(opts.path, maxPages, limitReason(expectedRows, maxPages, ceiling));
   for await (const { page, fetched, last } of pages({
     fetchPage,
     pageSize: MONITORING_PAGE_SIZE,
     startPage: opts.startPage ?? 1,
-    expectedRows: opts.expectedRows ?? 0,
+    expectedRows,
     window: ctx.settings.pageWindow,
   })) {
-    // A service that ignored `page` would serve page 1 forever: stop instead of looping.
-    const first = fetched.records.length > 0 ? JSON.stringify(fetched.records[0]) : undefined;
-    if (first !== undefined && first === previousFirst) {
-      throw new DsMirrorError('DS_PAGING_LOOP', `${opts.path} served page ${page} twice: paging is ignored, stopping`);
-    }
-    previousFirst = first;
+    // A service that ignored `page` (or cycled through pages) would be followed forever: stop instead.
+    guard.check(page, [fetched.records.length > 0 ? contentHash(JSON.stringify(fetched.records[0]) ?? '') : undefined]);
     yield { page, records: fetched.records, last };
   }
 }

@@ -43,10 +43,10 @@ export async function syncTokenUnlocks(ctx: StreamContext): Promise<void> {
   const now = ctx.now();
   const counts = await store.transaction(async (tx) => {
     for (const r of rejected) await tx.quarantine(stats.stream, r.reason, r.record, now);
-    return rows.length ? tx.upsertChanged(TABLE, SPEC.key, rows, now) : null;
+    return rows.length ? tx.upsertChanged(TABLE, SPEC.key, rows, now, stats.stream) : null;
   });
   stats.fetched += body.data.length;
-  stats.errors += rejected.length;
+  stats.errors += rejected.length + (counts?.rejected ?? 0);
   addWrites(stats, counts);
   ctx.progress.advance(stats.stream, stats);
 

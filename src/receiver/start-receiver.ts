@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { ConfigError } from '../errors.js';
+import { describeStoreError } from '../store/storage-errors.js';
 import type { Store } from '../store/types.js';
 import { openDeliveryWriter } from './delivery-writer.js';
 import { GroupCommitter, UnstorableDeliveryError } from './group-committer.js';
@@ -117,8 +118,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     committer.submit({ envelope, body: parsed.text, signed, receivedAt }).then(
       () => reply(res, out, 200, { ok: true }),
       (err: unknown) => {
-        const detail = err instanceof Error ? err.message : String(err);
-        if (err instanceof UnstorableDeliveryError) return refuse(res, out, 422, 'unstorable', detail);
+        if (err instanceof UnstorableDeliveryError) return refuse(res, out, 422, 'unstorable', err.message);
+        // The log line names the cause first when the store itself fails (disk full, read-only, ...).
+        const detail = describeStoreError(err, opts.store.location);
         // A 5xx makes the sender retry; nothing was acknowledged, so nothing is lost.
         refuse(res, out, 503, 'storage_unavailable', detail, { 'retry-after': '1' });
       },

@@ -6,6 +6,7 @@ export { parseStoreUrl, redactUrl } from './store-url.js';
 export type { StoreLocation } from './store-url.js';
 export { MIGRATIONS_DIR } from './run-migrations.js';
 export { keyString } from './types.js';
+export { describeStoreError, storageCause } from './storage-errors.js';
 export type {
   ColumnTypes,
   Dialect,

@@ -15,7 +15,11 @@ export class KyselyStore implements Store {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
 
-  constructor(private readonly adapter: StoreAdapter) {
+  /** `location`: the file, or the URL without its password, for error messages. */
+  constructor(
+    private readonly adapter: StoreAdapter,
+    readonly location = adapter.dialect === 'sqlite' ? 'the SQLite database' : 'the PostgreSQL database',
+  ) {
     this.dialect = adapter.dialect;
     this.db = adapter.db;
   }
@@ -131,10 +135,10 @@ export class KyselyStore implements Store {
     });
   }
 
-  async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string): Promise<number> {
+  async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number> {
     const row = await this.db
       .insertInto('sync_runs')
-      .values({ started_at: now, mode, streams: JSON.stringify(streams), job: job ?? null })
+      .values({ started_at: now, mode, streams: JSON.stringify(streams), job: job ?? null, owner: owner ?? null })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
@@ -142,6 +146,35 @@ export class KyselyStore implements Store {
 
   async finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void> {
     await this.db.updateTable('sync_runs').set({ finished_at: now, outcome }).where('id', '=', runId).execute();
+  }
+
+  async closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]> {
+    const open = await this.db.selectFrom('sync_runs').select(['id', 'owner', 'started_at', 'streams']).where('finished_at', 'is', null).execute();
+    if (open.length === 0) return [];
+    const live = await this.db.selectFrom('leases').select('owner').where('expires_at', '>', this.adapter.leaseNow()).execute();
+    const liveOwners = new Set(live.map((l) => String(l.owner)));
+    const stale = Date.parse(staleBefore);
+    const dead = open.filter((run) => {
+      const owner = run.owner === null ? null : String(run.owner);
+      if (owner !== null && ownerDied(owner)) return true;
+      // A run from before owners were recorded: dead once old and nobody holds a lease at all.
+      const holding = owner === null ? liveOwners.size > 0 : liveOwners.has(owner);
+      return Date.parse(String(run.started_at)) < stale && !holding;
+    });
+    for (const run of dead) {
+      const id = Number(run.id);
+      const streams: string[] = JSON.parse(String(run.streams));
+      await this.db.transaction().execute(async (trx) => {
+        const done = new Set((await trx.selectFrom('sync_run_streams').select('stream').where('run_id', '=', id).execute()).map((r) => r.stream));
+        const unfinished = streams.filter((stream) => !done.has(stream));
+        const error = 'the run ended before this stream finished (its process was killed or crashed); pages committed before that are kept';
+        if (unfinished.length > 0) {
+          await trx.insertInto('sync_run_streams').values(unfinished.map((stream) => ({ run_id: id, stream, outcome: 'interrupted', error }))).execute();
+        }
+        await trx.updateTable('sync_runs').set({ finished_at: now, outcome: 'interrupted' }).where('id', '=', id).where('finished_at', 'is', null).execute();
+      });
+    }
+    return dead.map((run) => Number(run.id));
   }
 
   acquireLease(name: string, owner: string, ttlMs: number): Promise<Lease | null> {

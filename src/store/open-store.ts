@@ -8,6 +8,7 @@ import { createSqliteAdapter } from './sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Store } from './types.js';
+import { storageCause } from './storage-errors.js';
 
 export interface OpenStoreOptions {
   /** 'sqlite:path/to/file.db', a plain file path, ':memory:', or 'postgres://...'. */
@@ -38,12 +39,12 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     // No `cause`: driver errors may carry the connection string.
     throw new DsMirrorError(
       'DS_DB_OPEN',
-      `cannot open the database ${where}: ${scrub(errorMessage(err))}`,
+      `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`,
       TRANSIENT.has(code) ? 'retriable' : 'fatal',
     );
   }
 
-  const store = new KyselyStore(adapter);
+  const store = new KyselyStore(adapter, where);
   if (opts.migrate === false) return store;
   const outcome = await store.migrate();
   for (const r of outcome.results.filter((r) => r.status === 'Success')) {
@@ -54,11 +55,17 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     const failed = outcome.results.find((r) => r.status === 'Error')?.name ?? 'loading migrations';
     throw new DsMirrorError(
       'DS_DB_MIGRATE',
-      `migration ${failed} failed on ${where}: ${scrub(errorMessage(outcome.error))}`,
+      `migration ${failed} failed on ${where}: ${causeFirst(outcome.error)}${scrub(errorMessage(outcome.error))}`,
       'fatal',
     );
   }
   return store;
+}
+
+/** "the disk is full: " and the like, when the store itself is the problem. */
+function causeFirst(err: unknown): string {
+  const cause = storageCause(err);
+  return cause ? `${cause}: ` : '';
 }
 
 function errorMessage(err: unknown): string {

@@ -10,7 +10,9 @@ import { PREPARED, preparedStatementPool } from './prepared-pool.js';
 import { quoteIdent, toDbCommon } from './store-adapter.js';
 import { jsonbRows, type JsonbRows } from './jsonb-rows.js';
 import { keyString } from './types.js';
-import type { StoreAdapter, UpsertPage } from './store-adapter.js';
+import { valueCheck, type ValueCheck } from './pg-values.js';
+import { isRecordError } from './storage-errors.js';
+import type { RejectedRow, StoreAdapter, UpsertPage } from './store-adapter.js';
 
 const OID = { int8: 20, json: 114, jsonb: 3802, date: 1082, timestamptz: 1184 } as const;
 const ROWS_PER_STATEMENT = 10_000; // bounds the size of one statement's arrays
@@ -93,6 +95,26 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
 
   // Per table and column list: the statement's text and its row encoder, built once, not per page.
   const upserts = new Map<string, { text: string; encoding: JsonbRows }>();
+  const checks = new Map<string, (ValueCheck | null)[]>();
+
+  /** The rows whose values certainly fit their columns; the others are rejected with the reason. */
+  function fitting(page: UpsertPage, types: string[], rejected: RejectedRow[]): unknown[][] {
+    const id = `${page.table}\u0000${page.columns.join(',')}`;
+    let perColumn = checks.get(id);
+    if (!perColumn) checks.set(id, (perColumn = types.map(valueCheck)));
+    const rows: unknown[][] = [];
+    for (let r = 0; r < page.rows.length; r++) {
+      const row = page.rows[r]!;
+      let reason: string | null = null;
+      for (let c = 0; c < perColumn.length && reason === null; c++) {
+        const problem = perColumn[c]?.(row[c]);
+        if (problem) reason = `column "${page.columns[c]}" (${types[c]}): ${problem}`;
+      }
+      if (reason === null) rows.push(row);
+      else rejected.push({ index: r, reason });
+    }
+    return rows;
+  }
 
   function upsertStatement(page: UpsertPage, types: string[]): { text: string; encoding: JsonbRows } {
     const id = `${page.table}\u0000${page.key.join(',')}\u0000${page.columns.join(',')}`;
@@ -166,12 +188,38 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     toDb: toDbCommon,
     async upsertPage(trx, page) {
       const types = await typesOf(trx, page.table, page.columns);
-      const rows = await withoutUnchanged(trx, page, types);
-      const total = { inserted: 0, updated: 0 };
-      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-        const counts = await upsertChunk(trx, page, rows.slice(i, i + ROWS_PER_STATEMENT), types);
-        total.inserted += counts.inserted;
-        total.updated += counts.updated;
+      const rejected: RejectedRow[] = [];
+      const fit = fitting(page, types, rejected);
+      const total = { inserted: 0, updated: 0, rejected };
+      // The look-up is safe without a savepoint (keys were checked above); an unchanged page ends here.
+      const rows = await withoutUnchanged(trx, { ...page, rows: fit }, types);
+      if (rows.length === 0) return total;
+      // One savepoint per page with writes, never per row, and not released (the commit does): a failure
+      // rolls back to it and the page is retried row by row, so one bad row cannot fail the page.
+      await trx.executeQuery(CompiledQuery.raw('savepoint upsert_page'));
+      try {
+        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+          const counts = await upsertChunk(trx, page, rows.slice(i, i + ROWS_PER_STATEMENT), types);
+          total.inserted += counts.inserted;
+          total.updated += counts.updated;
+        }
+      } catch (err) {
+        await trx.executeQuery(CompiledQuery.raw('rollback to savepoint upsert_page'));
+        if (!isRecordError(err)) throw err;
+        total.inserted = total.updated = 0;
+        for (const row of rows) {
+          await trx.executeQuery(CompiledQuery.raw('savepoint upsert_row'));
+          try {
+            const counts = await upsertChunk(trx, page, [row], types);
+            total.inserted += counts.inserted;
+            total.updated += counts.updated;
+          } catch (rowErr) {
+            await trx.executeQuery(CompiledQuery.raw('rollback to savepoint upsert_row'));
+            if (!isRecordError(rowErr)) throw rowErr;
+            rejected.push({ index: page.rows.indexOf(row), reason: (rowErr as Error).message.slice(0, 300) });
+          }
+          await trx.executeQuery(CompiledQuery.raw('release savepoint upsert_row'));
+        }
       }
       return total;
     },

@@ -6,7 +6,8 @@ import type { Statement } from 'better-sqlite3';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { openSqlite, toSqliteValue } from './sqlite-connection.js';
 import { quoteIdent } from './store-adapter.js';
-import type { StoreAdapter, UpsertPage } from './store-adapter.js';
+import { isRecordError } from './storage-errors.js';
+import type { RejectedRow, StoreAdapter, UpsertPage } from './store-adapter.js';
 
 interface UpsertStatements {
   select: Statement; // row_hash, deleted_at of one key
@@ -77,20 +78,28 @@ export function createSqliteAdapter(path: string): StoreAdapter {
       const s = prepare(page);
       let inserted = 0;
       let updated = 0;
-      // The row arrays are ours to consume (UpsertPage): the timestamps are appended in place.
-      for (const row of page.rows) {
-        const key = s.keyIndexes.length === 1 ? [row[s.keyIndexes[0]]] : s.keyIndexes.map((i) => row[i]);
-        const existing = s.select.get(key) as [unknown, unknown] | undefined;
-        if (existing === undefined) {
-          row.push(page.now, page.now);
-          s.insert.run(row);
-          inserted++;
-        } else if (existing[0] !== row[s.hashIndex] || existing[1] !== null) {
-          s.update.run([...s.updateIndexes.map((i) => row[i]), page.now, ...key]);
-          updated++;
+      const rejected: RejectedRow[] = [];
+      // The row arrays are ours to consume (UpsertPage): the timestamps are appended in place. A failed
+      // statement leaves the transaction open (SQLite undoes that statement only): the row is rejected alone.
+      for (let r = 0; r < page.rows.length; r++) {
+        const row = page.rows[r]!;
+        try {
+          const key = s.keyIndexes.length === 1 ? [row[s.keyIndexes[0]]] : s.keyIndexes.map((i) => row[i]);
+          const existing = s.select.get(key) as [unknown, unknown] | undefined;
+          if (existing === undefined) {
+            row.push(page.now, page.now);
+            s.insert.run(row);
+            inserted++;
+          } else if (existing[0] !== row[s.hashIndex] || existing[1] !== null) {
+            s.update.run([...s.updateIndexes.map((i) => row[i]), page.now, ...key]);
+            updated++;
+          }
+        } catch (err) {
+          if (!isRecordError(err)) throw err;
+          rejected.push({ index: r, reason: (err as Error).message.slice(0, 300) });
         }
       }
-      return { inserted, updated };
+      return { inserted, updated, rejected };
     },
     leaseNow: () => sql`${new Date().toISOString()}`,
     leaseExpiry: (ttlMs) => sql`${new Date(Date.now() + ttlMs).toISOString()}`,

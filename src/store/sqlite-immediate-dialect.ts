@@ -9,6 +9,16 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  // SQLite rolls a transaction back by itself on some errors (disk full, I/O): a second rollback would
+  // fail with "no transaction is active" and hide the error that matters.
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (err) {
+      if (!/no transaction is active/.test((err as Error).message)) throw err;
+    }
+  }
 }
 
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {

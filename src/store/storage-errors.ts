@@ -24,6 +24,13 @@ const CAUSES: [RegExp, string][] = [
   [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P0[1-3]|08[0-9A-Z]{3})$/, 'the database server is unreachable'],
 ];
 
+/** One line for an error of the store at `location`: the cause in words first when it is the store's, then what the driver said. */
+export function describeStoreError(err: unknown, location: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = storageCause(err);
+  return cause ? `${cause}: ${location} (${message})` : message;
+}
+
 /** What stopped the store, in words, or null when the error is not the store's (a bug, bad data). */
 export function storageCause(err: unknown): string | null {
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {

@@ -12,6 +12,12 @@ export interface UpsertPage {
   now: string;
 }
 
+/** A row of an UpsertPage the store refused: its index in `rows` and why. */
+export interface RejectedRow {
+  index: number;
+  reason: string;
+}
+
 export interface StoreAdapter {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
@@ -24,8 +30,11 @@ export interface StoreAdapter {
   readonly leaseHint: string;
   /** A JS value as this driver binds it (booleans, objects, Dates). */
   toDb(value: unknown): unknown;
-  /** Writes the new, changed and resurrected rows of a page; must run inside `trx`'s transaction. */
-  upsertPage(trx: Kysely<any>, page: UpsertPage): Promise<{ inserted: number; updated: number }>;
+  /**
+   * Writes the new, changed and resurrected rows of a page; must run inside `trx`'s transaction. A row
+   * whose values the store refuses is left out and returned in `rejected`: the rest of the page is written.
+   */
+  upsertPage(trx: Kysely<any>, page: UpsertPage): Promise<{ inserted: number; updated: number; rejected: RejectedRow[] }>;
   /**
    * The mirror's own commits do not wait for an fsync (a crash loses at most the last pages, whose
    * checkpoints went with them, so they are fetched again); a transaction that acknowledges something

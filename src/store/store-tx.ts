@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { keyString } from './types.js';
-import type { Row, StoreTx, WriteCounts } from './types.js';
+import type { Row, StoreTx, UpsertCounts } from './types.js';
+import { quarantineJson } from './storable.js';
 import type { StoreAdapter } from './store-adapter.js';
 
 const MAX_ROWS_PER_INSERT = 1000;
@@ -14,15 +15,18 @@ export class KyselyStoreTx implements StoreTx {
     private readonly adapter: StoreAdapter,
   ) {}
 
-  async upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string): Promise<WriteCounts> {
-    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+  async upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string, stream = table): Promise<UpsertCounts> {
+    if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
     const columns = Object.keys(rows[0]);
     // The last of duplicate keys wins (PostgreSQL's ON CONFLICT cannot touch one row twice).
     const unique = new Map<string, Row>();
     for (const row of rows) unique.set(keyString(key.map((k) => row[k])), row);
-    const values = [...unique.values()].map((row) => columns.map((c) => this.adapter.toDb(row[c])));
-    const { inserted, updated } = await this.adapter.upsertPage(this.db, { table, key, columns, rows: values, now });
-    return { inserted, updated, unchanged: values.length - inserted - updated };
+    const kept = [...unique.values()];
+    const values = kept.map((row) => columns.map((c) => this.adapter.toDb(row[c])));
+    const { inserted, updated, rejected } = await this.adapter.upsertPage(this.db, { table, key, columns, rows: values, now });
+    // The store refused these rows' values: quarantined with the reason, the rest of the page is written.
+    for (const { index, reason } of rejected) await this.quarantine(stream, `${table}: ${reason}`, recordOf(kept[index]!), now);
+    return { inserted, updated, unchanged: values.length - inserted - updated - rejected.length, rejected: rejected.length };
   }
 
   async replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number> {
@@ -58,7 +62,7 @@ export class KyselyStoreTx implements StoreTx {
   async quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void> {
     await this.db
       .insertInto('quarantine')
-      .values({ stream, reason, record: jsonOrNull(record), seen_at: now })
+      .values({ stream, reason, record: quarantineJson(record), seen_at: now })
       .execute();
   }
 
@@ -88,4 +92,14 @@ export class KyselyStoreTx implements StoreTx {
 /** JSON columns always hold JSON text, even when the value is a bare string. */
 export function jsonOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** The record as received (a row's `raw` JSON text), else the row itself. */
+function recordOf(row: Row): unknown {
+  if (typeof row.raw !== 'string') return row;
+  try {
+    return JSON.parse(row.raw);
+  } catch {
+    return row.raw;
+  }
 }

@@ -28,6 +28,11 @@ export interface ColumnTypes {
   serial: 'integer' | 'bigserial';
 }
 
+/** Counts of one upsert; `rejected` rows were refused by the store and quarantined (not in the other counts). */
+export interface UpsertCounts extends WriteCounts {
+  rejected: number;
+}
+
 export interface StoreTx {
   /**
    * Writes the rows that are new, changed (their `row_hash` differs from the stored one) or
@@ -35,8 +40,10 @@ export interface StoreTx {
    * Every row carries all of the table's mirrored columns plus `row_hash` and `raw`.
    * `first_seen_at` is set on insert and kept on update; `synced_at` = now on every write;
    * `deleted_at` is cleared on every write.
+   * A row whose values the store refuses (type, NUL, size) goes to quarantine under `stream` (default:
+   * the table) with the reason, and the other rows are written.
    */
-  upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string): Promise<WriteCounts>;
+  upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string, stream?: string): Promise<UpsertCounts>;
   /** Atomically replaces the child rows of one parent (e.g. a chart's data rows). Returns rows written. */
   replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number>;
   /** Plain multi-row insert that ignores rows whose key already exists; returns rows inserted. */
@@ -91,6 +98,8 @@ export interface LeaseHolder {
 
 export interface Store {
   readonly dialect: Dialect;
+  /** Where the data lives (file path, or URL without password): named in storage error messages. */
+  readonly location: string;
   readonly db: Kysely<any>;
   /** Applies pending migrations from schema/migrations; never throws, returns per-migration results. */
   migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;
@@ -106,8 +115,15 @@ export interface Store {
    *  StreamTx.saveCheckpoint) is replaced only when `checkpoint` is given. */
   finishStream(runId: number, stats: StreamRunStats, state?: { checkpoint?: unknown | null; highWater?: string | null }): Promise<void>;
 
-  /** `job`: the scheduled job that started the run, if any. */
-  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string): Promise<number>;
+  /** `job`: the scheduled job that started the run, if any; `owner`: the process running it (host:pid:random). */
+  startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number>;
+  /**
+   * Closes the runs left open by a process that died: outcome `interrupted`, finished now, and an
+   * `interrupted` row for each of their streams that never finished (the finished ones keep their counts).
+   * A run is dead when `ownerDied(owner)` says so (same host, pid gone), or when it started before
+   * `staleBefore` and its owner holds no live lease. Returns the ids closed.
+   */
+  closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]>;
   finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void>;
 
   /**

@@ -22,6 +22,8 @@ export interface SyncSettings {
   monitoring: MonitoringSettings;
   /** Records per asset class of the `assets-top` tier (default 100). */
   topAssets?: number;
+  /** Ceiling of pages one list may serve in one run (default 10,000); below it, twice what the mirror last saw. */
+  maxPagesPerList?: number;
 }
 
 export interface MonitoringSettings {

@@ -6,11 +6,13 @@ import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { isStopError } from '../budget/quota-error.js';
 import { pruneHistory } from '../history/prune-history.js';
+import { DsMirrorError } from '../errors.js';
+import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
-import { acquireStreamLease, LEASE_TTL_MS, leaseOwner } from './stream-lease.js';
+import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';
 
 
 export interface RunOptions {
@@ -40,7 +42,16 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   const now = () => new Date().toISOString();
   const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
-  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job);
+  // Runs whose process died left their rows open: close them as interrupted, so history is honest.
+  try {
+    const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
+    if (interrupted.length > 0) opts.logger.warn({ runs: interrupted }, 'earlier runs ended without finishing (process killed?): marked interrupted');
+  } catch (err) {
+    opts.logger.warn({ err: describeStoreError(err, store.location) }, 'could not close the runs of dead processes');
+  }
+  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job, owner).catch((err: unknown) => {
+    throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
+  });
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
@@ -49,8 +60,13 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
     (worst, s) => (SEVERITY.indexOf(s.outcome) > SEVERITY.indexOf(worst) ? s.outcome : worst),
     'success',
   );
-  await store.finishRun(runId, outcome, now());
-  await pruneHistory(store.db, new Date());
+  // A store that can no longer write (disk full) must not cost the summary: the streams' results stand.
+  await store.finishRun(runId, outcome, now()).catch((err: unknown) => {
+    opts.logger.error({ err: describeStoreError(err, store.location) }, 'the run could not be recorded as finished');
+  });
+  await pruneHistory(store.db, new Date()).catch((err: unknown) => {
+    opts.logger.error({ err: describeStoreError(err, store.location) }, 'history retention could not be applied');
+  });
   return { runId, outcome, streams: results };
 }
 
@@ -67,7 +83,8 @@ async function runStream(
   if ('heldBy' in lease) {
     stats.outcome = 'skipped';
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
-    logger.warn({ stream: def.name }, stats.error);
+    // Said once, by whoever reports the run (the summary, the daemon's job line).
+    logger.debug({ stream: def.name }, stats.error);
     await store.finishStream(run.runId, stats, {});
     return stats;
   }
@@ -77,7 +94,7 @@ async function runStream(
     lease.renew().then((ok) => ok || lost.abort(), () => lost.abort());
   }, LEASE_TTL_MS / 3);
   const ctx: StreamContext = {
-    client: opts.client,
+    client: budgetUncounted(opts.client, stats),
     store,
     logger: logger.child({ stream: def.name }),
     settings: opts.settings,
@@ -95,16 +112,39 @@ async function runStream(
     // A spent --max-requests budget or quota is not a failure: the stream stops at its last checkpoint.
     const stop = isStopError(error);
     stats.outcome = stop ? 'stopped' : 'failed';
-    stats.error = error instanceof Error ? error.message : String(error);
+    stats.error = describeStoreError(error, store.location);
     if (!stop) stats.errors++;
-    (stop ? ctx.logger.info : ctx.logger.error).call(ctx.logger, { err: stats.error }, stop ? 'stopped at the last checkpoint' : 'stream failed');
+    // The summary reports a failure once; the log keeps it for debugging.
+    (stop ? ctx.logger.info : ctx.logger.debug).call(ctx.logger, { err: stats.error }, stop ? 'stopped at the last checkpoint' : 'stream failed');
   } finally {
     clearInterval(renewal);
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
-    await store.finishStream(run.runId, stats, {});
-    await lease.release();
+    // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
+    await store.finishStream(run.runId, stats, {}).catch((err: unknown) => {
+      ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
+    });
+    await lease.release().catch(() => {}); // it expires by itself
     progress.finish(def.name, stats);
   }
   return stats;
+}
+
+/**
+ * The client as a stream sees it: a request the --max-requests budget refused was never sent, so the
+ * stream's count (incremented before each call) takes it back, and the run table agrees with the summary.
+ */
+function budgetUncounted(client: ApiClient, stats: StreamRunStats): ApiClient {
+  const uncount = (err: unknown): never => {
+    if (err instanceof DsMirrorError && err.code === 'DS_REQUEST_BUDGET') stats.requests = Math.max(0, stats.requests - 1);
+    throw err;
+  };
+  return {
+    get: <T>(path: string, query?: Parameters<ApiClient['get']>[1]) => client.get<T>(path, query).catch(uncount),
+    getBytes: (path, query) => client.getBytes(path, query).catch(uncount),
+    get stats() {
+      return client.stats;
+    },
+    close: () => client.close(),
+  };
 }

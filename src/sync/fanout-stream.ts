@@ -4,6 +4,7 @@
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import { ConfigError, DsMirrorError } from '../errors.js';
+import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
 import { contentHash } from './record-rows.js';
@@ -29,8 +30,9 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
     const rows = pending;
     pending = [];
     if (rows.length === 0) return;
-    const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now()));
+    const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now(), stream.name));
     addWrites(stats, counts);
+    stats.errors += counts.rejected;
   };
 
   await Promise.all(
@@ -113,14 +115,24 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
   // Counted by key against what the parent held: new keys are inserts, kept keys updates, gone keys deletions.
   const before = known ? await childKeys(ctx.store, stream, parent) : new Set<string>();
   const now = ctx.now();
-  await ctx.store.transaction(async (tx) => {
-    await tx.replaceChildren(stream.table, { [stream.key[0]]: parent.key }, rows);
-    await tx.db
-      .insertInto('fanout_parents')
-      .values({ stream: stream.name, parent_key: parentKey, row_hash: hash, rows: rows.length, synced_at: now })
-      .onConflict((oc) => oc.columns(['stream', 'parent_key']).doUpdateSet({ row_hash: hash, rows: rows.length, synced_at: now }))
-      .execute();
-  });
+  try {
+    await ctx.store.transaction(async (tx) => {
+      await tx.replaceChildren(stream.table, { [stream.key[0]]: parent.key }, rows);
+      await tx.db
+        .insertInto('fanout_parents')
+        .values({ stream: stream.name, parent_key: parentKey, row_hash: hash, rows: rows.length, synced_at: now })
+        .onConflict((oc) => oc.columns(['stream', 'parent_key']).doUpdateSet({ row_hash: hash, rows: rows.length, synced_at: now }))
+        .execute();
+    });
+  } catch (error) {
+    // The store refuses these rows' values (a NUL, a wrong type): this parent's rows are quarantined and keep
+    // their last good version; the other parents go on. A store that cannot write fails the stream.
+    if (!isRecordError(error)) throw error;
+    const reason = `parent ${parent.idOrSlug}: ${(error as Error).message.slice(0, 300)}`;
+    await ctx.store.transaction((tx) => tx.quarantine(stream.name, reason, { parent: parent.key, rows }, now));
+    stats.errors++;
+    return;
+  }
   let kept = 0;
   for (const row of rows) if (before.has(keyString(stream.key.map((k) => row[k])))) kept++;
   stats.updated += kept;

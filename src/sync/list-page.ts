@@ -100,7 +100,11 @@ export async function writeRecords(
     for (const row of mapped.rows) keys.push(keyString(stream.key.map((k) => row[k])));
     for (const r of mapped.rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
     rejected += mapped.rejected.length;
-    if (mapped.rows.length) addWrites(counts, await tx.upsertChanged(stream.table, stream.key, mapped.rows, now));
+    if (mapped.rows.length) {
+      const written = await tx.upsertChanged(stream.table, stream.key, mapped.rows, now, stream.name);
+      addWrites(counts, written);
+      rejected += written.rejected; // quarantined by the store: still served, so its key stays seen
+    }
   }
   return { keys, rejected, counts };
 }

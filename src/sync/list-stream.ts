@@ -8,6 +8,7 @@ import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext, type SyncSettings } from './context.js';
 import { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
+import { DEFAULT_MAX_PAGES_PER_LIST, limitReason, PageGuard, pageLimit } from './page-guard.js';
 import { windowStart } from './date-window.js';
 import { type FetchedPage, type Written, fetchListPage, forgetPagesAfter, openListPage, rowsLastSeen, savePageHash, writeRecords } from './list-page.js';
 
@@ -121,7 +122,9 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
   const { progress, start } = run;
   const startPage = progress.placeWith() ?? 1;
   const seen = new Set<string>();
-  let previousFirstKey: string | undefined;
+  const ceiling = ctx.settings.maxPagesPerList ?? DEFAULT_MAX_PAGES_PER_LIST;
+  const maxPages = pageLimit(run.expectedRows, stream.pageSize, ceiling);
+  const guard = new PageGuard(stream.path, maxPages, limitReason(run.expectedRows, maxPages, ceiling));
   let lastPage = startPage - 1;
   let skippedSinceCheckpoint = 0;
   const { pageSize, lastPage: endPage } = listPaging(stream, ctx.settings);
@@ -145,11 +148,9 @@ async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Vari
     for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize, startPage, expectedRows: run.expectedRows, window: pageWindow(stream, ctx.settings), lastPage: endPage })) {
       lastPage = page.page;
       if (last) progress.end(page.page);
-      // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule).
-      if (page.firstKey !== undefined && page.firstKey === previousFirstKey) {
-        throw new DsMirrorError('DS_PAGING_LOOP', `${stream.path} served the records of page ${page.page - 1} again on page ${page.page}: paging is ignored, stopping`);
-      }
-      previousFirstKey = page.firstKey;
+      // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule),
+      // also when it cycles through several pages, and stop a list that never ends.
+      guard.check(page.page, [page.firstKey === undefined ? undefined : `key:${page.firstKey}`, page.count > 0 ? `body:${page.hash}` : undefined]);
       // An unchanged page writes nothing; its checkpoint is saved with the next write, or every
       // CHECKPOINT_EVERY unchanged pages, so a resume re-reads at most that many cheap pages.
       const unchanged: Written = { keys: page.keys ?? [], rejected: 0, counts: { inserted: 0, updated: 0, unchanged: page.count } };

@@ -4,6 +4,7 @@
 import { hash } from 'node:crypto';
 import { missingRequired, toRow } from '../catalog/mapping.js';
 import type { ColumnMap } from '../catalog/types.js';
+import { jsonProblem } from '../store/storable.js';
 import type { Row } from '../store/types.js';
 
 /**
@@ -34,15 +35,43 @@ export function recordsToRows(
     }
     const row = toRow(record, spec.columns); // a fresh object: extended in place
     if (extra) Object.assign(row, extra);
-    const nullKey = spec.key.find((k) => row[k] === null || row[k] === undefined);
-    if (nullKey) {
-      rejected.push({ record, reason: `key column "${nullKey}" is empty` });
+    const checked = keyProblem(row, spec.key) ?? rawText(record);
+    if (typeof checked === 'string') {
+      rejected.push({ record, reason: checked });
       continue;
     }
-    const raw = JSON.stringify(record);
+    const { raw } = checked;
     row.raw = raw;
     row.row_hash = contentHash(raw);
     rows.push(row);
   }
   return { rows, rejected };
+}
+
+/**
+ * Why the row's key cannot identify it, or null. Keys are strings or integers: an object, list or
+ * boolean is stored as text that never reads back as the same key, so the row would be deleted again
+ * by the same pass.
+ */
+function keyProblem(row: Row, key: readonly string[]): string | null {
+  for (const k of key) {
+    const v = row[k];
+    if (v === null || v === undefined) return `key column "${k}" is empty`;
+    if (typeof v !== 'string' && !Number.isSafeInteger(v)) {
+      return `key column "${k}" holds ${Array.isArray(v) ? 'a list' : typeof v === 'number' ? `the number ${v}` : `a ${typeof v}`}: a key must be a text or an integer`;
+    }
+  }
+  return null;
+}
+
+/** The record's JSON text, or why no store can hold it (nested too deep to serialise, NUL, unpaired surrogates). */
+function rawText(record: unknown): string | { raw: string } {
+  let raw: string;
+  try {
+    raw = JSON.stringify(record);
+  } catch {
+    return 'the record is nested too deep to store';
+  }
+  // JSON.stringify writes NUL and unpaired surrogates as \u escapes: only then is the record walked.
+  return raw.includes('\\u') ? (jsonProblem(record) ?? { raw }) : { raw };
 }

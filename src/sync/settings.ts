@@ -33,6 +33,7 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
     topAssets: config.topAssets,
+    maxPagesPerList: config.maxPagesPerList,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},

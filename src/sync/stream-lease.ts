@@ -16,7 +16,7 @@ export async function acquireStreamLease(store: Store, stream: string, owner: st
   const lease = await store.acquireLease(name, owner, LEASE_TTL_MS);
   if (lease) return lease;
   const holder = await store.leaseHolder(name);
-  if (holder && diedHere(holder.owner)) {
+  if (holder && ownerDied(holder.owner)) {
     await store.db.deleteFrom('leases').where('name', '=', name).where('owner', '=', holder.owner).execute();
     const taken = await store.acquireLease(name, owner, LEASE_TTL_MS);
     if (taken) return taken;
@@ -24,7 +24,8 @@ export async function acquireStreamLease(store: Store, stream: string, owner: st
   return { heldBy: holder ? `${holder.owner}, lease until ${holder.expiresAt}` : 'another worker' };
 }
 
-function diedHere(owner: string): boolean {
+/** Whether `owner` (host:pid:random) was a process of this host that no longer exists. */
+export function ownerDied(owner: string): boolean {
   const [host, pid] = owner.split(':');
   if (host !== hostname() || !/^\d+$/.test(pid ?? '') || Number(pid) === process.pid) return false;
   try {

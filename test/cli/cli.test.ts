@@ -21,7 +21,7 @@ let dir: string;
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   const base = { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_CONFIG: join(dir, 'config.json'), DS_LOG_LEVEL: 'warn' };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env: { ...process.env, ...base, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env: { ...process.env, ...base, ...env }, timeout: 240_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -50,21 +50,12 @@ describe('ds-mirror CLI', () => {
     expect(sync.stdout).toContain('--plan');
   });
 
-  it('refuses bad input with one line and exit code 2', async () => {
+  it('refuses bad input with one line and exit code 2', { timeout: 120_000 }, async () => {
     for (const args of [['sync', '--max-requests', 'many'], ['sync', 'no-such-stream'], ['sync', '--select', 'assets'], ['no-such-command']]) {
       const out = await cli(args);
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
     }
-    for (const args of [['sync', '--max-requests', '0'], ['sync', '--page-window', '0'], ['sync', '--select', 'assets=top:-4'], ['sync', '--select', 'assets=top:0'], ['jobs', '--next', '0']]) {
-      const out = await cli(args);
-      expect(out.code, args.join(' ')).toBe(2);
-      expect(out.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-    }
-    writeFileSync(join(dir, 'top0.json'), JSON.stringify({ selection: { assets: 'top:0' } }));
-    const top0 = await cli(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
-    expect(top0.code).toBe(2);
-    expect(top0.stderr).toMatch(/selection\.assets/);
     const badConfig = await cli(['status'], { DS_DB: 'sqlite:' + join(dir, 'x.db'), DS_CONFIG: join(dir, 'missing.json') });
     expect(badConfig.code).toBe(2);
     expect(badConfig.stderr).toMatch(/cannot read the config file/);
@@ -74,7 +65,20 @@ describe('ds-mirror CLI', () => {
     expect(invalid.stderr).toMatch(/pageWindow/);
   });
 
-  it('touches no file before the configuration is known to be good', async () => {
+  it('refuses counts below 1 as configuration errors, on one line', { timeout: 180_000 }, async () => {
+    const cases = [['sync', '--max-requests', '0'], ['sync', '--page-window', '0'], ['sync', '--select', 'assets=top:-4'], ['sync', '--select', 'assets=top:0'], ['jobs', '--next', '0'], ['synk']];
+    for (const [args, out] of cases.map((args) => [args, cli(args)] as const)) {
+      const { code, stderr } = await out;
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    writeFileSync(join(dir, 'top0.json'), JSON.stringify({ selection: { assets: 'top:0' } }));
+    const top0 = await cli(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
+    expect(top0.code).toBe(2);
+    expect(top0.stderr).toMatch(/selection\.assets/);
+  });
+
+  it('touches no file before the configuration is known to be good', { timeout: 120_000 }, async () => {
     const typo = join(dir, 'typo', 'dir', 'x.db');
     const missingFolder = await cli(['status'], { DS_DB: `sqlite:${typo}` });
     expect(missingFolder.code).toBe(2);
@@ -88,7 +92,7 @@ describe('ds-mirror CLI', () => {
     expect(existsSync(fresh)).toBe(false);
   });
 
-  it('refuses to sync another service into a mirror, saying why, unless --force', async () => {
+  it('refuses to sync another service into a mirror, saying why, unless --force', { timeout: 120_000 }, async () => {
     const db = `sqlite:${join(dir, 'one-service.db')}`;
     expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db })).code).toBe(0);
     const other = await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: 'http://127.0.0.1:9/other/' });
@@ -100,12 +104,37 @@ describe('ds-mirror CLI', () => {
     expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: `${sandbox.url}/` })).code).toBe(0);
   });
 
+  it('lists the configured views with their names, from the mirror or the service', { timeout: 120_000 }, async () => {
+    const [view] = sandbox.monitoring.views();
+    const env = { DS_DB: `sqlite:${join(dir, 'views.db')}`, DS_MONITORING_VIEWS: `${view.slug},no-such-view` };
+    const before = await cli(['views'], env);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toMatch(/not mirrored yet/);
+    const fetched = await cli(['views', '--fetch', '--json'], env);
+    expect(fetched.code).toBe(1);
+    expect(JSON.parse(fetched.stdout)).toMatchObject([
+      { configured: view.slug, id: view.id, name: view.name },
+      { configured: 'no-such-view', id: null, note: expect.stringMatching(/unknown to the service/) },
+    ]);
+    await cli(['sync', 'monitoring-views', '--no-progress'], { ...env, DS_MONITORING_VIEWS: view.id });
+    const mirrored = await cli(['views'], { ...env, DS_MONITORING_VIEWS: view.slug });
+    expect(mirrored.code).toBe(0);
+    expect(mirrored.stdout).toContain(view.name);
+    expect(mirrored.stdout).toContain(view.id);
+    const none = await cli(['views'], { ...env, DS_MONITORING_VIEWS: '', DS_DB: `sqlite:${join(dir, 'no-views.db')}` });
+    expect(none.stdout).toMatch(/no monitoring view is configured.*URL/);
+  });
+
   it('plans without making a request, then syncs, then reports status; the key never shows', async () => {
     sandbox.resetRequestCount();
     const plan = await cli(['sync', 'v1', '--plan']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('/v1/assets?');
     expect(plan.stdout).toMatch(/no request was made/);
+    // An empty mirror plans from the real service's published sizes, marked as estimates, against the quota.
+    expect(plan.stdout).toMatch(/^assets\s+~1,332\s/m);
+    expect(plan.stdout).toMatch(/^\/v1 \(and charts\): ~1,384 requests.*quota 2,500\/month.*2,500 left \(0 used this month\)/m);
+    expect(plan.stdout).not.toMatch(/monitoring-views/);
     expect(sandbox.requestCount()).toBe(0);
 
     const sync = await cli(['sync', 'assets', 'charts', '--no-progress']);
@@ -116,6 +145,10 @@ describe('ds-mirror CLI', () => {
 
     const replan = await cli(['sync', 'assets', '--plan']);
     expect(replan.stdout).not.toContain('≥');
+    // Now from the mirror's own sizes, and the ledger counts what the sync sent.
+    const pages = ['token', 'equity', 'tokenizedStock'].map((c) => Math.floor((sandbox.records('assets') as { asset_class: string }[]).filter((a) => a.asset_class === c).length / 100) + 1);
+    expect(replan.stdout).toMatch(new RegExp(`^assets\\s+${pages.reduce((a, b) => a + b)}\\s`, 'm'));
+    expect(replan.stdout).toMatch(/^\/v1 \(and charts\): \d+ requests.*quota 2,500\/month.*, [\d,]+ left \([1-9]\d* used this month\)/m);
 
     const status = await cli(['status', '--json']);
     const rows = JSON.parse(status.stdout) as { stream: string; rows: number; lastSuccess: string | null }[];

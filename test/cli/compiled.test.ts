@@ -32,6 +32,11 @@ describe('the compiled CLI', () => {
     for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy']) expect(stdout).toContain(command);
     const views = await run(process.execPath, ['bin/ds-mirror.js', '--db', 'sqlite:x.db', 'help', 'views']);
     expect(views.stdout).toContain('--fetch');
+    const jobs = await run(process.execPath, ['bin/ds-mirror.js', 'jobs', '--help']);
+    expect(jobs.stdout).toMatch(/--next <n>\s+how many next run times to show \(default: 1\)/);
+    const sync = await run(process.execPath, ['bin/ds-mirror.js', 'sync', '--help']);
+    expect(sync.stdout).toMatch(/all, v1, monitoring, fanouts/);
+    expect(sync.stdout + jobs.stdout).not.toMatch(/default: \[\]|\(default 1\)/);
   });
 
   it('finds the command named on the command line past the global options', () => {

@@ -2,7 +2,7 @@
 // and a dialect-neutral snapshot of a mirrored table to compare runs and the sandbox's own data.
 import pino from 'pino';
 import { resolveStreams } from '../../src/catalog/index.js';
-import { createClient, type ApiClient } from '../../src/client/index.js';
+import { createClient, type ApiClient, type ClientOptions } from '../../src/client/index.js';
 import type { Store } from '../../src/store/index.js';
 import { keyString } from '../../src/store/index.js';
 import type { SyncSettings } from '../../src/sync/context.js';
@@ -11,7 +11,7 @@ import { monitoringParams } from '../../src/catalog/query-params.js';
 
 export const silent = pino({ level: 'silent' });
 
-export function fastClient(sandbox: { url: string; apiKey: string }, extra: { maxRequests?: number } = {}): ApiClient {
+export function fastClient(sandbox: { url: string; apiKey: string }, extra: Partial<ClientOptions> = {}): ApiClient {
   const fast = { requestsPerMinute: 10_000_000, concurrency: 16 };
   return createClient({
     baseUrl: sandbox.url,
@@ -19,7 +19,7 @@ export function fastClient(sandbox: { url: string; apiKey: string }, extra: { ma
     limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
     retries: 10,
     backoff: { initialMs: 2, maxMs: 40 },
-    timeoutMs: 10_000,
+    timeoutMs: 120_000, // generous: a slow answer on a busy machine must not become a retry (requests are counted)
     ...extra,
   });
 }

@@ -99,7 +99,7 @@ function isAlive(pid: number): boolean {
 
 function run(argv: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(argv[0], argv.slice(1), { timeout: 90_000 }, (err, _stdout, stderr) => {
+    execFile(argv[0], argv.slice(1), { timeout: 240_000 }, (err, _stdout, stderr) => {
       if (err) reject(new Error(`${argv.join(' ')} failed: ${stderr.trim() || err.message}`));
       else resolve();
     });

@@ -69,7 +69,7 @@ async function spawnDaemon(): Promise<Spawned> {
   const url = await waitFor('the daemon to print its health URL', () => {
     if (child.exitCode !== null) throw new Error(`the daemon exited with ${child.exitCode}: ${logs.join('')}`);
     return /health (http:\/\/[\d.:]+)\/healthz/.exec(out)?.[1];
-  }, 30_000);
+  }, 240_000);
   return { child, url, logs, exited };
 }
 
@@ -82,8 +82,8 @@ interface Pass { run_id: number; stream: string; outcome: string; fetched: numbe
 
 describe('ds-mirror daemon (child process)', () => {
   it('stops on SIGTERM at a checkpoint within the bound, and the next daemon resumes there', async () => {
-    // Slow pages, so SIGTERM finds the assets list half-way.
-    sandbox.setChaos({ latencyMs: 150 });
+    // Slow pages (a few seconds per list), so SIGTERM finds the assets list half-way even on a busy machine.
+    sandbox.setChaos({ latencyMs: 1500 });
     const first = await spawnDaemon();
     store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
     const db = store.db;
@@ -125,7 +125,7 @@ describe('ds-mirror daemon (child process)', () => {
       const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'daily-catalog')!;
       // The first daemon's stopped run is in the history; wait for a run of this daemon.
       return job.runs > 0 && !job.running ? job : undefined;
-    }, 60_000);
+    }, 240_000);
     expect(done).toMatchObject({ lastOutcome: 'success', lastError: null });
     const scraped = await metrics(second.url);
     second.child.kill('SIGTERM');

@@ -36,7 +36,7 @@ function job(name: string, schedule: string, streams: string[]): JobDef {
 async function daemonWith(jobs: JobDef[], extra: Partial<DaemonOptions> = {}): Promise<{ daemon: Daemon; store: Store }> {
   const test = await openTestStore('sqlite');
   // No retries: a 5xx fails the run at once, as a long outage would.
-  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retries: 0, timeoutMs: 10_000, limits: { v1: fast, open: fast, charts: fast } });
+  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retries: 0, timeoutMs: 120_000, limits: { v1: fast, open: fast, charts: fast } });
   const daemon = await startDaemon({
     store: test.store, client, logger: silent, settings: settings(), jobs: configureJobs(jobs, {}, 'UTC'),
     http: { port: 0, host: '127.0.0.1' }, stopTimeoutMs: 10_000, ...extra,

@@ -21,7 +21,7 @@ export async function metrics(baseUrl: string): Promise<Map<string, number>> {
 }
 
 /** Polls `check` until it returns a value (not undefined), or fails after `ms`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 120_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

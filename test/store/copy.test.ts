@@ -189,7 +189,7 @@ describe('copy', () => {
     const cli = async (...args: string[]) =>
       run(process.execPath, ['bin/ds-mirror.js', 'copy', '--from', sqlite.url, '--to', pg.url, '--to-schema', pg.schema!, ...args], {
         env: { ...process.env, DS_LOG_LEVEL: 'warn' },
-        timeout: 60_000,
+        timeout: 240_000,
       }).then(
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),

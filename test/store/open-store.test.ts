@@ -104,7 +104,8 @@ describe('openStore', () => {
 
   it('keeps PostgreSQL tables in the chosen schema and logs the URL without its password', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    // Migrations are logged at debug (quiet by default).
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
     const withPassword = inject('pgUrl').replace('://postgres@', '://postgres:not-a-real-pw@'); // trust auth ignores it
     const schema = `t_schema_${process.pid}_${Date.now()}`;
     const store = await openStore({ url: withPassword, schema, logger });

@@ -27,7 +27,7 @@ for (const dialect of dialects) {
 
       const run = await t.store.db.selectFrom('sync_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
       expect({ ...run, streams: JSON.parse(run.streams) }).toEqual({
-        id: runId, started_at: T1, finished_at: T2, mode: 'incremental', streams: ['assets', 'chains'], outcome: 'partial', job: null,
+        id: runId, started_at: T1, finished_at: T2, mode: 'incremental', streams: ['assets', 'chains'], outcome: 'partial', job: null, owner: null,
       });
       const byJob = await t.store.db.selectFrom('sync_runs').select('job').where('id', '=', runId + 1).executeTakeFirstOrThrow();
       expect(byJob.job).toBe('nightly-full');

@@ -15,7 +15,7 @@ export interface ChildOutcome {
 export function runStoreChild(t: TestStore, leaseName = '', owner = ''): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
     const args = ['--import', 'tsx', CHILD, t.url, t.schema ?? '', leaseName, owner];
-    execFile(process.execPath, args, { timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, args, { timeout: 240_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`store child failed: ${stderr || err.message}`));
       else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
     });

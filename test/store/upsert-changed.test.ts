@@ -36,7 +36,7 @@ for (const dialect of dialects) {
     afterEach(() => t.cleanup());
 
     it('inserts new keys with first_seen_at and synced_at set to now', async () => {
-      expect(await upsert([item(1), item(2), item(3)], T1)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+      expect(await upsert([item(1), item(2), item(3)], T1)).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: 0 });
       const rows = await all();
       expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
       for (const r of rows) expect([r.first_seen_at, r.synced_at, r.deleted_at]).toEqual([T1, T1, null]);
@@ -44,13 +44,13 @@ for (const dialect of dialects) {
 
     it('writes nothing when every hash is unchanged', async () => {
       await upsert([item(1), item(2), item(3)], T1);
-      expect(await upsert([item(1), item(2), item(3)], T2)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
+      expect(await upsert([item(1), item(2), item(3)], T2)).toEqual({ inserted: 0, updated: 0, unchanged: 3, rejected: 0 });
       expect((await all()).map((r) => r.synced_at)).toEqual([T1, T1, T1]);
     });
 
     it('updates only changed rows, keeping first_seen_at', async () => {
       await upsert([item(1), item(2), item(3)], T1);
-      expect(await upsert([item(1), item(2, 'b'), item(3), item(4)], T2)).toEqual({ inserted: 1, updated: 1, unchanged: 2 });
+      expect(await upsert([item(1), item(2, 'b'), item(3), item(4)], T2)).toEqual({ inserted: 1, updated: 1, unchanged: 2, rejected: 0 });
       const rows = await all();
       expect(rows.map((r) => [r.id, r.title, r.first_seen_at, r.synced_at])).toEqual([
         [1, 'item 1 a', T1, T1],
@@ -63,7 +63,7 @@ for (const dialect of dialects) {
     it('brings back a soft-deleted row even when its hash is unchanged', async () => {
       await upsert([item(1), item(2), item(3)], T1);
       expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(['1', '2']), {}, T2)).toBe(1);
-      expect(await upsert([item(1), item(2), item(3)], T3)).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
+      expect(await upsert([item(1), item(2), item(3)], T3)).toEqual({ inserted: 0, updated: 1, unchanged: 2, rejected: 0 });
       const row3 = (await all())[2];
       expect([row3.first_seen_at, row3.synced_at, row3.deleted_at]).toEqual([T1, T3, null]);
     });
@@ -74,7 +74,7 @@ for (const dialect of dialects) {
       await upsert(ids.map((id) => item(id)), T1);
       expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(ids.filter((id) => id !== 7).map(String)), {}, T2)).toBe(1);
       const next = [...ids.map((id) => item(id, id === 3 || id === 30 ? 'b' : 'a')), item(41)];
-      expect(await upsert(next, T3)).toEqual({ inserted: 1, updated: 3, unchanged: 37 });
+      expect(await upsert(next, T3)).toEqual({ inserted: 1, updated: 3, unchanged: 37, rejected: 0 });
       const written = (await all()).filter((r) => r.synced_at === T3).map((r) => r.id);
       expect(written).toEqual([3, 7, 30, 41]);
       expect((await all()).every((r) => r.deleted_at === null)).toBe(true);
@@ -84,9 +84,9 @@ for (const dialect of dialects) {
       await createMirrorTable(t.store, 'test_pairs', ['chart_id', 'slug']);
       const pair = (chart_id: number, slug: string, v = 'a') => ({ chart_id, slug, raw: { v }, row_hash: `${chart_id}${slug}${v}` });
       const rows = [pair(1, 'a'), pair(1, 'b'), pair(2, 'a')];
-      expect(await upsert(rows, T1, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+      expect(await upsert(rows, T1, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: 0 });
       const changed = [pair(1, 'a'), pair(1, 'b', 'z'), pair(2, 'a')];
-      expect(await upsert(changed, T2, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2 });
+      expect(await upsert(changed, T2, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2, rejected: 0 });
       const stored = await t.store.db.selectFrom('test_pairs').select(['chart_id', 'slug', 'synced_at']).orderBy('chart_id').orderBy('slug').execute();
       expect(stored).toEqual([
         { chart_id: 1, slug: 'a', synced_at: T1 },
@@ -96,9 +96,9 @@ for (const dialect of dialects) {
     });
 
     it('keeps the last of duplicate keys within one page', async () => {
-      expect(await upsert([item(1, 'a'), item(2), item(1, 'b')], T1)).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+      expect(await upsert([item(1, 'a'), item(2), item(1, 'b')], T1)).toEqual({ inserted: 2, updated: 0, unchanged: 0, rejected: 0 });
       expect((await all())[0].title).toBe('item 1 b');
-      expect(await upsert([item(1, 'c'), item(1, 'b')], T2)).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+      expect(await upsert([item(1, 'c'), item(1, 'b')], T2)).toEqual({ inserted: 0, updated: 0, unchanged: 1, rejected: 0 });
       expect((await all())[0].title).toBe('item 1 b');
     });
 
@@ -153,15 +153,15 @@ for (const dialect of dialects) {
 
     it('writes pages far past the 65,535 bind-parameter cap', async () => {
       const rows = Array.from({ length: 12_000 }, (_, i) => item(i + 1));
-      expect(await upsert(rows, T1)).toEqual({ inserted: 12_000, updated: 0, unchanged: 0 });
+      expect(await upsert(rows, T1)).toEqual({ inserted: 12_000, updated: 0, unchanged: 0, rejected: 0 });
       const changed = rows.map((r, i) => (i % 1000 === 0 ? item(i + 1, 'b') : r));
-      expect(await upsert(changed, T2)).toEqual({ inserted: 0, updated: 12, unchanged: 11_988 });
+      expect(await upsert(changed, T2)).toEqual({ inserted: 0, updated: 12, unchanged: 11_988, rejected: 0 });
       const count = await t.store.db.selectFrom('test_items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(12_000);
     });
 
     it('does nothing for an empty page', async () => {
-      expect(await upsert([], T1)).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
+      expect(await upsert([], T1)).toEqual({ inserted: 0, updated: 0, unchanged: 0, rejected: 0 });
       expect(await all()).toEqual([]);
     });
   });

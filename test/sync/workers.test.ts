@@ -66,7 +66,7 @@ function forwardable(headers: IncomingHttpHeaders | Record<string, string | stri
 
 /** Waits until every stream has been refused to one worker (recorded as skipped in some run). */
 async function untilEveryStreamRefused(store: Store, streams: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const { n } = await store.db
       .selectFrom('sync_run_streams')
@@ -74,7 +74,7 @@ async function untilEveryStreamRefused(store: Store, streams: number): Promise<v
       .where('outcome', '=', 'skipped')
       .executeTakeFirstOrThrow();
     if (Number(n) >= streams) return;
-    if (Date.now() > deadline) throw new Error(`only ${n} of ${streams} streams were refused to a second worker in 30 s`);
+    if (Date.now() > deadline) throw new Error(`only ${n} of ${streams} streams were refused to a second worker in 240 s`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -1,0 +1,108 @@
+// The default schedule over a simulated month against the sandbox enforcing a /v1 monthly quota,
+// scaled from the real plan: the plan's 2,500 requests are 1.27 times what the schedule projects at real
+// sizes, so the sandbox's quota is 1.27 times what `budget` projects for this mirror. Every /v1 job of
+// the schedule runs at each of its cron times, on the sandbox's clock, while the sandbox's data changes.
+// No request is refused, no quota exceeded, every run completes, and each stream is as fresh as promised.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultJobs } from '../../jobs/index.js';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { projectSchedule } from '../../src/budget/projection.js';
+import { QuotaGate } from '../../src/budget/quota-gate.js';
+import { UsageLedger } from '../../src/budget/usage-ledger.js';
+import { planQuotas } from '../../src/budget/plan-quotas.js';
+import type { Quotas } from '../../src/budget/quotas.js';
+import { allStreams, resolveStreams } from '../../src/catalog/index.js';
+import type { StreamDef } from '../../src/catalog/types.js';
+import { configureJobs, jobStreams, nextRuns } from '../../src/scheduler/index.js';
+import { runSync } from '../../src/sync/engine.js';
+import { fastClient, settings, silent } from '../helpers/mirror.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+/** 2,500 / the default schedule's projection at real sizes (1,962 /v1 requests a month). */
+const PLAN_HEADROOM = 2500 / 1962;
+const JULY = Date.parse('2025-07-01T00:00:00Z');
+const AUGUST = Date.parse('2025-08-01T00:00:00Z');
+const HOUR_MS = 3_600_000;
+
+for (const dialect of dialects) {
+  describe(`the default schedule over a month (${dialect})`, () => {
+    let sandbox: Sandbox;
+    let t: TestStore;
+    const jobs = configureJobs(defaultJobs, {}, 'UTC')
+      .map((job) => ({ job, streams: jobStreams(job) }))
+      .filter(({ streams }) => streams.every((s) => s.kind !== 'custom')); // the /v1 jobs: the monthly quota
+
+    const run = async (streams: readonly StreamDef[], quotas: Quotas, mode: 'full' | 'incremental') => {
+      const gate = new QuotaGate({ ledger: new UsageLedger(t.store), quotas, clock: () => sandbox.now() });
+      const client = fastClient(sandbox, { gate, clock: () => sandbox.now().getTime() });
+      try {
+        return await runSync({ client, store: t.store, logger: silent, settings: settings({ mode }), streams });
+      } finally {
+        await client.close();
+      }
+    };
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ scale: 0.3, seed: 21 });
+      t = await openTestStore(dialect);
+      // June: the first sync, before the month the test watches.
+      expect((await run(resolveStreams(['v1']), planQuotas({ v1: { requestsPerMonth: null } }), 'incremental')).outcome).toBe('success');
+    });
+    afterAll(async () => {
+      await t?.cleanup();
+      await sandbox?.close();
+    });
+
+    it('keeps within the scaled quota with no request refused, and as fresh as the budget promised', { timeout: 900_000 }, async () => {
+      await sandbox.advance({ seconds: (JULY - sandbox.now().getTime()) / 1000, updateFraction: 0, addFraction: 0, removeFraction: 0 });
+      const projection = await projectSchedule(t.store, settings(), jobs, planQuotas(), new Date(JULY), allStreams());
+      const projected = projection.perMonth.v1;
+      const quota = Math.ceil(projected * PLAN_HEADROOM);
+      sandbox.setQuota(`v1=${quota}/month`);
+      const quotas = planQuotas({ v1: { requestsPerMonth: quota } });
+
+      // Every cron time of every job in July, in order.
+      const fires = jobs.flatMap(({ job, streams }) => {
+        const times: number[] = [];
+        for (let at = new Date(JULY - 1); ;) {
+          const [next] = nextRuns(job, 1, at);
+          if (next.getTime() >= AUGUST) break;
+          times.push(next.getTime());
+          at = next;
+        }
+        return times.map((time) => ({ time, job, streams }));
+      }).sort((a, b) => a.time - b.time);
+      expect(fires.length).toBeGreaterThan(90);
+
+      const lastRun = new Map<string, number>();
+      const worstAge = new Map<string, number>();
+      for (const fire of fires) {
+        const seconds = (fire.time - sandbox.now().getTime()) / 1000;
+        // The service changes as time passes: about 1% of records a day.
+        if (seconds > 0) await sandbox.advance({ seconds, updateFraction: (0.01 * seconds) / 86_400, addFraction: 0, removeFraction: 0 });
+        const result = await run(fire.streams, quotas, fire.job.mode);
+        expect(result.outcome, `${fire.job.name} at ${new Date(fire.time).toISOString()}`).toBe('success');
+        for (const s of fire.streams) {
+          const before = lastRun.get(s.name);
+          if (before !== undefined) worstAge.set(s.name, Math.max(worstAge.get(s.name) ?? 0, fire.time - before));
+          lastRun.set(s.name, fire.time);
+        }
+      }
+
+      const report = sandbox.quota();
+      expect([report.refused, report.exceeded]).toEqual([0, false]);
+      const used = report.families.v1.used.month;
+      expect(used).toBeLessThanOrEqual(quota);
+      expect((await new UsageLedger(t.store).usage('v1', new Date(AUGUST - 1))).month).toBe(used);
+      // The projection is what budget promised; the month kept close to it.
+      expect(used).toBeLessThanOrEqual(projected * 1.1);
+      expect(used).toBeGreaterThanOrEqual(projected * 0.5);
+      for (const f of projection.freshness) {
+        const seen = worstAge.get(f.stream);
+        if (seen !== undefined) expect(seen, f.stream).toBeLessThanOrEqual(f.maxAgeMs!);
+      }
+      expect(projection.freshness.find((f) => f.stream === 'assets-top')?.maxAgeMs).toBe(12 * HOUR_MS);
+      expect(projection.freshness.find((f) => f.stream === 'projects')?.maxAgeMs).toBe(24 * HOUR_MS);
+    });
+  });
+}
