@@ -7,6 +7,7 @@ export const engineTables: readonly TableSource[] = [
     columns: {
       id: 'Run id.', started_at: 'When the run started.', finished_at: 'When it finished; null while running.', mode: "'full' or 'incremental'.",
       streams: 'The streams it covered (JSON array).', outcome: "'success', 'partial', 'skipped', 'stopped' or 'failed'; null while running.", job: 'The scheduled job that started it, if any.',
+      owner: 'The process that runs it (host:pid:random, as its leases), so a run whose process died can be told from one still running.',
     },
   },
   {
