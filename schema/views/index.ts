@@ -16,8 +16,13 @@ export function createViewSql(view: ViewSpec, d: ViewDialect): string {
   return `create view ${view.name} as\n${view.sql(d)}`;
 }
 
-/** Drops (newest first) and creates every analyst view. */
+/** Drops (newest first) and creates every analyst view; on PostgreSQL in one round trip. */
 export async function recreateViews(db: Kysely<any>, d: ViewDialect): Promise<void> {
-  for (const view of [...ANALYST_VIEWS].reverse()) await sql.raw(`drop view if exists ${view.name}`).execute(db);
-  for (const view of ANALYST_VIEWS) await sql.raw(createViewSql(view, d)).execute(db);
+  const statements = [
+    ...[...ANALYST_VIEWS].reverse().map((view) => `drop view if exists ${view.name}`),
+    ...ANALYST_VIEWS.map((view) => createViewSql(view, d)),
+  ];
+  // SQLite's driver prepares one statement at a time.
+  if (d === 'postgres') await sql.raw(statements.join(';\n')).execute(db);
+  else for (const statement of statements) await sql.raw(statement).execute(db);
 }

@@ -1,10 +1,8 @@
 // Views that join across tables and id spaces: the asset crosswalk (`/v1` integer ids to the UUIDs of
 // token unlocks and monitoring), events by category and by asset, alerts with their true times, and
 // the history of changed rows.
-import { dayOf, doubleType, IMPORTANCE, isoColumn, type ViewDialect } from './lift.js';
+import { dayOf, doubleType, IMPORTANCE, isoColumn, lift, type ViewDialect } from './lift.js';
 import type { ViewSpec } from './view.js';
-
-const rank = (expr: string) => `case ${expr} ${IMPORTANCE.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`;
 
 // Best link per source asset: exact slug, then symbol and name together, then name alone, then symbol
 // alone (tickers are reused, so weakest). Several `/v1` assets tied at the best method share the
@@ -117,7 +115,7 @@ from monitoring_event_assets ea
     sql: (d) => {
       const matched = isoColumn(d, 'coalesce(a.matched_at, a.first_seen_at)');
       return `select a.view_id, coalesce(v.name, a.view_name) as view_name, a.event_id, e.title as event_title,
-  e.importance, ${rank('e.importance')} as importance_rank, a.development_id, a.source,
+  e.importance, ${lift.rankColumn('importance', IMPORTANCE)(d, 'e')} as importance_rank, a.development_id, a.source,
   ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
   ${isoColumn(d, 'a.first_seen_at')} as learned_at, a.delivery_id
 from alert_history a
@@ -128,8 +126,8 @@ from alert_history a
   {
     name: 'v_changes',
     description:
-      'Every kept previous version of a mirrored row (row_history), newest first in meaning: which table and key changed, ' +
-      'how, and in which run. "What changed in the last run": where ended_by_run_id = the last sync_runs.id.',
+      'Every kept previous version of a mirrored row (row_history): which table and key changed, how, and in which run. ' +
+      '"What changed in the last run": where ended_by_run_id = the last sync_runs.id.',
     columns: [
       { name: 'table_name', kind: 'text', description: 'The mirrored table.' },
       { name: 'row_key', kind: 'text', description: "The row's primary key as text (several key columns joined by '|')." },

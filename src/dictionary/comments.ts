@@ -33,8 +33,9 @@ export async function existingRelations(db: Kysely<any>): Promise<Map<string, Se
   return relations;
 }
 
+/** All in one round trip (a query without parameters may hold several statements): hundreds of them. */
 export async function applyComments(db: Kysely<any>, docs: readonly TableDoc[]): Promise<number> {
   const statements = commentStatements(docs, await existingRelations(db));
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  if (statements.length > 0) await sql.raw(statements.join(';\n')).execute(db);
   return statements.length;
 }
