@@ -7,7 +7,7 @@ const T1 = '2025-01-01T00:00:00.000Z';
 const T2 = '2025-01-01T00:05:00.000Z';
 
 function stats(stream: string, outcome: StreamRunStats['outcome'], extra: Partial<StreamRunStats> = {}): StreamRunStats {
-  return { stream, fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, durationMs: 1234.6, outcome, ...extra };
+  return { stream, fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, details: 7, durationMs: 1234.6, outcome, ...extra };
 }
 
 for (const dialect of dialects) {
@@ -33,8 +33,8 @@ for (const dialect of dialects) {
       expect(byJob.job).toBe('nightly-full');
       const perStream = await t.store.db.selectFrom('sync_run_streams').selectAll().where('run_id', '=', runId).orderBy('stream').execute();
       expect(perStream).toEqual([
-        { run_id: runId, stream: 'assets', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, duration_ms: 1235, outcome: 'success', error: null },
-        { run_id: runId, stream: 'chains', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, duration_ms: 1235, outcome: 'failed', error: 'HTTP 503 after 5 attempts' },
+        { run_id: runId, stream: 'assets', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, details: 7, duration_ms: 1235, outcome: 'success', error: null },
+        { run_id: runId, stream: 'chains', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, details: 7, duration_ms: 1235, outcome: 'failed', error: 'HTTP 503 after 5 attempts' },
       ]);
     });
 
