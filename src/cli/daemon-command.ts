@@ -2,8 +2,8 @@
 // receiver in one process, with /healthz and /metrics. SIGTERM or SIGINT stops it cleanly within
 // --stop-timeout; a second signal exits at once. Secrets come from the environment or files only.
 import { Option, type Command } from 'commander';
-import { DEFAULT_RECEIVER_PORT } from '../receiver/receive-command.js';
-import { defaultJobs } from '../../jobs/index.js';
+import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
+import { defaultJobs } from '../scheduler/default-jobs/index.js';
 import { quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { createClient } from '../client/index.js';
@@ -11,8 +11,7 @@ import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
 import { configureJobs, startDaemon, STARTUP_RUNS, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';

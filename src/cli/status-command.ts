@@ -3,7 +3,7 @@
 // (rows synced, requests, errors over every run, webhook deliveries received).
 import type { Command } from 'commander';
 import { allStreams } from '../catalog/index.js';
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 import { readMirrorStats } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
