@@ -70,7 +70,7 @@ export class Chaos {
   }
 
   current(): ChaosOptions | null {
-    return this.opts && { ...this.opts };
+    return this.opts && { ...this.opts, html: this.opts.html && { ...this.opts.html } };
   }
 
   get latencyMs(): number {
