@@ -7,7 +7,7 @@ import { dataArray } from '../client/index.js';
 import type { StreamContext } from '../sync/context.js';
 import { pages } from '../sync/pager.js';
 import { DEFAULT_MAX_PAGES_PER_LIST, limitReason, PageGuard, pageLimit } from '../sync/page-guard.js';
-import { contentHash } from '../sync/record-rows.js';
+import { contentHash } from '../content-hash.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */
 export interface MonitoringPage {

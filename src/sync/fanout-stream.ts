@@ -7,7 +7,7 @@ import { ConfigError, DsMirrorError, errorAction } from '../errors.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
-import { contentHash } from './record-rows.js';
+import { contentHash } from '../content-hash.js';
 
 const BATCH = 100;
 

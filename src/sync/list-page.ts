@@ -6,7 +6,8 @@ import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import { keyString, type Store, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites, type StreamContext } from './context.js';
-import { contentHash, recordsToRows } from './record-rows.js';
+import { contentHash } from '../content-hash.js';
+import { recordsToRows } from './record-rows.js';
 
 export interface ListPage {
   page: number;
