@@ -2,7 +2,7 @@
 // config file > defaults); bad input is one clear line on stderr and exit code 2.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, DsMirrorError } from '../errors.js';
+import { ConfigError, errorAction } from '../errors.js';
 import { registerCommands } from './commands.js';
 import { EXIT, type CliIo } from './io.js';
 
@@ -39,7 +39,7 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`ds-mirror: ${message}\n`);
-    return error instanceof DsMirrorError && error.code === 'DS_LEASE_HELD' ? EXIT.stopped : EXIT.failed;
+    return errorAction(error) === 'stop' ? EXIT.stopped : EXIT.failed;
   }
 }
 
