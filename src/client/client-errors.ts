@@ -32,7 +32,8 @@ function failedRequest<B extends ErrorBase>(Base: B) {
     declare readonly serverMessage: string | null;
     declare readonly attempts: number;
 
-    protected record(f: RequestFailure): void {
+    /** Copies the request facts (public: a mixin class exported through a declaration cannot hide it). */
+    record(f: RequestFailure): void {
       const { family, endpoint, status, bodyExcerpt, serverMessage, attempts } = f;
       Object.assign(this, { family, endpoint, status, bodyExcerpt, serverMessage, attempts });
     }
