@@ -10,7 +10,7 @@ import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
 import { boundMillis } from './filter-query.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom, type PassMark } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
 export interface ViewSyncOptions {
   /** Views to cover instead of the configured ones. */
@@ -129,7 +129,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
 async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, tally: ViewTally): Promise<void> {
   tally.views++;
   const { stats, store } = ctx;
-  const markKey = markName(STREAM, viewId);
+  const markKey: MarkName = { stream: STREAM, part: viewId };
   const mark = await readMark(store, markKey);
   const complete = since === null && (full || fullPassDue(ctx.settings, mark, ctx.now()));
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, mark.highWater)));

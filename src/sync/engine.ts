@@ -85,7 +85,7 @@ async function runStream(
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
     // Said once, by whoever reports the run (the summary, the daemon's job line).
     logger.debug({ stream: def.name }, stats.error);
-    await store.finishStream(run.runId, stats, {});
+    await store.finishStream(run.runId, stats);
     return stats;
   }
   // Keep the lease while the stream runs; if it is lost, stop at the next page.
@@ -121,7 +121,7 @@ async function runStream(
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
     // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
-    await store.finishStream(run.runId, stats, {}).catch((err: unknown) => {
+    await store.finishStream(run.runId, stats).catch((err: unknown) => {
       ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
     });
     await lease.release().catch(() => {}); // it expires by itself
