@@ -27,7 +27,7 @@ export class KyselyStore implements Store {
   private durablePending = 0;
 
   migrate(): ReturnType<Store['migrate']> {
-    return runMigrations(this.db, this.adapter.columnTypes, this.adapter.schema);
+    return runMigrations(this.db, this.adapter);
   }
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {

@@ -13,6 +13,7 @@ import { keyString } from './types.js';
 import { valueCheck, type ValueCheck } from './pg-values.js';
 import { isRecordError } from './storage-errors.js';
 import type { RejectedRow, StoreAdapter, UpsertPage } from './store-adapter.js';
+import type { ColumnTypes } from './types.js';
 
 const OID = { int8: 20, json: 114, jsonb: 3802, date: 1082, timestamptz: 1184 } as const;
 const ROWS_PER_STATEMENT = 10_000; // bounds the size of one statement's arrays
@@ -46,6 +47,17 @@ export function heldRowsQuery(table: string, key: readonly string[], keyTypes: r
     `cross join lateral (select ${key.map(quoteIdent).join(', ')}, row_hash, deleted_at is null as live from ${quoteIdent(table)} where ${match} offset 0) as t`
   );
 }
+
+export const POSTGRES_COLUMN_TYPES: ColumnTypes = Object.freeze({
+  text: 'text',
+  integer: 'bigint', // /v1 ids reach 4294967295, past int4
+  bigint: 'bigint',
+  double: 'double precision',
+  boolean: 'boolean',
+  json: 'jsonb',
+  timestamp: 'timestamptz',
+  serial: 'bigserial',
+});
 
 export async function createPostgresAdapter(url: string, schema: string | undefined, logger?: Logger): Promise<StoreAdapter> {
   // Mirror commits are asynchronous (like SQLite's WAL at synchronous=NORMAL): one transaction per
@@ -169,16 +181,7 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     dialect: 'postgres',
     db,
     schema,
-    columnTypes: {
-      text: 'text',
-      integer: 'bigint', // /v1 ids reach 4294967295, past int4
-      bigint: 'bigint',
-      double: 'double precision',
-      boolean: 'boolean',
-      json: 'jsonb',
-      timestamp: 'timestamptz',
-      serial: 'bigserial',
-    },
+    columnTypes: POSTGRES_COLUMN_TYPES,
     maxParams: 65_535,
     async durableCommits() {},
     async durableTransaction(trx) {

@@ -8,6 +8,7 @@ import { openSqlite, toSqliteValue } from './sqlite-connection.js';
 import { quoteIdent } from './store-adapter.js';
 import { isRecordError } from './storage-errors.js';
 import type { RejectedRow, StoreAdapter, UpsertPage } from './store-adapter.js';
+import type { ColumnTypes } from './types.js';
 
 interface UpsertStatements {
   select: Statement; // row_hash, deleted_at of one key
@@ -17,6 +18,17 @@ interface UpsertStatements {
   hashIndex: number;
   updateIndexes: number[]; // non-key columns, in SET order
 }
+
+export const SQLITE_COLUMN_TYPES: ColumnTypes = Object.freeze({
+  text: 'text',
+  integer: 'integer',
+  bigint: 'integer',
+  double: 'real',
+  boolean: 'integer',
+  json: 'text',
+  timestamp: 'text',
+  serial: 'integer',
+});
 
 export function createSqliteAdapter(path: string): StoreAdapter {
   const sqlite = openSqlite(path);
@@ -53,16 +65,7 @@ export function createSqliteAdapter(path: string): StoreAdapter {
   return {
     dialect: 'sqlite',
     db,
-    columnTypes: {
-      text: 'text',
-      integer: 'integer',
-      bigint: 'integer',
-      double: 'real',
-      boolean: 'integer',
-      json: 'text',
-      timestamp: 'text',
-      serial: 'integer',
-    },
+    columnTypes: SQLITE_COLUMN_TYPES,
     maxParams: 32_766,
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power
     // loss; a transaction that acknowledges something to the outside (a webhook) commits with FULL.
