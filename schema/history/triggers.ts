@@ -4,8 +4,10 @@
 // progress at each time: the store's adapters need not know about history). A row that comes back
 // after a soft delete adds nothing: its last version was kept when it was deleted.
 import { sql, type Kysely } from 'kysely';
+import { hashDiffersSql } from '../../src/store/changed-row.js';
+import type { Dialect } from '../../src/store/types.js';
 
-export type HistoryDialect = 'sqlite' | 'postgres';
+export type HistoryDialect = Dialect;
 
 export interface MirroredTable {
   name: string;
@@ -53,7 +55,7 @@ function rowKey(table: MirroredTable, d: HistoryDialect): string {
 
 export function historyTriggerSql(table: MirroredTable, d: HistoryDialect): string[] {
   const name = table.name;
-  const changed = d === 'sqlite' ? 'old.row_hash is not new.row_hash' : 'old.row_hash is distinct from new.row_hash';
+  const changed = hashDiffersSql(d, 'old', 'new');
   const when = `old.deleted_at is null and (new.deleted_at is not null or ${changed})`;
   const insert = `insert into row_history (table_name, row_key, raw, row_hash, first_seen_at, valid_from, valid_to, change, run_id, ended_by_run_id)
     values ('${name}', ${rowKey(table, d)}, old.raw, old.row_hash, old.first_seen_at, old.synced_at,

@@ -2,6 +2,7 @@
 // so two workers never both win, and a crashed worker's lease is taken over once it expires.
 import { DsMirrorError } from '../errors.js';
 import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Lease, LeaseHolder } from './types.js';
 
@@ -17,7 +18,7 @@ export class LeaseHeldError extends DsMirrorError {
 }
 
 export async function acquireLease(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   adapter: StoreAdapter,
   name: string,
   owner: string,
@@ -49,7 +50,7 @@ export async function acquireLease(
   };
 }
 
-export async function leaseHolder(db: Kysely<any>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
+export async function leaseHolder(db: Kysely<Database>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
   const row = await db
     .selectFrom('leases')
     .select(['owner', 'expires_at'])

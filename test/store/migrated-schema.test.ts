@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
-import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres-adapter.js';
+import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
 import { ColumnTypesMigrationProvider } from '../../src/store/run-migrations.js';
-import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite-adapter.js';
+import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';
 import { schemaDump } from '../helpers/schema-dump.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
