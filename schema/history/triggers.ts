@@ -17,7 +17,7 @@ export interface MirroredTable {
 const MIRROR_COLUMNS = ['raw', 'row_hash', 'first_seen_at', 'synced_at', 'deleted_at'];
 
 /** Tables with the mirrored columns (raw, row_hash, sync times) and a primary key, read from the database. */
-export async function mirroredTables(db: Kysely<any>, d: HistoryDialect): Promise<MirroredTable[]> {
+export async function mirroredTables(db: Kysely<unknown>, d: HistoryDialect): Promise<MirroredTable[]> {
   const rows =
     d === 'sqlite'
       ? (
