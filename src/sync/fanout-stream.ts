@@ -4,6 +4,7 @@
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import { ConfigError, DsMirrorError, errorAction } from '../errors.js';
+import { rowChanged } from '../store/changed-row.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
@@ -108,7 +109,7 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
     .where('stream', '=', stream.name)
     .where('parent_key', '=', parentKey)
     .executeTakeFirst();
-  if (known?.row_hash === hash) {
+  if (known && !rowChanged(known, hash)) {
     stats.unchanged += rows.length;
     return;
   }
