@@ -38,11 +38,25 @@ export interface SyncRunStreamsTable {
 export interface StreamStateTable {
   stream: string;
   checkpoint: string | null;
-  high_water: string | null;
   last_success_at: string | null;
   last_error: string | null;
   last_run_id: number | null;
   updated_at: string;
+}
+
+/** When a stream's part (a view, the events' full pass) last completed a full pass (0017). */
+export interface PassMarksTable {
+  stream: string;
+  part: string;
+  full_pass_at: string | null;
+  high_water: string | null;
+  updated_at: string;
+}
+
+/** The one service this mirror holds (0017). */
+export interface MirroredServiceTable {
+  base_url: string;
+  claimed_at: string;
 }
 
 export interface QuarantineTable {
@@ -140,6 +154,8 @@ export interface Database {
   sync_runs: SyncRunsTable;
   sync_run_streams: SyncRunStreamsTable;
   stream_state: StreamStateTable;
+  pass_marks: PassMarksTable;
+  mirrored_service: MirroredServiceTable;
   quarantine: QuarantineTable;
   leases: LeasesTable;
   page_hashes: PageHashesTable;
