@@ -10,7 +10,8 @@ import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { EVENT_SPEC, eventChildren } from './event-rows.js';
-import { boundMillis, eventFilters } from './filter-query.js';
+import { eventFilters } from '../catalog/configured-filters.js';
+import { boundMillis } from '../sync/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { fullPassDue, markName, readMark, saveMark, windowFrom } from './pass-marks.js';
 
@@ -30,15 +31,16 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
   const { store, settings } = ctx;
   const filters = eventFilters(settings.monitoring.events, settings.monitoring.params);
   const saved = settings.mode === 'full' ? null : ((await store.getState(STREAM))?.checkpoint as EventsCheckpoint | null);
-  const plan = saved ?? (await newPass(ctx));
+  // Where this run reads from: the interrupted pass's next page, or page 1 of a new pass.
+  const resumeAt = saved ?? (await newPass(ctx));
   if (saved) ctx.logger.info({ page: saved.page, start: saved.start }, 'resuming the events pass from its checkpoint');
-  ctx.logger.debug({ start: plan.start }, plan.start === null ? 'complete events pass' : 'windowed events pass');
+  ctx.logger.debug({ start: resumeAt.start }, resumeAt.start === null ? 'complete events pass' : 'windowed events pass');
 
-  const query = windowQuery(filters, plan.start, settings.monitoring.params.events.start);
+  const query = windowQuery(filters, resumeAt.start, settings.monitoring.params.events.start);
   const seen = new Set<string>();
-  const expectedRows = await liveEventCount(ctx, plan.start);
-  for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: plan.page, expectedRows })) {
-    const checkpoint: EventsCheckpoint | null = page.last ? null : { ...plan, page: page.page + 1 };
+  const expectedRows = await liveEventCount(ctx, resumeAt.start);
+  for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: resumeAt.page, expectedRows })) {
+    const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     await writePage(ctx, page.records, seen, checkpoint);
     ctx.progress.advance(STREAM, ctx.stats);
     if (ctx.signal.aborted && !page.last) {
@@ -47,8 +49,8 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
     }
   }
 
-  if (plan.start === null && plan.page === 1) await detectRemovals(ctx, seen);
-  else if (plan.start === null) ctx.logger.info('pass resumed from a checkpoint: removals are detected by the next full pass');
+  if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, seen);
+  else if (resumeAt.start === null) ctx.logger.info('pass resumed from a checkpoint: removals are detected by the next full pass');
   await fetchPendingDetails(ctx);
 }
 
