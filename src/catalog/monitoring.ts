@@ -113,6 +113,7 @@ export function viewsStream(options: ViewPassOptions = {}): CustomStream {
     path: '/monitoring/v2/monitoring-views/{id}',
     table: 'monitoring_views',
     key: ['id'],
+    detectDeletes: false,
     runner: 'monitoring-views',
     views: options,
   };
@@ -125,6 +126,7 @@ export const events: CustomStream = {
   path: MONITORING_PATHS.events,
   table: 'monitoring_events',
   key: ['id'],
+  detectDeletes: true,
   runner: 'monitoring-events',
 };
 

@@ -144,6 +144,8 @@ export interface CustomStream {
   /** The main table, for `ds-mirror status`. */
   table: string;
   key: readonly string[];
+  /** The runner soft-deletes rows of `table` by key after a complete pass (so the table needs a live-key index). */
+  detectDeletes: boolean;
   optIn?: boolean;
   runner: 'monitoring-events' | 'monitoring-views';
   /** The views pass's options (`backfill alerts` builds its own). */

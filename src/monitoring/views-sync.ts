@@ -91,27 +91,9 @@ async function syncMatches(ctx: StreamContext, viewId: string, viewName: string 
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');
     const started = events.map((e) => boundMillis(e.startedAt));
     for (const t of started) if (t !== null && (highWater === null || t > highWater)) highWater = t;
-    const now = ctx.now();
-    const alerts = events
-      .filter((_, i) => since === null || (started[i] ?? 0) >= since)
-      .map((e, i) => {
-        const latest = latestDevelopment(e);
-        // The match happened when its development started (the event's start when it has none), not now.
-        const matched = latest?.t ?? started[i];
-        return {
-          view_id: viewId, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latest?.id ?? null,
-          matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(), view_name: viewName,
-        };
-      });
+    const alerts = alertRows(events, started, since, { id: viewId, name: viewName }, ctx.now());
     const inserted = alerts.length ? await store.transaction((tx) => tx.insertIgnore('alert_history', ['view_id', 'event_id'], alerts)) : 0;
-    stats.fetched += page.records.length;
-    stats.errors += page.records.length - events.length;
-    stats.inserted += inserted;
-    stats.unchanged += alerts.length - inserted;
-    Object.assign(counts, {
-      newAlerts: counts.newAlerts + inserted, known: counts.known + alerts.length - inserted,
-      beforeSince: counts.beforeSince + events.length - alerts.length, unusable: counts.unusable + page.records.length - events.length,
-    });
+    countPage(ctx, counts, { read: page.records.length, usable: events.length, matched: alerts.length, inserted });
     ctx.progress.advance(STREAM, stats);
     const oldest = Math.min(...started.map((t) => t ?? Infinity));
     if (ctx.signal.aborted && !page.last) {
@@ -125,6 +107,34 @@ async function syncMatches(ctx: StreamContext, viewId: string, viewName: string 
     highWater: highWater === null ? null : new Date(highWater).toISOString(),
   };
   await store.transaction((tx) => saveMark(tx, markKey, next));
+}
+
+/** alert_history rows of a page's usable matches at or after `since`. */
+function alertRows(events: readonly Record<string, any>[], started: readonly (number | null)[], since: number | null, view: { id: string; name: string | null }, now: string): Row[] {
+  return events
+    .filter((_, i) => since === null || (started[i] ?? 0) >= since)
+    .map((e, i) => {
+      const latest = latestDevelopment(e);
+      // The match happened when its development started (the event's start when it has none), not now.
+      const matched = latest?.t ?? started[i];
+      return {
+        view_id: view.id, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latest?.id ?? null,
+        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(), view_name: view.name,
+      };
+    });
+}
+
+/** A page's matches into the stream's stats and the caller's counts (every record accounted for). */
+function countPage(ctx: StreamContext, counts: ViewMatchCounts, page: { read: number; usable: number; matched: number; inserted: number }): void {
+  const { stats } = ctx;
+  stats.fetched += page.read;
+  stats.errors += page.read - page.usable;
+  stats.inserted += page.inserted;
+  stats.unchanged += page.matched - page.inserted;
+  counts.newAlerts += page.inserted;
+  counts.known += page.matched - page.inserted;
+  counts.beforeSince += page.usable - page.matched;
+  counts.unusable += page.read - page.usable;
 }
 
 /** The development that would have raised the alert: the event's newest, with its start (null when unknown). */
