@@ -2,7 +2,7 @@
 // unlocks and the category taxonomy are lists the generic runner reads (one request each); events (with
 // their normalized children and the development-detail backlog) and views (configured ids, matches into
 // alert_history) name the hand-written runner in src/monitoring/ that runs them.
-import type { ColumnMap, CustomStream, ListStream, MappedTable, ViewPassOptions } from './types.js';
+import type { ColumnMap, CustomStream, ListStream, ViewPassOptions } from './types.js';
 
 export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';
 
@@ -73,36 +73,6 @@ export const categories: ListStream = {
     required: ['slug'],
   },
 };
-
-/** A view's record (`GET /monitoring/v2/monitoring-views/{id}`, in `data`): mirrored into monitoring_views. */
-export const viewRecord = {
-  name: 'monitoring-views',
-  table: 'monitoring_views',
-  key: ['id'],
-  required: ['id'],
-  columns: {
-    id: 'id',
-    slug: 'slug',
-    name: 'name',
-    configuration_type: 'configurationType',
-    team_shared: 'teamShared',
-    is_owner: 'isOwner',
-    match_count_24h: 'matchCount24h',
-    last_match_at: 'lastMatchAt',
-    evaluation_start_at: 'evaluationStartAt',
-    asset_ids: 'assetIds',
-    asset_sectors: 'assetSectors',
-    asset_subsectors: 'assetSubsectors',
-    asset_pre_tge: 'assetPreTge',
-    verified: 'verified',
-    actionable: 'actionable',
-    governance: 'governance',
-    asset_ecosystem_network_ids: 'assetEcosystemNetworkIds',
-    intel_categories: 'intelCategories',
-    intel_subcategories: 'intelSubcategories',
-    minimum_importance: 'minimumImportance',
-  },
-} as const satisfies MappedTable;
 
 /** The views stream; `backfill alerts` builds one with its own options under the same name (and lease). */
 export function viewsStream(options: ViewPassOptions = {}): CustomStream {

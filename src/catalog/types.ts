@@ -33,6 +33,8 @@ export interface ConfiguredFilters {
 /** A table records are mapped into: the stream they are quarantined under, the key and the mapping. */
 export interface MappedTable {
   name: string;
+  /** Which part of the stream a quarantined record was, said before its reason ('development'). */
+  label?: string;
   table: string;
   key: readonly string[];
   columns: ColumnMap;

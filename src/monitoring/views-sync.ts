@@ -2,7 +2,8 @@
 // there is no list endpoint) is mirrored, and its matching events fill alert_history keyed by
 // (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
 // know is an error that names it; the other views still sync.
-import { MONITORING_PATHS, viewRecord } from '../catalog/monitoring.js';
+import { MONITORING_PATHS } from '../catalog/monitoring.js';
+import { viewRecord } from '../catalog/monitoring-records.js';
 import type { ViewMatchCounts, ViewPassOptions } from '../catalog/types.js';
 import { AuthError, ClientError, NotFoundError } from '../client/index.js';
 import { ConfigError } from '../errors.js';

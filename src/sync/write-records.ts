@@ -4,7 +4,7 @@
 import type { ChildTable, MappedTable } from '../catalog/types.js';
 import { keyString, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites } from './context.js';
-import { recordsToRows } from './record-rows.js';
+import { recordsToRows, type Mapped } from './record-rows.js';
 
 /** Where records go: a mapped table, and the table of their children if they carry any. */
 export interface RecordTarget extends MappedTable {
@@ -39,32 +39,26 @@ export async function writeRecords(tx: StoreTx, target: RecordTarget, records: u
     records.fill(null, i, i + WRITE_SLICE);
     const mapped = recordsToRows(slice, target);
     for (const row of mapped.rows) written.keys.push(keyString(target.key.map((k) => row[k])));
-    await writeMapped(tx, target, target.table, target.key, mapped, now, written);
+    await writeMapped(tx, target, mapped, now, written);
     if (target.child) await writeChildren(tx, target, target.child, mapped.rows, now, written);
   }
   return written;
 }
 
-async function writeMapped(
-  tx: StoreTx,
-  target: RecordTarget,
-  table: string,
-  key: readonly string[],
-  mapped: ReturnType<typeof recordsToRows>,
-  now: string,
-  written: Written,
-): Promise<void> {
-  for (const r of mapped.rejected) await tx.quarantine(target.name, r.reason, r.record, now);
+/** Mapped rows upserted when changed, the records that could not be mapped quarantined; counted into `written`. */
+export async function writeMapped(tx: StoreTx, target: MappedTable, mapped: Mapped, now: string, written: Written): Promise<void> {
+  const label = target.label ? `${target.label}: ` : '';
+  for (const r of mapped.rejected) await tx.quarantine(target.name, `${label}${r.reason}`, r.record, now);
   written.rejected += mapped.rejected.length;
   if (mapped.rows.length === 0) return;
-  const counts = await tx.upsertChanged(table, key, mapped.rows, now, target.name);
+  const counts = await tx.upsertChanged(target.table, target.key, mapped.rows, now, target.name);
   addWrites(written.counts, counts);
   written.rejected += counts.rejected; // quarantined by the store: still served, so its key stays seen
 }
 
 /** The child records of each parent row (read back from the row's raw JSON), keyed under the parent. */
 async function writeChildren(tx: StoreTx, target: RecordTarget, child: ChildTable, parents: readonly Record<string, unknown>[], now: string, written: Written): Promise<void> {
-  const mapped: ReturnType<typeof recordsToRows> = { rows: [], rejected: [] };
+  const mapped: Mapped = { rows: [], rejected: [] };
   for (const parent of parents) {
     const record = JSON.parse(String(parent.raw)) as Record<string, unknown>;
     const children = record[child.records];
@@ -75,5 +69,5 @@ async function writeChildren(tx: StoreTx, target: RecordTarget, child: ChildTabl
   }
   for (const row of mapped.rows) written.childKeys.push(keyString(child.key.map((k) => row[k])));
   written.childRecords += mapped.rows.length + mapped.rejected.length;
-  await writeMapped(tx, target, child.table, child.key, mapped, now, written);
+  await writeMapped(tx, { ...child, name: target.name }, mapped, now, written);
 }
