@@ -8,9 +8,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import pLimit from 'p-limit';
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { isStopError } from '../budget/quota-error.js';
-import { AuthError, NotFoundError } from '../client/index.js';
-import { DsMirrorError } from '../errors.js';
+import { AuthError, dataObject } from '../client/index.js';
+import { errorAction } from '../errors.js';
 import type { Row, Store, StoreTx } from '../store/types.js';
 import type { DetailsBacklog, StreamContext } from '../sync/context.js';
 import { detailColumns } from './event-rows.js';
@@ -89,23 +88,20 @@ interface DetailOutcome {
   stop: unknown;
 }
 
-/** One detail: fetched and batched; a 404 is gone, an auth failure or a spent budget stops the rest, any other error leaves it pending. */
+/** One detail: fetched (the body checked inside the client's retries) and batched; a 404 is gone, an auth failure or a spent budget stops the rest, any other error leaves it pending. */
 async function fetchOne(ctx: StreamContext, p: Pending, outcome: DetailOutcome): Promise<void> {
   const { stats } = ctx;
   if (ctx.signal.aborted || outcome.stop !== null) return;
   try {
     stats.requests++;
-    const body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.development(p.id));
-    const detail = body?.data;
-    if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) {
-      throw new DsMirrorError('DS_BAD_RESPONSE', `development ${p.id}: the response has no data object`, 'retriable');
-    }
+    const { data: detail } = await ctx.client.get<{ data: object }>(MONITORING_PATHS.development(p.id), undefined, { check: dataObject });
     stats.details = (stats.details ?? 0) + 1;
     await outcome.batch.add({ ...p, detail: detail as Record<string, unknown> });
     ctx.progress.advance(ctx.stats.stream, stats);
   } catch (error) {
-    if (error instanceof NotFoundError) outcome.gone.push(p.id);
-    else if (error instanceof AuthError || isStopError(error)) outcome.stop ??= error;
+    const action = errorAction(error);
+    if (action === 'skip') outcome.gone.push(p.id);
+    else if (action === 'stop' || error instanceof AuthError) outcome.stop ??= error;
     else {
       stats.errors++;
       ctx.logger.warn({ development: p.id, err: error instanceof Error ? error.message : String(error) }, 'development detail not fetched; it stays pending for the next run');

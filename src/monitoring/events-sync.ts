@@ -6,6 +6,7 @@
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { developmentSummary, eventRecord } from '../catalog/monitoring-records.js';
 import type { Query } from '../catalog/types.js';
+import { rowChanged } from '../store/changed-row.js';
 import { keyString, type Row, type StoreTx } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows, type Mapped } from '../sync/record-rows.js';
@@ -15,10 +16,10 @@ import { eventChildren } from './event-rows.js';
 import { eventFilters } from '../catalog/configured-filters.js';
 import { boundMillis } from '../sync/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
-const FULL_PASS = markName(STREAM, 'full-pass');
+const FULL_PASS: MarkName = { stream: STREAM, part: 'full-pass' };
 const CHILD_TABLES = ['monitoring_event_assets', 'monitoring_event_categories', 'monitoring_event_subcategories'] as const;
 
 /** Saved after every page; null once the pass completed. */
@@ -119,12 +120,7 @@ async function changedEvents(tx: StoreTx, rows: readonly Row[]): Promise<string[
     .where('id', 'in', rows.map((r) => r.id))
     .execute();
   const stored = new Map(known.map((k) => [String(k.id), k]));
-  return rows
-    .filter((r) => {
-      const k = stored.get(String(r.id));
-      return !k || k.row_hash !== r.row_hash || k.deleted_at !== null;
-    })
-    .map((r) => String(r.id));
+  return rows.filter((r) => rowChanged(stored.get(String(r.id)), r.row_hash)).map((r) => String(r.id));
 }
 
 /** A changed event's children rewritten: its assets and categories replaced, its developments upserted (those it no longer lists soft-deleted, counted in the result). */

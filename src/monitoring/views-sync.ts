@@ -5,14 +5,14 @@
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { viewRecord } from '../catalog/monitoring-records.js';
 import type { ViewMatchCounts, ViewPassOptions } from '../catalog/types.js';
-import { AuthError, ClientError, NotFoundError } from '../client/index.js';
-import { ConfigError } from '../errors.js';
+import { AuthError, isClientError, NotFoundError } from '../client/index.js';
+import { ConfigError, errorAction } from '../errors.js';
 import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { writeRecords } from '../sync/write-records.js';
 import { boundMillis } from '../sync/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom, type PassMark } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
 export function emptyViewCounts(): ViewMatchCounts {
   return { views: 0, newAlerts: 0, known: 0, beforeSince: 0, unusable: 0 };
@@ -50,7 +50,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
     stats.requests++;
     body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.view(token));
   } catch (error) {
-    if (error instanceof AuthError || !(error instanceof ClientError)) throw error;
+    if (error instanceof AuthError || !isClientError(error) || errorAction(error) === 'stop') throw error;
     const message = error instanceof NotFoundError
       ? `unknown monitoring view "${token}": check ${source} (a view UUID or its slug-with-id-prefix)`
       : `monitoring view "${token}" failed: ${error.message}`;
@@ -80,7 +80,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
 async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, counts: ViewMatchCounts): Promise<void> {
   counts.views++;
   const { stats, store } = ctx;
-  const markKey = markName(STREAM, viewId);
+  const markKey: MarkName = { stream: STREAM, part: viewId };
   const mark = await readMark(store, markKey);
   const complete = since === null && (full || fullPassDue(ctx.settings, mark, ctx.now()));
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, mark.highWater)));

@@ -14,21 +14,10 @@ export interface ListCheckpoint {
   next: Record<string, number | null>;
 }
 
-/** The checkpoint of earlier versions, which read the variants one after another. */
-interface SequentialCheckpoint {
-  pass: string;
-  variant: number;
-  page: number;
-  windowStart: string | null;
-}
-
-/** The interrupted pass to resume (none on a full run), in today's shape. */
-export async function savedCheckpoint(ctx: StreamContext, stream: ListStream, variants: readonly Variant[]): Promise<ListCheckpoint | null> {
+/** The interrupted pass to resume (none on a full run). */
+export async function savedCheckpoint(ctx: StreamContext, stream: ListStream): Promise<ListCheckpoint | null> {
   if (ctx.settings.mode === 'full') return null;
-  const saved = (await ctx.store.getState(stream.name))?.checkpoint as ListCheckpoint | SequentialCheckpoint | null | undefined;
-  if (!saved || 'next' in saved) return saved ?? null;
-  const next = Object.fromEntries(variants.map((v, i) => [v.name, i < saved.variant ? null : i === saved.variant ? saved.page : 1]));
-  return { pass: saved.pass, windowStart: saved.windowStart, next };
+  return ((await ctx.store.getState(stream.name))?.checkpoint ?? null) as ListCheckpoint | null;
 }
 
 export class ListCheckpoints {

@@ -14,7 +14,7 @@ const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
   const { store } = ctx;
   const variants = stream.variants ?? SINGLE;
-  const saved = await savedCheckpoint(ctx, stream, variants);
+  const saved = await savedCheckpoint(ctx, stream);
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   if (saved) ctx.logger.info({ next: saved.next }, 'resuming from checkpoint');
   const checkpoints = new ListCheckpoints(saved?.pass ?? ctx.now(), start, variants, saved);
