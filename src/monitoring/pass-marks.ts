@@ -3,7 +3,7 @@
 // pass to resume" (what `ds-mirror status` shows).
 import type { Store, StoreTx } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
-import { boundMillis } from './filter-query.js';
+import { boundMillis } from '../sync/time-bound.js';
 
 export interface PassMark {
   /** When the last complete (unwindowed) pass finished. */

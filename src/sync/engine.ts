@@ -10,6 +10,7 @@ import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
+import { customRunners } from '../monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';
@@ -107,7 +108,7 @@ async function runStream(
   try {
     if (def.kind === 'list') await syncList(ctx, def);
     else if (def.kind === 'fanout') await syncFanout(ctx, def);
-    else await def.run(ctx);
+    else await customRunners[def.runner](ctx, def);
   } catch (error) {
     // A spent --max-requests budget or quota is not a failure: the stream stops at its last checkpoint.
     const stop = errorAction(error) === 'stop';
