@@ -13,10 +13,10 @@ import { fetchPendingDetails, refreshDetailEventRefs } from './development-detai
 import { EVENT_SPEC, eventChildren } from './event-rows.js';
 import { boundMillis, eventFilters } from './filter-query.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
-const FULL_PASS = markName(STREAM, 'full-pass');
+const FULL_PASS: MarkName = { stream: STREAM, part: 'full-pass' };
 const CHILD_TABLES = ['monitoring_event_assets', 'monitoring_event_categories', 'monitoring_event_subcategories'] as const;
 
 /** Saved after every page; null once the pass completed. */

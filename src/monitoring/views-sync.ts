@@ -3,14 +3,14 @@
 // (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
 // know is an error that names it; the other views still sync.
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { AuthError, ClientError, NotFoundError } from '../client/index.js';
-import { ConfigError } from '../errors.js';
+import { AuthError, isClientError, NotFoundError } from '../client/index.js';
+import { ConfigError, errorAction } from '../errors.js';
 import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
 import { boundMillis } from './filter-query.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom, type PassMark } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
 export interface ViewSyncOptions {
   /** Views to cover instead of the configured ones. */
@@ -96,7 +96,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
     stats.requests++;
     body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.view(token));
   } catch (error) {
-    if (error instanceof AuthError || !(error instanceof ClientError)) throw error;
+    if (error instanceof AuthError || !isClientError(error) || errorAction(error) === 'stop') throw error;
     const message = error instanceof NotFoundError
       ? `unknown monitoring view "${token}": check ${source} (a view UUID or its slug-with-id-prefix)`
       : `monitoring view "${token}" failed: ${error.message}`;
@@ -129,7 +129,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
 async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, tally: ViewTally): Promise<void> {
   tally.views++;
   const { stats, store } = ctx;
-  const markKey = markName(STREAM, viewId);
+  const markKey: MarkName = { stream: STREAM, part: viewId };
   const mark = await readMark(store, markKey);
   const complete = since === null && (full || fullPassDue(ctx.settings, mark, ctx.now()));
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, mark.highWater)));

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { runMigrations } from './run-migrations.js';
 import { acquireLease, leaseHolder, LeaseHeldError } from './store-lease.js';
-import { jsonOrNull, KyselyStoreTx } from './store-tx.js';
+import { KyselyStoreTx } from './store-tx.js';
 import { keyString } from './types.js';
 import { mirrorTables, type Database } from './database.js';
 import type { Dialect, Lease, LeaseHolder, Row, Store, StoreAdapter, StoreTx, StreamRunStats, StreamState } from './types.js';
@@ -83,18 +83,13 @@ export class KyselyStore implements Store {
     return {
       stream: row.stream,
       checkpoint: row.checkpoint === null ? null : JSON.parse(row.checkpoint),
-      highWater: row.high_water,
       lastSuccessAt: row.last_success_at,
       lastError: row.last_error,
       lastRunId: row.last_run_id,
     };
   }
 
-  async finishStream(
-    runId: number,
-    stats: StreamRunStats,
-    state: { checkpoint?: unknown | null; highWater?: string | null } = {},
-  ): Promise<void> {
+  async finishStream(runId: number, stats: StreamRunStats): Promise<void> {
     const now = new Date().toISOString();
     const record = {
       fetched: stats.fetched,
@@ -109,13 +104,11 @@ export class KyselyStore implements Store {
       outcome: stats.outcome,
       error: stats.error ?? null,
     };
-    // Unset fields keep their stored value: checkpoint and high water when not given, last success on a failure.
+    // The checkpoint is the last page's (saved in its transaction); last success is kept on a failure.
     const update = {
-      ...(state.checkpoint === undefined ? {} : { checkpoint: jsonOrNull(state.checkpoint) }),
       last_error: stats.error ?? null,
       last_run_id: runId,
       updated_at: now,
-      ...(state.highWater === undefined ? {} : { high_water: state.highWater }),
       ...(stats.outcome === 'success' ? { last_success_at: now } : {}),
     };
     await this.db.transaction().execute(async (trx) => {

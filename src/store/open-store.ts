@@ -2,7 +2,7 @@
 // migrations. Errors name the database with its password redacted.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { DsMirrorError } from '../errors.js';
+import { DsMirrorError, RetriableError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
 import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
@@ -37,11 +37,8 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     await adapter?.close().catch(() => {});
     const code = (err as { code?: string }).code ?? '';
     // No `cause`: driver errors may carry the connection string.
-    throw new DsMirrorError(
-      'DS_DB_OPEN',
-      `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`,
-      TRANSIENT.has(code) ? 'retriable' : 'fatal',
-    );
+    const OpenError = TRANSIENT.has(code) ? RetriableError : DsMirrorError;
+    throw new OpenError('DS_DB_OPEN', `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
   }
 
   const store = new KyselyStore(adapter, where);
@@ -56,7 +53,6 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     throw new DsMirrorError(
       'DS_DB_MIGRATE',
       `migration ${failed} failed on ${where}: ${causeFirst(outcome.error)}${scrub(errorMessage(outcome.error))}`,
-      'fatal',
     );
   }
   return store;

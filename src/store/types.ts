@@ -59,7 +59,6 @@ export interface StoreTx {
 export interface StreamState {
   stream: string;
   checkpoint: unknown | null;   // null when the last pass completed
-  highWater: string | null;     // e.g. the newest date seen by a date-window stream
   lastSuccessAt: string | null;
   lastError: string | null;
   lastRunId: number | null;
@@ -120,9 +119,9 @@ export interface Store {
   softDeleteMissing(table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row, now: string): Promise<number>;
 
   getState(stream: string): Promise<StreamState | null>;
-  /** Records the end of a stream's pass: success or error, high water when given; the checkpoint (saved per page by
-   *  StreamTx.saveCheckpoint) is replaced only when `checkpoint` is given. */
-  finishStream(runId: number, stats: StreamRunStats, state?: { checkpoint?: unknown | null; highWater?: string | null }): Promise<void>;
+  /** Records the end of a stream's pass: its counts, and success or error; the checkpoint stays what the last page's
+   *  transaction saved (StoreTx.saveCheckpoint). */
+  finishStream(runId: number, stats: StreamRunStats): Promise<void>;
 
   /** `job`: the scheduled job that started the run, if any; `owner`: the process running it (host:pid:random). */
   startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number>;

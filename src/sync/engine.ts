@@ -4,9 +4,9 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
-import { isStopError } from '../budget/quota-error.js';
 import { pruneHistory } from '../history/prune-history.js';
-import { DsMirrorError } from '../errors.js';
+import { DsMirrorError, errorAction } from '../errors.js';
+import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
@@ -85,7 +85,7 @@ async function runStream(
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
     // Said once, by whoever reports the run (the summary, the daemon's job line).
     logger.debug({ stream: def.name }, stats.error);
-    await store.finishStream(run.runId, stats, {});
+    await store.finishStream(run.runId, stats);
     return stats;
   }
   // Keep the lease while the stream runs; if it is lost, stop at the next page.
@@ -110,7 +110,7 @@ async function runStream(
     else await def.run(ctx);
   } catch (error) {
     // A spent --max-requests budget or quota is not a failure: the stream stops at its last checkpoint.
-    const stop = isStopError(error);
+    const stop = errorAction(error) === 'stop';
     stats.outcome = stop ? 'stopped' : 'failed';
     stats.error = describeStoreError(error, store.location);
     if (!stop) stats.errors++;
@@ -121,7 +121,7 @@ async function runStream(
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
     // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
-    await store.finishStream(run.runId, stats, {}).catch((err: unknown) => {
+    await store.finishStream(run.runId, stats).catch((err: unknown) => {
       ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
     });
     await lease.release().catch(() => {}); // it expires by itself
@@ -136,12 +136,12 @@ async function runStream(
  */
 function budgetUncounted(client: ApiClient, stats: StreamRunStats): ApiClient {
   const uncount = (err: unknown): never => {
-    if (err instanceof DsMirrorError && err.code === 'DS_REQUEST_BUDGET') stats.requests = Math.max(0, stats.requests - 1);
+    if (err instanceof RequestBudgetError) stats.requests = Math.max(0, stats.requests - 1);
     throw err;
   };
   return {
-    get: <T>(path: string, query?: Parameters<ApiClient['get']>[1]) => client.get<T>(path, query).catch(uncount),
-    getBytes: (path, query) => client.getBytes(path, query).catch(uncount),
+    get: <T>(...args: Parameters<ApiClient['get']>) => client.get<T>(...args).catch(uncount),
+    getBytes: (...args) => client.getBytes(...args).catch(uncount),
     get stats() {
       return client.stats;
     },

@@ -21,14 +21,6 @@ interface ListCheckpoint {
   next: Record<string, number | null>;
 }
 
-/** The checkpoint of earlier versions, which read the variants one after another. */
-interface SequentialCheckpoint {
-  pass: string;
-  variant: number;
-  page: number;
-  windowStart: string | null;
-}
-
 const CHECKPOINT_EVERY = 25;
 const ROWS_IN_FLIGHT = 2000;
 const WRITES_IN_FLIGHT = 3;
@@ -52,17 +44,10 @@ export function listPaging(stream: ListStream, settings: SyncSettings): { pageSi
   return { pageSize: Math.min(stream.pageSize, records), lastPage: Math.ceil(records / stream.pageSize) };
 }
 
-function readCheckpoint(saved: ListCheckpoint | SequentialCheckpoint | null, variants: readonly Variant[]): ListCheckpoint | null {
-  if (!saved || 'next' in saved) return saved;
-  const next = Object.fromEntries(variants.map((v, i) => [v.name, i < saved.variant ? null : i === saved.variant ? saved.page : 1]));
-  return { pass: saved.pass, windowStart: saved.windowStart, next };
-}
-
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
   const { store } = ctx;
   const variants = stream.variants ?? SINGLE;
-  const stored = ctx.settings.mode === 'full' ? null : ((await store.getState(stream.name))?.checkpoint as ListCheckpoint | SequentialCheckpoint | null);
-  const saved = readCheckpoint(stored ?? null, variants);
+  const saved = ctx.settings.mode === 'full' ? null : (((await store.getState(stream.name))?.checkpoint ?? null) as ListCheckpoint | null);
   const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
   const pass = saved?.pass ?? ctx.now();
   if (saved) ctx.logger.info({ next: saved.next }, 'resuming from checkpoint');

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { DsMirrorError } from '../../src/errors.js';
+import { DsMirrorError, errorAction } from '../../src/errors.js';
 import { openStore, parseStoreUrl, redactUrl } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
@@ -147,7 +147,7 @@ describe('openStore', () => {
     const error = await openStore({ url: 'postgres://mirror:s3cr3t-pw@127.0.0.1:1/db' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DsMirrorError);
     expect((error as DsMirrorError).code).toBe('DS_DB_OPEN');
-    expect((error as DsMirrorError).kind).toBe('retriable');
+    expect(errorAction(error)).toBe('retry');
     expect((error as Error).message).toContain('postgres://mirror:***@127.0.0.1:1/db');
     expect((error as Error).message).not.toContain('s3cr3t-pw');
     expect(JSON.stringify(error)).not.toContain('s3cr3t-pw');
