@@ -38,11 +38,24 @@ export interface SyncRunStreamsTable {
 export interface StreamStateTable {
   stream: string;
   checkpoint: string | null;
-  high_water: string | null;
   last_success_at: string | null;
   last_error: string | null;
   last_run_id: number | null;
   updated_at: string;
+}
+
+/** A stream's pass marks, per part (a view, the full pass): schema/migrations/0017. */
+export interface PassMarksTable {
+  stream: string;
+  part: string;
+  full_pass_at: string | null;
+  high_water: string | null;
+  updated_at: string;
+}
+
+export interface MirroredServiceTable {
+  base_url: string;
+  claimed_at: string;
 }
 
 export interface QuarantineTable {
@@ -135,11 +148,13 @@ export interface HistorySettingsTable {
   retention_days: number | null;
 }
 
-/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013 and later columns). */
+/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017 and later columns). */
 export interface Database {
   sync_runs: SyncRunsTable;
   sync_run_streams: SyncRunStreamsTable;
   stream_state: StreamStateTable;
+  pass_marks: PassMarksTable;
+  mirrored_service: MirroredServiceTable;
   quarantine: QuarantineTable;
   leases: LeasesTable;
   page_hashes: PageHashesTable;
