@@ -6,10 +6,10 @@
 // stored keep their compression; only new values are written with lz4.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { ColumnTypes } from '../../src/store/types.js';
+import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 
-export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
-  if (t.json !== 'jsonb') return; // SQLite: no TOAST
+export async function up(db: Kysely<any>, _t: ColumnTypes, dialect: Dialect): Promise<void> {
+  if (dialect !== 'postgres') return; // SQLite: no TOAST
   const { rows: lz4 } = await sql<{ ok: boolean }>`
     select 'lz4' = any(enumvals) as ok from pg_settings where name = 'default_toast_compression'`.execute(db);
   if (!lz4[0]?.ok) return;

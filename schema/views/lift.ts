@@ -3,7 +3,9 @@
 // error on PostgreSQL). Times come out as one representation per store: ISO 8601 UTC text with
 // milliseconds on SQLite (`2025-05-31T18:56:10.000Z`, what JavaScript's toISOString writes), and
 // `timestamptz` / `date` on PostgreSQL.
-export type ViewDialect = 'sqlite' | 'postgres';
+import type { Dialect } from '../../src/store/types.js';
+
+export type ViewDialect = Dialect;
 
 /** What a view column holds, the same on both stores (PostgreSQL type / SQLite storage in comments). */
 export type ValueKind =

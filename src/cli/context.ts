@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_DB, loadConfig, type Config, type ConfigFlags } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger } from '../logger.js';
-import { openStore, parseStoreUrl } from '../store/index.js';
+import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
 
@@ -31,14 +31,15 @@ export function openConfiguredStore(ctx: CommandContext, migrate = true): Promis
  */
 export function checkDbFolder(flag: string, url: string, schema?: string): void {
   const location = parseStoreUrl(url, schema);
-  if (location.dialect !== 'sqlite' || location.path === ':memory:') return;
-  const folder = dirname(resolve(location.path));
+  const file = locationFile(location);
+  if (file === undefined) return;
+  const folder = dirname(resolve(file));
   if (existsSync(folder)) return;
   if (url === DEFAULT_DB) {
     mkdirSync(folder, { recursive: true });
     return;
   }
-  throw new ConfigError(`${flag} ${location.path}: the folder ${folder} does not exist; create it first, or correct the path (the file itself is created)`);
+  throw new ConfigError(`${flag} ${file}: the folder ${folder} does not exist; create it first, or correct the path (the file itself is created)`);
 }
 
 /** Parses a count that must be at least 1 (a limit of 0 would run and do nothing), or one clear line. */

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../errors.js';
-import { openStore, parseStoreUrl, redactUrl } from '../store/index.js';
+import { describeLocation, locationFile, openStore, parseStoreUrl, sameLocation } from '../store/index.js';
 import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../store/copy-store.js';
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
@@ -40,8 +40,9 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
       const ctx = commandContext(command, io);
       const from = location('--from', flags.from, flags.fromSchema);
       const to = location('--to', flags.to, flags.toSchema);
-      if (from.dialect === 'sqlite' && from.path !== ':memory:' && !existsSync(from.path)) {
-        throw new ConfigError(`--from: there is no SQLite file at ${from.path}`);
+      const fromFile = locationFile(from);
+      if (fromFile !== undefined && !existsSync(fromFile)) {
+        throw new ConfigError(`--from: there is no SQLite file at ${fromFile}`);
       }
       if (sameLocation(from, to)) throw new ConfigError('--from and --to name the same database; give another target');
       if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
@@ -67,7 +68,7 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
         const rows = result.tables.map((t) => [t.table, t.rows, t.verified ? 'yes' : 'NO']);
         io.stdout.write(`${formatTable(['table', 'rows', 'verified'], rows)}\n`);
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        const where = `from ${describe(from)} to ${describe(to)}`;
+        const where = `from ${describeLocation(from)} to ${describeLocation(to)}`;
         if (result.mismatch) {
           io.stderr.write(`ds-mirror: the copy ${where} differs from its source: ${result.mismatch}\n`);
           setExit(EXIT.failed);
@@ -92,17 +93,6 @@ function location(flag: string, url: string, schema?: string): StoreLocation {
     if (error instanceof ConfigError) throw new ConfigError(`${flag}: ${error.message}`);
     throw error;
   }
-}
-
-function sameLocation(a: StoreLocation, b: StoreLocation): boolean {
-  if (a.dialect === 'sqlite' && b.dialect === 'sqlite') return a.path === b.path && a.path !== ':memory:';
-  if (a.dialect === 'postgres' && b.dialect === 'postgres') return a.url === b.url && (a.schema ?? '') === (b.schema ?? '');
-  return false;
-}
-
-function describe(location: StoreLocation): string {
-  if (location.dialect === 'sqlite') return location.path;
-  return redactUrl(location.url) + (location.schema ? ` (schema ${location.schema})` : '');
 }
 
 /** One stderr line per big table now and then, and when it is done. */

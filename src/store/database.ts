@@ -149,7 +149,7 @@ export interface HistorySettingsTable {
   retention_days: number | null;
 }
 
-/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013 and later columns). */
+/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017 and later columns). */
 export interface Database {
   sync_runs: SyncRunsTable;
   sync_run_streams: SyncRunStreamsTable;

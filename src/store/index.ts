@@ -2,7 +2,7 @@
 export { openStore } from './open-store.js';
 export type { OpenStoreOptions } from './open-store.js';
 export { LeaseHeldError } from './store-lease.js';
-export { parseStoreUrl, redactUrl } from './store-url.js';
+export { describeLocation, locationFile, parseStoreUrl, redactUrl, sameLocation } from './store-url.js';
 export type { StoreLocation } from './store-url.js';
 export { MIGRATIONS_DIR } from './run-migrations.js';
 export { keyString } from './types.js';

@@ -11,9 +11,8 @@ import type { Dialect, Lease, LeaseHolder, Row, Store, StoreAdapter, StoreTx, St
 
 export class KyselyStore implements Store {
   readonly dialect: Dialect;
-  readonly db: Kysely<any>;
-  /** The same connection, typed for the engine's own tables. */
-  private readonly engine: Kysely<Database>;
+  /** Typed for the engine's own tables (Store.db, its interface, reaches the mirrored ones too). */
+  readonly db: Kysely<Database>;
 
   /** `location`: the file, or the URL without its password, for error messages. */
   constructor(
@@ -22,7 +21,6 @@ export class KyselyStore implements Store {
   ) {
     this.dialect = adapter.dialect;
     this.db = adapter.db;
-    this.engine = adapter.db;
   }
 
   private durablePending = 0;
@@ -33,18 +31,18 @@ export class KyselyStore implements Store {
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
     const run = () =>
-      this.engine.transaction().execute(async (trx) => {
+      this.db.transaction().execute(async (trx) => {
         if (opts.durable) await this.adapter.durableTransaction(trx);
         return fn(new KyselyStoreTx(trx, this.adapter));
       });
     if (!opts.durable) return run();
     // SQLite refuses to change the safety level inside a transaction: it is raised before and lowered
     // after, once no durable transaction is pending (others meanwhile merely commit durably too).
-    if (this.durablePending++ === 0) await this.adapter.durableCommits(this.engine, true);
+    if (this.durablePending++ === 0) await this.adapter.durableCommits(this.db, true);
     try {
       return await run();
     } finally {
-      if (--this.durablePending === 0) await this.adapter.durableCommits(this.engine, false);
+      if (--this.durablePending === 0) await this.adapter.durableCommits(this.db, false);
     }
   }
 
@@ -56,7 +54,7 @@ export class KyselyStore implements Store {
     now: string,
   ): Promise<number> {
     const scoped = Object.entries(scope).map(([column, value]) => [column, this.adapter.toDb(value)] as const);
-    return mirrorTables(this.engine).transaction().execute(async (trx) => {
+    return mirrorTables(this.db).transaction().execute(async (trx) => {
       let live = trx.selectFrom(table).select([...key]).where('deleted_at', 'is', null);
       for (const [column, value] of scoped) live = live.where(column, '=', value);
       const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
@@ -80,7 +78,7 @@ export class KyselyStore implements Store {
   }
 
   async getState(stream: string): Promise<StreamState | null> {
-    const row = await this.engine.selectFrom('stream_state').selectAll().where('stream', '=', stream).executeTakeFirst();
+    const row = await this.db.selectFrom('stream_state').selectAll().where('stream', '=', stream).executeTakeFirst();
     if (!row) return null;
     return {
       stream: row.stream,
@@ -113,7 +111,7 @@ export class KyselyStore implements Store {
       updated_at: now,
       ...(stats.outcome === 'success' ? { last_success_at: now } : {}),
     };
-    await this.engine.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('sync_run_streams')
         .values({ run_id: runId, stream: stats.stream, ...record })
@@ -130,7 +128,7 @@ export class KyselyStore implements Store {
   }
 
   async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number> {
-    const row = await this.engine
+    const row = await this.db
       .insertInto('sync_runs')
       .values({ started_at: now, mode, streams: JSON.stringify(streams), job: job ?? null, owner: owner ?? null })
       .returning('id')
@@ -139,13 +137,13 @@ export class KyselyStore implements Store {
   }
 
   async finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void> {
-    await this.engine.updateTable('sync_runs').set({ finished_at: now, outcome }).where('id', '=', runId).execute();
+    await this.db.updateTable('sync_runs').set({ finished_at: now, outcome }).where('id', '=', runId).execute();
   }
 
   async closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]> {
-    const open = await this.engine.selectFrom('sync_runs').select(['id', 'owner', 'started_at', 'streams']).where('finished_at', 'is', null).execute();
+    const open = await this.db.selectFrom('sync_runs').select(['id', 'owner', 'started_at', 'streams']).where('finished_at', 'is', null).execute();
     if (open.length === 0) return [];
-    const live = await this.engine.selectFrom('leases').select('owner').where('expires_at', '>', this.adapter.leaseNow()).execute();
+    const live = await this.db.selectFrom('leases').select('owner').where('expires_at', '>', this.adapter.leaseNow()).execute();
     const liveOwners = new Set(live.map((l) => String(l.owner)));
     const stale = Date.parse(staleBefore);
     const dead = open.filter((run) => {
@@ -158,7 +156,7 @@ export class KyselyStore implements Store {
     for (const run of dead) {
       const id = Number(run.id);
       const streams: string[] = JSON.parse(String(run.streams));
-      await this.engine.transaction().execute(async (trx) => {
+      await this.db.transaction().execute(async (trx) => {
         const done = new Set((await trx.selectFrom('sync_run_streams').select('stream').where('run_id', '=', id).execute()).map((r) => r.stream));
         const unfinished = streams.filter((stream) => !done.has(stream));
         const error = 'the run ended before this stream finished (its process was killed or crashed); pages committed before that are kept';
@@ -172,7 +170,7 @@ export class KyselyStore implements Store {
   }
 
   acquireLease(name: string, owner: string, ttlMs: number): Promise<Lease | null> {
-    return acquireLease(this.engine, this.adapter, name, owner, ttlMs);
+    return acquireLease(this.db, this.adapter, name, owner, ttlMs);
   }
 
   async holdLease(name: string, owner: string, ttlMs: number): Promise<Lease> {
@@ -182,7 +180,7 @@ export class KyselyStore implements Store {
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
-    return leaseHolder(this.engine, this.adapter, name);
+    return leaseHolder(this.db, this.adapter, name);
   }
 
   close(): Promise<void> {

@@ -8,16 +8,15 @@ import type { Row, StoreAdapter, StoreTx, UpsertCounts } from './types.js';
 import { quarantineJson } from './storable.js';
 
 export class KyselyStoreTx implements StoreTx {
-  readonly db: Kysely<any>;
   /** The mirrored tables, named at run time. */
   private readonly tables: Kysely<MirrorTables>;
 
+  /** `db`: the page's transaction, typed for the engine's own tables. */
   constructor(
-    private readonly engine: Kysely<Database>,
+    readonly db: Kysely<Database>,
     private readonly adapter: StoreAdapter,
   ) {
-    this.db = engine;
-    this.tables = mirrorTables(engine);
+    this.tables = mirrorTables(db);
   }
 
   async upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string, stream = table): Promise<UpsertCounts> {
@@ -28,7 +27,7 @@ export class KyselyStoreTx implements StoreTx {
     for (const row of rows) unique.set(keyString(key.map((k) => row[k])), row);
     const kept = [...unique.values()];
     const values = kept.map((row) => columns.map((c) => this.adapter.toDb(row[c])));
-    const { inserted, updated, rejected } = await this.adapter.upsertPage(this.engine, { table, key, columns, rows: values, now });
+    const { inserted, updated, rejected } = await this.adapter.upsertPage(this.db, { table, key, columns, rows: values, now });
     // The store refused these rows' values: quarantined with the reason, the rest of the page is written.
     for (const { index, reason } of rejected) await this.quarantine(stream, `${table}: ${reason}`, recordOf(kept[index]!), now);
     return { inserted, updated, unchanged: values.length - inserted - updated - rejected.length, rejected: rejected.length };
@@ -36,17 +35,17 @@ export class KyselyStoreTx implements StoreTx {
 
   async replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number> {
     // A savepoint keeps the replacement atomic even if the caller catches the error and commits.
-    await sql`savepoint replace_children`.execute(this.engine);
+    await sql`savepoint replace_children`.execute(this.db);
     try {
       let remove = this.tables.deleteFrom(table);
       for (const [column, value] of Object.entries(parent)) remove = remove.where(column, '=', this.adapter.toDb(value));
       await remove.execute();
       const written = await this.insertRows(table, rows.map((row) => ({ ...row, ...parent })));
-      await sql`release savepoint replace_children`.execute(this.engine);
+      await sql`release savepoint replace_children`.execute(this.db);
       return written;
     } catch (err) {
-      await sql`rollback to savepoint replace_children`.execute(this.engine);
-      await sql`release savepoint replace_children`.execute(this.engine);
+      await sql`rollback to savepoint replace_children`.execute(this.db);
+      await sql`release savepoint replace_children`.execute(this.db);
       throw err;
     }
   }
@@ -57,7 +56,7 @@ export class KyselyStoreTx implements StoreTx {
 
   async saveCheckpoint(stream: string, checkpoint: unknown): Promise<void> {
     const row = { checkpoint: jsonOrNull(checkpoint), updated_at: new Date().toISOString() };
-    await this.engine
+    await this.db
       .insertInto('stream_state')
       .values({ stream, ...row })
       .onConflict((oc) => oc.column('stream').doUpdateSet(row))
@@ -65,7 +64,7 @@ export class KyselyStoreTx implements StoreTx {
   }
 
   async quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void> {
-    await this.engine
+    await this.db
       .insertInto('quarantine')
       .values({ stream, reason, record: quarantineJson(record), seen_at: now })
       .execute();

@@ -35,6 +35,24 @@ export function parseStoreUrl(url: string, schema?: string): StoreLocation {
   return { dialect: 'sqlite', path };
 }
 
+/** The SQLite file a location names (undefined for PostgreSQL and for an in-memory database). */
+export function locationFile(location: StoreLocation): string | undefined {
+  return location.dialect === 'sqlite' && location.path !== ':memory:' ? location.path : undefined;
+}
+
+/** Whether two locations name the same database (two in-memory databases never do). */
+export function sameLocation(a: StoreLocation, b: StoreLocation): boolean {
+  if (a.dialect === 'sqlite' && b.dialect === 'sqlite') return a.path === b.path && a.path !== ':memory:';
+  if (a.dialect === 'postgres' && b.dialect === 'postgres') return a.url === b.url && (a.schema ?? '') === (b.schema ?? '');
+  return false;
+}
+
+/** The location for messages: the file, or the URL without its password and the schema. */
+export function describeLocation(location: StoreLocation): string {
+  if (location.dialect === 'sqlite') return location.path;
+  return redactUrl(location.url) + (location.schema ? ` (schema ${location.schema})` : '');
+}
+
 /** The URL with any password replaced, safe for logs and error messages. */
 export function redactUrl(url: string): string {
   return url
