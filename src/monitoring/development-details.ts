@@ -106,18 +106,21 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
     ),
   );
   await flush();
-  if (gone.length > 0) {
-    const [result] = await ctx.store.db
-      .updateTable('monitoring_developments')
-      .set({ deleted_at: ctx.now() })
-      .where('id', 'in', gone)
-      .where('deleted_at', 'is', null)
-      .execute();
-    stats.deleted += Number(result?.numUpdatedRows ?? 0n);
-    logger.info({ developments: gone.length }, 'developments no longer served (404) were soft-deleted');
-  }
+  if (gone.length > 0) await softDeleteGone(ctx, gone);
   if (stop !== null) throw stop;
   if (ctx.signal.aborted) stats.outcome = 'stopped';
+}
+
+/** Developments the service no longer serves (404): soft-deleted, so they are not asked for again. */
+async function softDeleteGone(ctx: StreamContext, gone: readonly string[]): Promise<void> {
+  const [result] = await ctx.store.db
+    .updateTable('monitoring_developments')
+    .set({ deleted_at: ctx.now() })
+    .where('id', 'in', gone)
+    .where('deleted_at', 'is', null)
+    .execute();
+  ctx.stats.deleted += Number(result?.numUpdatedRows ?? 0n);
+  ctx.logger.info({ developments: gone.length }, 'developments no longer served (404) were soft-deleted');
 }
 
 /** One transaction per batch; a row whose summary changed since it was read keeps its pending state. */
