@@ -18,7 +18,7 @@ import { openStore } from '../src/store/index.js';
 import { runSync, type RunResult } from '../src/sync/engine.js';
 import { pages } from '../src/sync/pager.js';
 import { syncSettings } from '../src/sync/settings.js';
-import { pageWindow } from '../src/sync/list-stream.js';
+import { listPaging, pageQuery, pageWindow } from '../src/sync/list-request.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaselines } from './pg-copy-baseline.js';
 import { sqliteFloor } from './sqlite-floor.js';
@@ -37,6 +37,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
 const pgSchema = values.db === 'sqlite' ? undefined : `bench_${process.pid}`;
 const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: pgSchema, logger });
 const settings = syncSettings({});
+const pageSizeOf = (s: ListStream) => listPaging(s, settings).pageSize;
 const client = () => createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits });
 
 /** (a): the same lists, pages and client as a first sync; rows parsed and dropped. */
@@ -45,8 +46,8 @@ async function baseline(): Promise<{ rows: number; requests: number; seconds: nu
   const started = performance.now();
   let rows = 0;
   await Promise.all(lists.flatMap((s) => (s.variants ?? [{ query: {} }]).map(async (v) => {
-    const fetchPage = async (page: number) => ({ count: (await c.get<{ data: unknown[] }>(s.path, { ...s.query, ...v.query, page, limit: s.pageSize })).data.length });
-    for await (const p of pages({ fetchPage, pageSize: s.pageSize, startPage: 1, expectedRows: 0, window: pageWindow(s, settings) })) rows += p.fetched.count;
+    const fetchPage = async (page: number) => ({ count: (await c.get<{ data: unknown[] }>(s.path, pageQuery(s, settings, { ...s.query, ...v.query }, page, null))).data.length });
+    for await (const p of pages({ fetchPage, pageSize: pageSizeOf(s), startPage: 1, expectedRows: 0, window: pageWindow(s, settings) })) rows += p.fetched.count;
   })));
   const seconds = (performance.now() - started) / 1000;
   await c.close();
@@ -91,7 +92,7 @@ try {
   process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
   const remote = latencyMs > 0 ? await withLatency() : null;
   const copies = pgSchema ? await copyBaselines(values.db!, pgSchema, lists.map((l) => l.table)) : null;
-  const floor = pgSchema ? null : sqliteFloor(join(dir, 'mirror.db'), join(dir, 'floor.db'), lists);
+  const floor = pgSchema ? null : sqliteFloor(join(dir, 'mirror.db'), join(dir, 'floor.db'), lists.map((s) => ({ table: s.table, pageSize: pageSizeOf(s) })));
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
   const lines = [
     `### Sync, scale ${scale} (${values.db === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
@@ -156,7 +157,7 @@ async function minimumRequests(): Promise<number> {
       let q = store.db.selectFrom(s.table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
       for (const [k, val] of Object.entries(v.scope)) q = q.where(k, '=', val);
       const rows = Number(((await q.executeTakeFirst()) as { n: number }).n);
-      n += Math.floor(rows / s.pageSize) + 1;
+      n += Math.floor(rows / pageSizeOf(s)) + 1;
     }
   }
   return n;

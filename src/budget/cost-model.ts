@@ -7,8 +7,10 @@ import { detailsBacklog, DEFAULT_DETAILS } from '../monitoring/development-detai
 import type { Store } from '../store/types.js';
 import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
 import { selectParents, selectionFor } from '../sync/fanout-stream.js';
-import { listPaging } from '../sync/list-stream.js';
-import { rowsLastSeen } from '../sync/list-page.js';
+import { windowStart } from '../sync/date-window.js';
+import { listPaging } from '../sync/list-request.js';
+import { rowsExpected } from '../sync/list-stream.js';
+import { boundMillis } from '../sync/time-bound.js';
 import { PUBLISHED_MONITORING, PUBLISHED_ROWS, PUBLISHED_ROWS_PER_DAY } from './published-sizes.js';
 import { quotaFamilyOf, type QuotaFamily } from './quotas.js';
 
@@ -38,14 +40,12 @@ export async function runCost(store: Store, settings: SyncSettings, stream: Stre
     const parents = await selectParents(store, stream, selectionFor(settings, stream));
     return { ...base, requests: parents.length, atLeast: stream.pageSize !== undefined };
   }
-  switch (stream.name) {
+  switch (stream.runner) {
     case 'monitoring-events':
       return { ...base, ...(await eventsCost(store, settings, intervalDays)) };
     case 'monitoring-views':
       // Each view, then its matches since the last pass: a page, more on its daily full pass.
       return { ...base, requests: settings.monitoring.views.length * 2 };
-    default:
-      return { ...base, requests: 1 }; // token unlocks, categories: one response holds the whole list
   }
 }
 
@@ -68,8 +68,7 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
   for (const variant of variants) {
     // The pages last read; a date-window list reads only its window's pages, so also its live rows
     // (not for others: the assets-top tier fills the assets table without a complete pass).
-    const seen = await rowsLastSeen(store, stream.name, variant.name);
-    let rows = stream.window ? Math.max(seen, await liveRows(store, stream.table, variant.scope)) : seen;
+    let rows = await rowsExpected(store, stream, variant);
     if (rows === 0) {
       const published = PUBLISHED_ROWS[stream.name];
       rows = (typeof published === 'number' ? published : published?.[variant.name]) ?? 0;
@@ -82,16 +81,10 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
 
 /** Rows an incremental window reads now (its lookback), or null when the table is empty (a first, complete read). */
 async function windowRows(store: Store, settings: SyncSettings, stream: ListStream): Promise<number | null> {
-  const window = stream.window!;
-  const hw = (await store.db.selectFrom(stream.table).select((eb) => eb.fn.max(window.field).as('hw'))
-    .where('deleted_at', 'is', null).executeTakeFirst()) as { hw: unknown } | undefined;
-  if (hw?.hw == null) return null;
-  const lookback = settings.lookbackDays[stream.name] ?? window.defaultLookbackDays;
-  const high = /^\d+$/.test(String(hw.hw)) ? Number(hw.hw) * 1000 : Date.parse(String(hw.hw));
-  const start = new Date(high - lookback * DAY_MS).toISOString();
-  const from = window.format === 'date' ? start.slice(0, 10) : start;
+  const from = await windowStart(store, settings, stream);
+  if (from === null) return null;
   const row = (await store.db.selectFrom(stream.table).select((eb) => eb.fn.countAll().as('n'))
-    .where('deleted_at', 'is', null).where(window.field, '>=', from).executeTakeFirst()) as { n: unknown } | undefined;
+    .where('deleted_at', 'is', null).where(stream.window!.field, '>=', from).executeTakeFirst()) as { n: unknown } | undefined;
   return Number(row?.n ?? 0);
 }
 
@@ -110,7 +103,7 @@ async function eventsCost(store: Store, settings: SyncSettings, intervalDays: nu
   const lookback = lookbackDays;
   const hw = (await store.db.selectFrom('monitoring_events').select((eb) => eb.fn.max('started_at').as('hw'))
     .where('deleted_at', 'is', null).executeTakeFirst()) as { hw: unknown };
-  const since = new Date(Date.parse(String(hw.hw)) - lookback * DAY_MS).toISOString().replace('.000Z', 'Z');
+  const since = new Date((boundMillis(hw.hw) ?? 0) - lookback * DAY_MS).toISOString().replace('.000Z', 'Z');
   const perDay = (await countRows(store, 'monitoring_events', since)) / lookback;
   if (intervalDays > 0) return { requests: steadyEvents(settings, intervalDays, perDay, live, backlog), estimated: false };
   const { inScope } = await detailsBacklog(store, backlog);
@@ -126,13 +119,6 @@ function steadyEvents(settings: SyncSettings, intervalDays: number, eventsPerDay
   const fullPages = fullShare * pagesFor(events, MONITORING_PAGE);
   const fresh = intervalDays * PUBLISHED_MONITORING.developmentsPerDay * PUBLISHED_MONITORING.highImportanceShare;
   return Math.ceil(windowPages + fullPages + Math.min(backlog.maxPerRun, fresh));
-}
-
-async function liveRows(store: Store, table: string, scope: Readonly<Record<string, unknown>>): Promise<number> {
-  let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
-  for (const [column, value] of Object.entries(scope)) q = q.where(column, '=', value);
-  const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
-  return Number(row?.n ?? 0);
 }
 
 async function countRows(store: Store, table: string, startedSince: string | null): Promise<number> {

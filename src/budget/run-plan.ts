@@ -2,12 +2,12 @@
 // against the plan's quotas and what this month already used. Sizes come from the mirror; where it
 // holds nothing yet (a first sync), from the real service's published sizes, marked as estimates.
 import { buildUrl } from '../client/index.js';
-import type { Query, StreamDef } from '../catalog/types.js';
+import type { StreamDef } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { windowStart } from '../sync/date-window.js';
 import { selectParents, selectionFor } from '../sync/fanout-stream.js';
-import { listPaging } from '../sync/list-stream.js';
+import { listQuery, pageQuery } from '../sync/list-request.js';
 import { usageOf, type FamilyUsage } from './budget-report.js';
 import { runCost, type StreamCost } from './cost-model.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
@@ -65,9 +65,7 @@ async function firstRequest(store: Store, settings: SyncSettings, stream: Stream
       ? `GET ${buildUrl(baseUrl, stream.path(example), stream.query?.(example, settings.fanout))} (one per parent)`
       : '(no parents mirrored yet: sync their list first)';
   }
-  const variant = stream.variants?.[0];
-  const query: Query = { ...stream.query, ...variant?.query, page: 1, limit: listPaging(stream, settings).pageSize };
   const start = await windowStart(store, settings, stream);
-  if (start !== null && stream.window) query[stream.window.startParam] = start;
+  const query = pageQuery(stream, settings, listQuery(stream, settings, stream.variants?.[0]), 1, start);
   return `GET ${buildUrl(baseUrl, stream.path, query)}${stream.variants && stream.variants.length > 1 ? ` (and ${stream.variants.length - 1} more classes)` : ''}`;
 }

@@ -1,11 +1,12 @@
-// The catalog: every stream ds-mirror knows, by name. A new endpoint is one entry here plus one migration.
+// The catalog: every stream ds-mirror knows, by name. A new endpoint is one entry here plus one migration
+// (test/sync/catalog-schema.test.ts checks that they agree).
 import { ConfigError } from '../errors.js';
 import type { StreamDef } from './types.js';
 import { assetsTop, v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
 import { monitoringStreams } from './monitoring.js';
 
-export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query } from './types.js';
+export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query, Paginator, MappedTable, ChildTable } from './types.js';
 
 const registered: readonly StreamDef[] = [...v1Lists, assetsTop, ...v1Fanouts, ...monitoringStreams];
 

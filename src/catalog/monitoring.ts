@@ -1,11 +1,8 @@
-// Token unlocks and monitoring intelligence. These endpoints do not fit the generic
-// list runner (envelopes, children, detail fetches, configured views), so each is a custom stream whose
-// runner lives in src/monitoring/. THE table of query parameter names the spec leaves "not shown" is here.
-import { syncCategories } from '../monitoring/categories-sync.js';
-import { syncEvents } from '../monitoring/events-sync.js';
-import { syncTokenUnlocks } from '../monitoring/token-unlocks-sync.js';
-import { syncViews, type ViewSyncOptions } from '../monitoring/views-sync.js';
-import type { CustomStream } from './types.js';
+// Token unlocks and monitoring intelligence: their paths, and their streams as catalog entries. Token
+// unlocks and the category taxonomy are lists the generic runner reads (one request each); events (with
+// their normalized children and the development-detail backlog) and views (configured ids, matches into
+// alert_history) name the hand-written runner in src/monitoring/ that runs them.
+import type { ColumnMap, CustomStream, ListStream, ViewPassOptions } from './types.js';
 
 export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';
 
@@ -21,8 +18,64 @@ export const MONITORING_PATHS = Object.freeze({
   viewEvents: (id: string) => `/monitoring/v2/monitoring-views/${encodeURIComponent(id)}/events`,
 });
 
+/** The whole covered set in one response; removals are scoped to what the configured filters cover. */
+export const tokenUnlocks: ListStream = {
+  kind: 'list',
+  name: 'token-unlocks',
+  description: 'Assets with token unlock coverage (the whole covered set each run; unseen → soft-deleted)',
+  path: MONITORING_PATHS.tokenUnlocks,
+  filters: {
+    family: 'tokenUnlocks',
+    covers: { assetIds: { column: 'id' }, categories: { column: 'category' }, sectors: { column: 'sector' }, tags: { column: 'tags', list: true } },
+  },
+  paginator: { type: 'single' },
+  records: 'data',
+  table: 'token_unlock_assets',
+  key: ['id'],
+  columns: {
+    id: 'id',
+    serial_id: 'serialId',
+    symbol: 'symbol',
+    name: 'name',
+    slug: 'slug',
+    genesis_date: 'genesisDate',
+    projected_end_date: 'projectedEndDate',
+    category: 'category',
+    sector: 'sector',
+    tags: 'tags',
+    other_info: 'otherInfo',
+  },
+  required: ['id'],
+  detectDeletes: true,
+};
+
+const CATEGORY_COLUMNS: ColumnMap = { slug: 'slug', name: 'name', description: 'description' };
+
+/** The full taxonomy in one response: categories, and their subcategories keyed by (category, slug). */
+export const categories: ListStream = {
+  kind: 'list',
+  name: 'monitoring-categories',
+  description: 'The monitoring category taxonomy: categories and their subcategories',
+  path: MONITORING_PATHS.categories,
+  paginator: { type: 'single' },
+  records: 'data',
+  table: 'monitoring_categories',
+  key: ['slug'],
+  columns: CATEGORY_COLUMNS,
+  required: ['slug'],
+  detectDeletes: true,
+  child: {
+    table: 'monitoring_subcategories',
+    records: 'subcategories',
+    parentColumns: { category_slug: 'slug' },
+    key: ['category_slug', 'slug'],
+    columns: CATEGORY_COLUMNS,
+    required: ['slug'],
+  },
+};
+
 /** The views stream; `backfill alerts` builds one with its own options under the same name (and lease). */
-export function viewsStream(options: ViewSyncOptions = {}): CustomStream {
+export function viewsStream(options: ViewPassOptions = {}): CustomStream {
   return {
     kind: 'custom',
     name: 'monitoring-views',
@@ -30,37 +83,21 @@ export function viewsStream(options: ViewSyncOptions = {}): CustomStream {
     path: '/monitoring/v2/monitoring-views/{id}',
     table: 'monitoring_views',
     key: ['id'],
-    run: (ctx) => syncViews(ctx, options),
+    detectDeletes: false,
+    runner: 'monitoring-views',
+    views: options,
   };
 }
 
-export const monitoringStreams: readonly CustomStream[] = [
-  {
-    kind: 'custom',
-    name: 'token-unlocks',
-    description: 'Assets with token unlock coverage (the whole covered set each run; unseen → soft-deleted)',
-    path: MONITORING_PATHS.tokenUnlocks,
-    table: 'token_unlock_assets',
-    key: ['id'],
-    run: (ctx) => syncTokenUnlocks(ctx),
-  },
-  {
-    kind: 'custom',
-    name: 'monitoring-categories',
-    description: 'The monitoring category taxonomy: categories and their subcategories',
-    path: MONITORING_PATHS.categories,
-    table: 'monitoring_categories',
-    key: ['slug'],
-    run: (ctx) => syncCategories(ctx),
-  },
-  {
-    kind: 'custom',
-    name: 'monitoring-events',
-    description: 'Monitoring events with their assets, categories and developments (details fetched when new or changed)',
-    path: MONITORING_PATHS.events,
-    table: 'monitoring_events',
-    key: ['id'],
-    run: (ctx) => syncEvents(ctx),
-  },
-  viewsStream(),
-];
+export const events: CustomStream = {
+  kind: 'custom',
+  name: 'monitoring-events',
+  description: 'Monitoring events with their assets, categories and developments (details fetched when new or changed)',
+  path: MONITORING_PATHS.events,
+  table: 'monitoring_events',
+  key: ['id'],
+  detectDeletes: true,
+  runner: 'monitoring-events',
+};
+
+export const monitoringStreams: readonly (ListStream | CustomStream)[] = [tokenUnlocks, categories, events, viewsStream()];

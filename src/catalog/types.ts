@@ -1,7 +1,7 @@
-// A stream is data: where its records come from, how they page, which table keeps them and how a record
-// becomes a row. The sync engine knows nothing about any one endpoint beyond what is written here.
+// A stream is data: its request, how it pages, where its records sit in the response, which table keeps
+// them and how a record becomes a row. The runners (src/sync/, src/monitoring/) read these entries; the
+// catalog imports none of them.
 import type { Row } from '../store/types.js';
-import type { StreamContext, SyncSettings } from '../sync/context.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
@@ -9,15 +9,63 @@ export type Query = Record<string, string | number | boolean | readonly (string 
 export type ColumnSource = string | ((record: any) => unknown);
 export type ColumnMap = Readonly<Record<string, ColumnSource>>;
 
-/** A `/v1`-style list paged with `page`/`limit` in a `{page, total, data}` envelope. */
+/**
+ * How a list pages. `page-number`: `page`/`limit` (the /v1 lists), ended by the first short page.
+ * `single`: one request holds the whole list (paging is accepted and ignored, so never sent).
+ */
+export type Paginator =
+  | { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number }
+  | { type: 'single' };
+
+/** What a run's settings may change in a list: the records per class of a partial (top) list. */
+export interface ListSettings {
+  readonly topAssets?: number;
+}
+
+/** Configured filters that become the list's query (a user mirroring a slice); deletions stay within them. */
+export interface ConfiguredFilters {
+  /** The family of `monitoring.queryParams` and of the configuration's filters (`monitoring.tokenUnlocks`). */
+  family: 'tokenUnlocks';
+  /** Per filter name, the stored column it matches (OR within a filter, AND across; `list` for JSON arrays). */
+  covers: Readonly<Record<string, { column: string; list?: true }>>;
+}
+
+/** A table records are mapped into: the stream they are quarantined under, the key and the mapping. */
+export interface MappedTable {
+  name: string;
+  /** Which part of the stream a quarantined record was, said before its reason ('development'). */
+  label?: string;
+  table: string;
+  key: readonly string[];
+  columns: ColumnMap;
+  required: readonly string[];
+}
+
+/** Rows every record carries in one of its fields (a category's subcategories): a table written in the same pass. */
+export interface ChildTable {
+  table: string;
+  /** The field of the parent record that holds the child records. */
+  records: string;
+  /** Child columns filled from the parent's row (column → parent column). */
+  parentColumns: Readonly<Record<string, string>>;
+  key: readonly string[];
+  columns: ColumnMap;
+  required: readonly string[];
+}
+
+/** A list endpoint: request, paginator, record selector, key, deletions, incremental rule and mapping. */
 export interface ListStream {
   kind: 'list';
   name: string;
   description: string;
   path: string;
-  pageSize: number;
   /** Fixed query parameters (required sort keys, expansions, ...). */
   query?: Query;
+  /** Query parameters from the user's configured filters. */
+  filters?: ConfiguredFilters;
+  paginator: Paginator;
+  /** The record selector: the path of the records' array in the response body (`data`). */
+  records: string;
   /** One pass per variant (e.g. each asset class), each with its own extra query. */
   variants?: readonly { name: string; query: Query; scope: Row }[];
   table: string;
@@ -29,15 +77,14 @@ export interface ListStream {
   detectDeletes: boolean;
   /** Date-window streams resume from their high-water mark minus a lookback. */
   window?: DateWindow;
-  /** How the list reads its envelope: `/v1` lists by default. */
-  envelope?: 'v1' | 'monitoring' | 'token-unlocks';
+  child?: ChildTable;
   /** Not part of a default run: only when named or selected in configuration. */
   optIn?: boolean;
   /**
    * A partial list: only its first records in the query's order (the top of a ranking), per variant.
    * Cheap and never complete, so it never soft-deletes (set detectDeletes false).
    */
-  maxRecords?: (settings: SyncSettings) => number;
+  maxRecords?: (settings: ListSettings) => number;
 }
 
 export interface DateWindow {
@@ -87,9 +134,8 @@ export interface FanoutSettings {
 }
 
 /**
- * A stream whose endpoint does not fit the generic list/fan-out runners (monitoring events with their
- * developments, views and their matches, the category taxonomy): it runs itself, with the same context,
- * leases, stats and run records as every other stream.
+ * A stream the list and fan-out runners cannot run, named by the hand-written runner that does
+ * (src/monitoring/): it runs with the same context, leases, stats and run records as every other stream.
  */
 export interface CustomStream {
   kind: 'custom';
@@ -100,8 +146,35 @@ export interface CustomStream {
   /** The main table, for `ds-mirror status`. */
   table: string;
   key: readonly string[];
+  /** The runner soft-deletes rows of `table` by key after a complete pass (so the table needs a live-key index). */
+  detectDeletes: boolean;
   optIn?: boolean;
-  run: (ctx: StreamContext) => Promise<void>;
+  runner: 'monitoring-events' | 'monitoring-views';
+  /** The views pass's options (`backfill alerts` builds its own). */
+  views?: ViewPassOptions;
+}
+
+export interface ViewPassOptions {
+  /** Views to cover instead of the configured ones. */
+  views?: readonly string[];
+  /** Only matches whose event started at or after this bound (RFC 3339, YYYY-MM-DD or Unix seconds). */
+  since?: string;
+  /** Page through every match (the backfill); otherwise full passes follow fullPassEveryHours. */
+  full?: boolean;
+  /** Where `views` came from, for the message about an unknown one (default: the configuration's names). */
+  source?: string;
+  /** Filled as the records are read, so a caller can account for every one. */
+  counts?: ViewMatchCounts;
+}
+
+/** Every record a views pass read: a view, or a match that is new, already known, before `since`, or unusable (no id). */
+export interface ViewMatchCounts {
+  views: number;
+  newAlerts: number;
+  known: number;
+  beforeSince: number;
+  unusable: number;
 }
 
 export type StreamDef = ListStream | FanoutStream | CustomStream;
+

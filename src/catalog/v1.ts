@@ -1,7 +1,12 @@
 // The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
 // precious: the real `/v1` has a monthly quota).
 import { firstOf, nested, same } from './mapping.js';
-import type { ListStream } from './types.js';
+import type { ListStream, Paginator } from './types.js';
+
+/** The /v1 paginator: `page`/`limit` at the endpoint's largest page, records in `data`. */
+function pageNumber(pageSize: number): Paginator {
+  return { type: 'page-number', pageParam: 'page', limitParam: 'limit', pageSize };
+}
 
 const MARKET_CAP = [
   'rank', 'usd', 'dominance', 'percent_change_btc_1h', 'percent_change_btc_24h', 'percent_change_usd_1h',
@@ -28,7 +33,8 @@ export const assets: ListStream = {
   name: 'assets',
   description: 'Assets of every class (token, equity, tokenizedStock) with market cap, price and equity data',
   path: '/v1/assets',
-  pageSize: 100,
+  paginator: pageNumber(100),
+  records: 'data',
   query: { expand: 'market_cap,price,equity_market_data,project' },
   variants: (['token', 'equity', 'tokenizedStock'] as const).map((c) => ({
     name: c,
@@ -73,7 +79,8 @@ export const transparency: ListStream = {
   name: 'transparency',
   description: 'Transparency ratings of assets',
   path: '/v1/transparency',
-  pageSize: 1000,
+  paginator: pageNumber(1000),
+  records: 'data',
   table: 'transparency_ratings',
   key: ['id'],
   columns: {
@@ -90,7 +97,8 @@ export const projects: ListStream = {
   name: 'projects',
   description: 'Projects with their industry, sector, group and parent project',
   path: '/v1/projects',
-  pageSize: 10000,
+  paginator: pageNumber(10000),
+  records: 'data',
   // `asset` is not expanded: its market data changes every minute and would make every project a change.
   query: { expand: 'parent_project' },
   table: 'projects',
@@ -110,7 +118,8 @@ export const chains: ListStream = {
   name: 'chains',
   description: 'Chains (fields not shown by the spec: kept in raw)',
   path: '/v1/chains',
-  pageSize: 10000,
+  paginator: pageNumber(10000),
+  records: 'data',
   table: 'chains',
   key: ['id'],
   columns: LIFTED,
@@ -124,7 +133,8 @@ function taxonomy(name: 'sectors' | 'groups' | 'industries'): ListStream {
     name,
     description: `${name[0].toUpperCase()}${name.slice(1)} (fields not shown by the spec: kept in raw)`,
     path: `/v1/${name}`,
-    pageSize: 1000,
+    paginator: pageNumber(1000),
+    records: 'data',
     query: { order_by: 'slug', order_dir: 'asc' },
     table: name,
     key: ['slug'],
@@ -139,7 +149,8 @@ export const glossary: ListStream = {
   name: 'glossary',
   description: 'Glossary entries',
   path: '/v1/glossary',
-  pageSize: 1000,
+  paginator: pageNumber(1000),
+  records: 'data',
   table: 'glossary',
   key: ['id'],
   columns: { ...LIFTED, title: firstOf('title', 'term', 'name') },
@@ -152,7 +163,8 @@ export const marketStats: ListStream = {
   name: 'market-stats',
   description: 'Market statistics by date; incremental from the newest date minus a lookback',
   path: '/v1/market-stats',
-  pageSize: 100,
+  paginator: pageNumber(100),
+  records: 'data',
   query: { order_by: 'id', order_dir: 'asc' },
   table: 'market_stats',
   key: ['id'],
@@ -167,7 +179,8 @@ export const metrics: ListStream = {
   name: 'metrics',
   description: 'The metrics catalogue',
   path: '/v1/metrics',
-  pageSize: 1000,
+  paginator: pageNumber(1000),
+  records: 'data',
   table: 'metrics',
   key: ['identifier'],
   columns: { identifier: 'identifier', title: firstOf('title', 'name'), data_type: firstOf('data_type', 'dataType') },
@@ -180,7 +193,8 @@ export const secFilings: ListStream = {
   name: 'sec-filings',
   description: 'SEC filings; incremental from the newest filing date minus a lookback',
   path: '/v1/sec/filings',
-  pageSize: 100,
+  paginator: pageNumber(100),
+  records: 'data',
   table: 'sec_filings',
   key: ['accession_number'],
   columns: {
@@ -200,7 +214,8 @@ export const charts: ListStream = {
   name: 'charts',
   description: 'Charts and the dashboards that show them',
   path: '/v1/charts',
-  pageSize: 100,
+  paginator: pageNumber(100),
+  records: 'data',
   table: 'charts',
   key: ['id'],
   columns: same(['id', 'title', 'dashboards']),

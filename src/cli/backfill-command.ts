@@ -4,15 +4,15 @@
 import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
 import { quotaGate } from '../budget/index.js';
-import { emptyViewTally, type ViewTally } from '../monitoring/views-sync.js';
+import type { ViewMatchCounts } from '../catalog/types.js';
+import { emptyViewCounts } from '../monitoring/views-sync.js';
 import { createClient } from '../client/index.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { boundMillis } from '../monitoring/filter-query.js';
+import { boundMillis } from '../sync/time-bound.js';
 import { runSync } from '../sync/engine.js';
 import { syncSettings } from '../sync/settings.js';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
@@ -52,14 +52,14 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       }
       const client = createClient({ ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, maxResponseBytes: ctx.config.maxResponseBytes, logger: ctx.logger });
       try {
-        const tally = emptyViewTally();
+        const counts = emptyViewCounts();
         const source = flags.view ? '--view' : undefined;
-        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, tally });
+        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, counts });
         const progress = logProgress(ctx.logger);
         const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress });
         progress.stop();
         const s = result.streams[0];
-        io.stdout.write(`${backfillSummary(views.length, flags.since, tally, s.requests)}\n`);
+        io.stdout.write(`${backfillSummary(views.length, flags.since, counts, s.requests)}\n`);
         if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
         setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
       } finally {
@@ -70,7 +70,7 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
 }
 
 /** Every record read accounted for: the views, and each match new, known, before --since or unusable. */
-export function backfillSummary(asked: number, since: string | undefined, t: ViewTally, requests: number): string {
+export function backfillSummary(asked: number, since: string | undefined, t: ViewMatchCounts, requests: number): string {
   const matches = t.newAlerts + t.known + t.beforeSince + t.unusable;
   const parts = [`${t.newAlerts} new`, `${t.known} already known`];
   if (t.beforeSince > 0) parts.push(`${t.beforeSince} started before ${since}`);

@@ -4,9 +4,6 @@
 import { ConfigError } from '../errors.js';
 import type { Store } from '../store/types.js';
 
-/** Kept in stream_state under a name no stream has (like the monitoring pass marks). */
-const STATE_NAME = 'mirror:service';
-
 /** The base URL without credentials, query, fragment, default port or trailing slash; host in lower case. */
 export function normaliseBaseUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
@@ -16,7 +13,7 @@ export function normaliseBaseUrl(baseUrl: string): string {
 /** Records the service on a mirror's first sync; refuses another one unless `force` (which records it). */
 export async function claimService(store: Store, baseUrl: string, force = false): Promise<void> {
   const wanted = normaliseBaseUrl(baseUrl);
-  const held = ((await store.getState(STATE_NAME))?.checkpoint as { baseUrl?: string } | null | undefined)?.baseUrl;
+  const held = (await store.db.selectFrom('mirrored_service').select('base_url').executeTakeFirst())?.base_url as string | undefined;
   if (held === wanted) return;
   if (held !== undefined && !force) {
     throw new ConfigError(
@@ -24,5 +21,9 @@ export async function claimService(store: Store, baseUrl: string, force = false)
         `the first one's rows; use another --db, or --force to switch this mirror to ${wanted}`,
     );
   }
-  await store.transaction((tx) => tx.saveCheckpoint(STATE_NAME, { baseUrl: wanted }));
+  // One row: the service held now.
+  await store.transaction(async (tx) => {
+    await tx.db.deleteFrom('mirrored_service').execute();
+    await tx.db.insertInto('mirrored_service').values({ base_url: wanted, claimed_at: new Date().toISOString() }).execute();
+  });
 }

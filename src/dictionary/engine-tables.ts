@@ -22,9 +22,21 @@ export const engineTables: readonly TableSource[] = [
   {
     name: 'stream_state', group: 'bookkeeping', description: 'Per stream: where the next run resumes and how the last one ended.',
     columns: {
-      stream: 'Stream name.', checkpoint: 'Where an unfinished pass resumes (JSON); null when the last pass completed.', high_water: 'Newest date seen by a date-window stream.',
+      stream: 'Stream name.', checkpoint: 'Where an unfinished pass resumes (JSON); null when the last pass completed.',
       last_success_at: 'When the stream last succeeded.', last_error: 'The last error.', last_run_id: 'The last run that covered it.', updated_at: 'When this row was last written.',
     },
+  },
+  {
+    name: 'pass_marks', group: 'bookkeeping', description: 'Per monitoring list: when its last complete pass ran and the newest date it has seen, which decide whether the next pass is complete or windowed.',
+    columns: {
+      stream: 'Stream name.', part: "What the mark covers: 'full-pass' for the whole events list, a view id for that view's matches.",
+      full_pass_at: 'When the last complete (unwindowed) pass finished; null before the first.', high_water: "The newest startedAt seen (a view's matches; events read theirs from their table).",
+      updated_at: 'When this row was last written.',
+    },
+  },
+  {
+    name: 'mirrored_service', group: 'bookkeeping', description: 'The service this mirror holds, recorded by the first sync: a sync against another one is refused unless --force switches it.',
+    columns: { base_url: 'The base URL, normalised (no credentials, query or trailing slash).', claimed_at: 'When a sync recorded it.' },
   },
   { name: 'quarantine', group: 'bookkeeping', description: 'Upstream records that could not be mirrored, with why.', columns: { id: 'Row id.', stream: 'Stream name.', reason: 'Why it was set aside.', record: 'The record as received (JSON).', seen_at: 'When.' } },
   {

@@ -11,8 +11,7 @@ import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { AuthError, dataObject } from '../client/index.js';
 import { errorAction } from '../errors.js';
 import type { Row, Store, StoreTx } from '../store/types.js';
-import type { DetailsBacklog } from '../sync/context.js';
-import type { StreamContext } from '../sync/context.js';
+import type { DetailsBacklog, StreamContext } from '../sync/context.js';
 import { detailColumns } from './event-rows.js';
 
 const BATCH = 100;
@@ -58,61 +57,79 @@ async function pendingQuery(store: Store, backlog: DetailsBacklog | null) {
 }
 
 export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
-  const { stats, logger } = ctx;
   const backlog = ctx.settings.monitoring.details ?? DEFAULT_DETAILS;
   if (backlog.maxPerRun === 0) return;
-  const pending = (await (await pendingQuery(ctx.store, backlog))
+  const pending = await pendingDetails(ctx.store, backlog);
+  if (pending.length === 0) return;
+  ctx.logger.debug({ pending: pending.length }, 'fetching development details');
+  const outcome: DetailOutcome = { batch: new DetailBatch(ctx), gone: [], stop: null };
+  const limit = pLimit(ctx.settings.fanoutConcurrency);
+  await Promise.all(pending.map((p) => limit(() => fetchOne(ctx, p, outcome))));
+  await outcome.batch.flush();
+  await softDeleteGone(ctx, outcome.gone);
+  if (outcome.stop !== null) throw outcome.stop;
+  if (ctx.signal.aborted) ctx.stats.outcome = 'stopped';
+}
+
+/** The pending details this run fetches: newest first, at most maxPerRun. */
+async function pendingDetails(store: Store, backlog: DetailsBacklog): Promise<Pending[]> {
+  return (await (await pendingQuery(store, backlog))
     .select(['id', 'row_hash'])
     .orderBy('started_at', 'desc')
     .orderBy('id')
     .limit(backlog.maxPerRun)
     .execute()) as Pending[];
-  if (pending.length === 0) return;
-  logger.debug({ pending: pending.length }, 'fetching development details');
-
-  const limit = pLimit(ctx.settings.fanoutConcurrency);
-  let batch: Fetched[] = [];
-  const gone: string[] = [];
-  let stop: unknown = null;
-  const flush = async () => {
-    const rows = batch;
-    batch = [];
-    if (rows.length === 0) return;
-    // Read after the write: flushes run concurrently, and `+= await` would add to a stale total.
-    await writeDetails(ctx, rows);
-  };
-
-  await Promise.all(
-    pending.map((p) =>
-      limit(async () => {
-        if (ctx.signal.aborted || stop !== null) return;
-        try {
-          stats.requests++;
-          const { data: detail } = await ctx.client.get<{ data: object }>(MONITORING_PATHS.development(p.id), undefined, { check: dataObject });
-          stats.details = (stats.details ?? 0) + 1;
-          batch.push({ ...p, detail: detail as Record<string, unknown> });
-          if (batch.length >= BATCH) await flush();
-          ctx.progress.advance(ctx.stats.stream, stats);
-        } catch (error) {
-          const action = errorAction(error);
-          if (action === 'skip') gone.push(p.id);
-          else if (action === 'stop' || error instanceof AuthError) stop ??= error;
-          else {
-            stats.errors++;
-            logger.warn({ development: p.id, err: error instanceof Error ? error.message : String(error) }, 'development detail not fetched; it stays pending for the next run');
-          }
-        }
-      }),
-    ),
-  );
-  await flush();
-  if (gone.length > 0) await softDeleteGone(ctx, gone);
-  if (stop !== null) throw stop;
-  if (ctx.signal.aborted) stats.outcome = 'stopped';
 }
 
-/** Developments the service no longer serves (404): soft-deleted, so they are not asked for again. */
+/** Where the run's fetches end up: written in batches, gone upstream (404), or the error that stops the stream. */
+interface DetailOutcome {
+  batch: DetailBatch;
+  gone: string[];
+  stop: unknown;
+}
+
+/** One detail: fetched (the body checked inside the client's retries) and batched; a 404 is gone, an auth failure or a spent budget stops the rest, any other error leaves it pending. */
+async function fetchOne(ctx: StreamContext, p: Pending, outcome: DetailOutcome): Promise<void> {
+  const { stats } = ctx;
+  if (ctx.signal.aborted || outcome.stop !== null) return;
+  try {
+    stats.requests++;
+    const { data: detail } = await ctx.client.get<{ data: object }>(MONITORING_PATHS.development(p.id), undefined, { check: dataObject });
+    stats.details = (stats.details ?? 0) + 1;
+    await outcome.batch.add({ ...p, detail: detail as Record<string, unknown> });
+    ctx.progress.advance(ctx.stats.stream, stats);
+  } catch (error) {
+    const action = errorAction(error);
+    if (action === 'skip') outcome.gone.push(p.id);
+    else if (action === 'stop' || error instanceof AuthError) outcome.stop ??= error;
+    else {
+      stats.errors++;
+      ctx.logger.warn({ development: p.id, err: error instanceof Error ? error.message : String(error) }, 'development detail not fetched; it stays pending for the next run');
+    }
+  }
+}
+
+/** Fetched details written a batch per transaction (flushes run concurrently with the fetches). */
+class DetailBatch {
+  private fetched: Fetched[] = [];
+
+  constructor(private readonly ctx: StreamContext) {}
+
+  async add(detail: Fetched): Promise<void> {
+    this.fetched.push(detail);
+    if (this.fetched.length >= BATCH) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.fetched;
+    this.fetched = [];
+    if (rows.length > 0) await writeDetails(this.ctx, rows);
+  }
+}
+
+/** Developments the service no longer has (404) are soft-deleted. */
 async function softDeleteGone(ctx: StreamContext, gone: readonly string[]): Promise<void> {
+  if (gone.length === 0) return;
   const [result] = await ctx.store.db
     .updateTable('monitoring_developments')
     .set({ deleted_at: ctx.now() })

@@ -2,55 +2,9 @@
 // categories and developments in SQL. A development is first known from its summary inside the event:
 // its row_hash is the summary's hash, and detail_fetched_at = null marks its detail as pending.
 import { toRow } from '../catalog/mapping.js';
-import type { ColumnMap } from '../catalog/types.js';
+import { DETAIL_COLUMNS, developmentSummary } from '../catalog/monitoring-records.js';
 import type { Row } from '../store/types.js';
 import { recordsToRows, type Mapped } from '../sync/record-rows.js';
-
-const SHARED = {
-  slug: 'slug',
-  title: 'title',
-  summary: 'summary',
-  importance: 'importance',
-  verified: 'verified',
-  actionable: 'actionable',
-  governance: 'governance',
-  intel_categories: 'intelCategories',
-  intel_subcategories: 'intelSubcategories',
-  started_at: 'startedAt',
-  ended_at: 'endedAt',
-} as const;
-
-export const EVENT_SPEC = {
-  key: ['id'],
-  required: ['id', 'startedAt'],
-  columns: {
-    id: 'id',
-    ...SHARED,
-    industry: 'industry',
-    development_count: 'developmentCount',
-    document_count: 'documentCount',
-    created_at: 'createdAt',
-    updated_at: 'updatedAt',
-  } satisfies ColumnMap,
-} as const;
-
-/** A development as listed in its event (no documents, assets, industry or timestamps beyond start/end). */
-const SUMMARY_SPEC = {
-  key: ['id'],
-  required: ['id'],
-  columns: { id: 'id', ...SHARED } satisfies ColumnMap,
-} as const;
-
-/** The detail's columns: everything a summary has, plus what only the detail carries. */
-const DETAIL_COLUMNS = {
-  ...SHARED,
-  industry: 'industry',
-  documents: 'documents',
-  assets: 'assets',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
-  event_id: 'event.id',
-} as const satisfies ColumnMap;
 
 export interface EventChildren {
   assets: Row[];
@@ -80,7 +34,7 @@ export function eventChildren(event: Record<string, any>): EventChildren {
     assets,
     categories: strings(event.intelCategories).map((slug) => ({ event_id: eventId, category_slug: slug })),
     subcategories: strings(event.intelSubcategories).map((slug) => ({ event_id: eventId, subcategory_slug: slug })),
-    developments: recordsToRows(Array.isArray(event.developments) ? event.developments : [], SUMMARY_SPEC, {
+    developments: recordsToRows(Array.isArray(event.developments) ? event.developments : [], developmentSummary, {
       event_id: eventId,
       detail_fetched_at: null,
     }),

@@ -4,18 +4,22 @@
 // startedAt) minus a lookback; a full pass (asked for, or every fullPassEveryHours) covers everything
 // and soft-deletes what is no longer served. An event's children are rewritten only when it changed.
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
+import { developmentSummary, eventRecord } from '../catalog/monitoring-records.js';
 import type { Query } from '../catalog/types.js';
+import { rowChanged } from '../store/changed-row.js';
 import { keyString, type Row, type StoreTx } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
-import { recordsToRows } from '../sync/record-rows.js';
+import { recordsToRows, type Mapped } from '../sync/record-rows.js';
+import { nothingWritten, writeMapped, type Written } from '../sync/write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
-import { EVENT_SPEC, eventChildren } from './event-rows.js';
-import { boundMillis, eventFilters } from './filter-query.js';
+import { eventChildren } from './event-rows.js';
+import { eventFilters } from '../catalog/configured-filters.js';
+import { boundMillis } from '../sync/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
-const FULL_PASS = markName(STREAM, 'full-pass');
+const FULL_PASS: MarkName = { stream: STREAM, part: 'full-pass' };
 const CHILD_TABLES = ['monitoring_event_assets', 'monitoring_event_categories', 'monitoring_event_subcategories'] as const;
 
 /** Saved after every page; null once the pass completed. */
@@ -30,15 +34,16 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
   const { store, settings } = ctx;
   const filters = eventFilters(settings.monitoring.events, settings.monitoring.params);
   const saved = settings.mode === 'full' ? null : ((await store.getState(STREAM))?.checkpoint as EventsCheckpoint | null);
-  const plan = saved ?? (await newPass(ctx));
+  // Where this run reads from: the interrupted pass's next page, or page 1 of a new pass.
+  const resumeAt = saved ?? (await newPass(ctx));
   if (saved) ctx.logger.info({ page: saved.page, start: saved.start }, 'resuming the events pass from its checkpoint');
-  ctx.logger.debug({ start: plan.start }, plan.start === null ? 'complete events pass' : 'windowed events pass');
+  ctx.logger.debug({ start: resumeAt.start }, resumeAt.start === null ? 'complete events pass' : 'windowed events pass');
 
-  const query = windowQuery(filters, plan.start, settings.monitoring.params.events.start);
+  const query = windowQuery(filters, resumeAt.start, settings.monitoring.params.events.start);
   const seen = new Set<string>();
-  const expectedRows = await liveEventCount(ctx, plan.start);
-  for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: plan.page, expectedRows })) {
-    const checkpoint: EventsCheckpoint | null = page.last ? null : { ...plan, page: page.page + 1 };
+  const expectedRows = await liveEventCount(ctx, resumeAt.start);
+  for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: resumeAt.page, expectedRows })) {
+    const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     await writePage(ctx, page.records, seen, checkpoint);
     ctx.progress.advance(STREAM, ctx.stats);
     if (ctx.signal.aborted && !page.last) {
@@ -47,8 +52,8 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
     }
   }
 
-  if (plan.start === null && plan.page === 1) await detectRemovals(ctx, seen);
-  else if (plan.start === null) ctx.logger.info('pass resumed from a checkpoint: removals are detected by the next full pass');
+  if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, seen);
+  else if (resumeAt.start === null) ctx.logger.info('pass resumed from a checkpoint: removals are detected by the next full pass');
   await fetchPendingDetails(ctx);
 }
 
@@ -83,27 +88,27 @@ async function liveEventCount(ctx: StreamContext, start: string | null): Promise
 /** One page: events upserted when changed; changed events get their children rewritten; one transaction. */
 async function writePage(ctx: StreamContext, records: readonly unknown[], seen: Set<string>, checkpoint: EventsCheckpoint | null): Promise<void> {
   const { stats } = ctx;
-  const { rows, rejected } = recordsToRows(records, EVENT_SPEC);
+  const mapped = recordsToRows(records, eventRecord);
   const byId = new Map<string, Record<string, any>>();
   for (const record of records) {
     const id = (record as { id?: unknown } | null)?.id;
     if (typeof id === 'string') byId.set(id, record as Record<string, any>);
   }
-  for (const row of rows) seen.add(keyString([row.id]));
+  for (const row of mapped.rows) seen.add(keyString([row.id]));
   const now = ctx.now();
-  const written = await ctx.store.transaction(async (tx) => {
-    for (const r of rejected) await tx.quarantine(STREAM, r.reason, r.record, now);
-    const changed = await changedEvents(tx, rows);
-    const events = rows.length ? await tx.upsertChanged('monitoring_events', EVENT_SPEC.key, rows, now, STREAM) : null;
-    const children = await writeChildren(tx, changed.map((id) => byId.get(id)!), now);
-    await refreshDetailEventRefs(tx, changed.map((id) => byId.get(id)!));
+  const written = nothingWritten([], 0);
+  const removedDevelopments = await ctx.store.transaction(async (tx) => {
+    const changed = (await changedEvents(tx, mapped.rows)).map((id) => byId.get(id)!);
+    await writeMapped(tx, eventRecord, mapped, now, written);
+    const removed = await writeChildren(tx, changed, now, written);
+    await refreshDetailEventRefs(tx, changed);
     await tx.saveCheckpoint(STREAM, checkpoint);
-    return { events, children };
+    return removed;
   });
   stats.fetched += records.length;
-  stats.errors += rejected.length + written.children.rejected + (written.events?.rejected ?? 0) + (written.children.developments?.rejected ?? 0);
-  for (const counts of [written.events, written.children.developments]) addWrites(stats, counts);
-  stats.deleted += written.children.deleted;
+  stats.errors += written.rejected;
+  addWrites(stats, written.counts);
+  stats.deleted += removedDevelopments;
 }
 
 /** Ids of rows that are new, changed (hash of the record as served) or back after a removal. */
@@ -115,17 +120,12 @@ async function changedEvents(tx: StoreTx, rows: readonly Row[]): Promise<string[
     .where('id', 'in', rows.map((r) => r.id))
     .execute();
   const stored = new Map(known.map((k) => [String(k.id), k]));
-  return rows
-    .filter((r) => {
-      const k = stored.get(String(r.id));
-      return !k || k.row_hash !== r.row_hash || k.deleted_at !== null;
-    })
-    .map((r) => String(r.id));
+  return rows.filter((r) => rowChanged(stored.get(String(r.id)), r.row_hash)).map((r) => String(r.id));
 }
 
-async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[], now: string) {
-  const result = { developments: null as Awaited<ReturnType<StoreTx['upsertChanged']>> | null, deleted: 0, rejected: 0 };
-  if (events.length === 0) return result;
+/** A changed event's children rewritten: its assets and categories replaced, its developments upserted (those it no longer lists soft-deleted, counted in the result). */
+async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[], now: string, written: Written): Promise<number> {
+  if (events.length === 0) return 0;
   const ids = events.map((e) => String(e.id));
   const children = events.map(eventChildren);
   for (const table of CHILD_TABLES) await tx.db.deleteFrom(table).where('event_id', 'in', ids).execute();
@@ -133,27 +133,24 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
   await tx.insertIgnore('monitoring_event_categories', ['event_id', 'category_slug'], children.flatMap((c) => c.categories));
   await tx.insertIgnore('monitoring_event_subcategories', ['event_id', 'subcategory_slug'], children.flatMap((c) => c.subcategories));
 
-  const developments = children.flatMap((c) => c.developments.rows);
-  for (const r of children.flatMap((c) => c.developments.rejected)) await tx.quarantine(STREAM, `development: ${r.reason}`, r.record, now);
-  result.rejected = children.reduce((n, c) => n + c.developments.rejected.length, 0);
-  if (developments.length) result.developments = await tx.upsertChanged('monitoring_developments', ['id'], developments, now, STREAM);
+  const developments: Mapped = { rows: children.flatMap((c) => c.developments.rows), rejected: children.flatMap((c) => c.developments.rejected) };
+  await writeMapped(tx, developmentSummary, developments, now, written);
   // Developments an event no longer lists are gone with it.
   let gone = tx.db
     .updateTable('monitoring_developments')
     .set({ deleted_at: now })
     .where('event_id', 'in', ids)
     .where('deleted_at', 'is', null);
-  if (developments.length) gone = gone.where('id', 'not in', developments.map((d) => d.id));
+  if (developments.rows.length) gone = gone.where('id', 'not in', developments.rows.map((d) => d.id));
   const [removed] = await gone.execute();
-  result.deleted = Number(removed?.numUpdatedRows ?? 0n);
-  return result;
+  return Number(removed?.numUpdatedRows ?? 0n);
 }
 
 /** After a complete pass: events not served are soft-deleted, and so are their developments; their other children are deleted. */
 async function detectRemovals(ctx: StreamContext, seen: ReadonlySet<string>): Promise<void> {
   const { store, stats } = ctx;
   const now = ctx.now();
-  const deleted = await store.softDeleteMissing('monitoring_events', EVENT_SPEC.key, seen, {}, now);
+  const deleted = await store.softDeleteMissing(eventRecord.table, eventRecord.key, seen, {}, now);
   stats.deleted += deleted;
   await store.transaction(async (tx) => {
     const [orphans] = await tx.db

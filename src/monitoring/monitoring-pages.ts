@@ -6,7 +6,7 @@ import type { Query } from '../catalog/types.js';
 import { dataArray } from '../client/index.js';
 import type { StreamContext } from '../sync/context.js';
 import { pages } from '../sync/pager.js';
-import { DEFAULT_MAX_PAGES_PER_LIST, limitReason, PageGuard, pageLimit } from '../sync/page-guard.js';
+import { pageGuardFor } from '../sync/page-guard.js';
 import { contentHash } from '../content-hash.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */
@@ -35,9 +35,7 @@ export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListO
     return { count: body.data.length, records: body.data };
   };
   const expectedRows = opts.expectedRows ?? 0;
-  const ceiling = ctx.settings.maxPagesPerList ?? DEFAULT_MAX_PAGES_PER_LIST;
-  const maxPages = pageLimit(expectedRows, MONITORING_PAGE_SIZE, ceiling);
-  const guard = new PageGuard(opts.path, maxPages, limitReason(expectedRows, maxPages, ceiling));
+  const guard = pageGuardFor(opts.path, expectedRows, MONITORING_PAGE_SIZE, ctx.settings.maxPagesPerList);
   for await (const { page, fetched, last } of pages({
     fetchPage,
     pageSize: MONITORING_PAGE_SIZE,

@@ -1,9 +1,9 @@
-// When the last complete pass of a monitoring list ran, and the newest date it has seen. Kept in
-// stream_state under `<stream>:<part>` beside the stream's own row, so that row's checkpoint still
-// means only "an interrupted pass to resume" (what `ds-mirror status` shows).
+// When the last complete pass of a monitoring list ran, and the newest date it has seen: a row of
+// pass_marks per (stream, part), apart from stream_state, whose checkpoint means only "an interrupted
+// pass to resume" (what `ds-mirror status` shows).
 import type { Store, StoreTx } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
-import { boundMillis } from './filter-query.js';
+import { boundMillis } from '../sync/time-bound.js';
 
 export interface PassMark {
   /** When the last complete (unwindowed) pass finished. */
@@ -12,20 +12,32 @@ export interface PassMark {
   highWater: string | null;
 }
 
+/** Which mark: the stream, and what part of it (`full-pass` for the whole list, or a view id). */
+export interface MarkName {
+  stream: string;
+  part: string;
+}
+
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-export function markName(stream: string, part: string): string {
-  return `${stream}:${part}`;
+export async function readMark(store: Store, { stream, part }: MarkName): Promise<PassMark> {
+  const row = await store.db
+    .selectFrom('pass_marks')
+    .select(['full_pass_at', 'high_water'])
+    .where('stream', '=', stream)
+    .where('part', '=', part)
+    .executeTakeFirst();
+  return { fullAt: row?.full_pass_at ?? null, highWater: row?.high_water ?? null };
 }
 
-export async function readMark(store: Store, name: string): Promise<PassMark> {
-  const saved = (await store.getState(name))?.checkpoint as Partial<PassMark> | null | undefined;
-  return { fullAt: saved?.fullAt ?? null, highWater: saved?.highWater ?? null };
-}
-
-export function saveMark(tx: StoreTx, name: string, mark: PassMark): Promise<void> {
-  return tx.saveCheckpoint(name, mark);
+export async function saveMark(tx: StoreTx, { stream, part }: MarkName, mark: PassMark): Promise<void> {
+  const values = { full_pass_at: mark.fullAt, high_water: mark.highWater, updated_at: new Date().toISOString() };
+  await tx.db
+    .insertInto('pass_marks')
+    .values({ stream, part, ...values })
+    .onConflict((oc) => oc.columns(['stream', 'part']).doUpdateSet(values))
+    .execute();
 }
 
 /** A full pass: asked for, never done, or older than `fullPassEveryHours`. */

@@ -3,70 +3,24 @@
 // (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
 // know is an error that names it; the other views still sync.
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
+import { viewRecord } from '../catalog/monitoring-records.js';
+import type { ViewMatchCounts, ViewPassOptions } from '../catalog/types.js';
 import { AuthError, isClientError, NotFoundError } from '../client/index.js';
 import { ConfigError, errorAction } from '../errors.js';
 import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
-import { recordsToRows } from '../sync/record-rows.js';
-import { boundMillis } from './filter-query.js';
+import { writeRecords } from '../sync/write-records.js';
+import { boundMillis } from '../sync/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
-import { fullPassDue, markName, readMark, saveMark, windowFrom, type PassMark } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
-export interface ViewSyncOptions {
-  /** Views to cover instead of the configured ones. */
-  views?: readonly string[];
-  /** Only matches whose event started at or after this bound (RFC 3339, YYYY-MM-DD or Unix seconds). */
-  since?: string;
-  /** Page through every match (the backfill); otherwise full passes follow fullPassEveryHours. */
-  full?: boolean;
-  /** Where `views` came from, for the message about an unknown one (default: the configuration's names). */
-  source?: string;
-  /** Filled as the records are read, so a caller can account for every one. */
-  tally?: ViewTally;
-}
-
-/** Every record read: a view, or a match that is new, already known, before `since`, or unusable (no id). */
-export interface ViewTally {
-  views: number;
-  newAlerts: number;
-  known: number;
-  beforeSince: number;
-  unusable: number;
-}
-
-export function emptyViewTally(): ViewTally {
+export function emptyViewCounts(): ViewMatchCounts {
   return { views: 0, newAlerts: 0, known: 0, beforeSince: 0, unusable: 0 };
 }
 
 const STREAM = 'monitoring-views';
-const VIEW = {
-  key: ['id'],
-  required: ['id'],
-  columns: {
-    id: 'id',
-    slug: 'slug',
-    name: 'name',
-    configuration_type: 'configurationType',
-    team_shared: 'teamShared',
-    is_owner: 'isOwner',
-    match_count_24h: 'matchCount24h',
-    last_match_at: 'lastMatchAt',
-    evaluation_start_at: 'evaluationStartAt',
-    asset_ids: 'assetIds',
-    asset_sectors: 'assetSectors',
-    asset_subsectors: 'assetSubsectors',
-    asset_pre_tge: 'assetPreTge',
-    verified: 'verified',
-    actionable: 'actionable',
-    governance: 'governance',
-    asset_ecosystem_network_ids: 'assetEcosystemNetworkIds',
-    intel_categories: 'intelCategories',
-    intel_subcategories: 'intelSubcategories',
-    minimum_importance: 'minimumImportance',
-  },
-} as const;
 
-export async function syncViews(ctx: StreamContext, opts: ViewSyncOptions): Promise<void> {
+export async function syncViews(ctx: StreamContext, opts: ViewPassOptions): Promise<void> {
   const tokens = opts.views ?? ctx.settings.monitoring.views;
   if (tokens.length === 0) {
     ctx.logger.debug('no monitoring view configured (DS_MONITORING_VIEWS or monitoring.views): nothing to do');
@@ -83,7 +37,7 @@ export async function syncViews(ctx: StreamContext, opts: ViewSyncOptions): Prom
       return;
     }
     const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
-    if (view) await syncMatches(ctx, String(view.id), typeof view.name === 'string' ? view.name : null, opts.full === true, since, opts.tally ?? emptyViewTally());
+    if (view) await syncMatches(ctx, String(view.id), typeof view.name === 'string' ? view.name : null, opts.full === true, since, opts.counts ?? emptyViewCounts());
   }
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
 }
@@ -106,30 +60,27 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
     ctx.logger.debug({ view: token }, message);
     return null;
   }
-  const { rows, rejected } = recordsToRows([body?.data], VIEW);
+  const record = body?.data;
   const now = ctx.now();
-  const counts = await ctx.store.transaction(async (tx) => {
-    for (const r of rejected) await tx.quarantine(STREAM, `view "${token}": ${r.reason}`, r.record, now);
-    return rows.length ? tx.upsertChanged('monitoring_views', VIEW.key, rows, now) : null;
-  });
+  const written = await ctx.store.transaction((tx) => writeRecords(tx, viewRecord, [record], now));
   stats.fetched++;
-  if (!counts) {
+  if (written.keys.length === 0) {
     stats.errors++;
     failures.push(`monitoring view "${token}": the response holds no view record`);
     return null;
   }
-  addWrites(stats, counts);
-  return rows[0];
+  addWrites(stats, written.counts);
+  return record as Row;
 }
 
 /**
  * The view's matches, newest first. A full pass reads them all; `since` stops below that bound; an
  * incremental run stops below the view's high-water mark minus the lookback.
  */
-async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, tally: ViewTally): Promise<void> {
-  tally.views++;
+async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, counts: ViewMatchCounts): Promise<void> {
+  counts.views++;
   const { stats, store } = ctx;
-  const markKey = markName(STREAM, viewId);
+  const markKey: MarkName = { stream: STREAM, part: viewId };
   const mark = await readMark(store, markKey);
   const complete = since === null && (full || fullPassDue(ctx.settings, mark, ctx.now()));
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, mark.highWater)));
@@ -141,27 +92,9 @@ async function syncMatches(ctx: StreamContext, viewId: string, viewName: string 
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');
     const started = events.map((e) => boundMillis(e.startedAt));
     for (const t of started) if (t !== null && (highWater === null || t > highWater)) highWater = t;
-    const now = ctx.now();
-    const alerts = events
-      .filter((_, i) => since === null || (started[i] ?? 0) >= since)
-      .map((e, i) => {
-        const latest = latestDevelopment(e);
-        // The match happened when its development started (the event's start when it has none), not now.
-        const matched = latest?.t ?? started[i];
-        return {
-          view_id: viewId, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latest?.id ?? null,
-          matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(), view_name: viewName,
-        };
-      });
+    const alerts = alertRows(events, started, since, { id: viewId, name: viewName }, ctx.now());
     const inserted = alerts.length ? await store.transaction((tx) => tx.insertIgnore('alert_history', ['view_id', 'event_id'], alerts)) : 0;
-    stats.fetched += page.records.length;
-    stats.errors += page.records.length - events.length;
-    stats.inserted += inserted;
-    stats.unchanged += alerts.length - inserted;
-    Object.assign(tally, {
-      newAlerts: tally.newAlerts + inserted, known: tally.known + alerts.length - inserted,
-      beforeSince: tally.beforeSince + events.length - alerts.length, unusable: tally.unusable + page.records.length - events.length,
-    });
+    countPage(ctx, counts, { read: page.records.length, usable: events.length, matched: alerts.length, inserted });
     ctx.progress.advance(STREAM, stats);
     const oldest = Math.min(...started.map((t) => t ?? Infinity));
     if (ctx.signal.aborted && !page.last) {
@@ -175,6 +108,34 @@ async function syncMatches(ctx: StreamContext, viewId: string, viewName: string 
     highWater: highWater === null ? null : new Date(highWater).toISOString(),
   };
   await store.transaction((tx) => saveMark(tx, markKey, next));
+}
+
+/** alert_history rows of a page's usable matches at or after `since`. */
+function alertRows(events: readonly Record<string, any>[], started: readonly (number | null)[], since: number | null, view: { id: string; name: string | null }, now: string): Row[] {
+  return events
+    .filter((_, i) => since === null || (started[i] ?? 0) >= since)
+    .map((e, i) => {
+      const latest = latestDevelopment(e);
+      // The match happened when its development started (the event's start when it has none), not now.
+      const matched = latest?.t ?? started[i];
+      return {
+        view_id: view.id, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latest?.id ?? null,
+        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(), view_name: view.name,
+      };
+    });
+}
+
+/** A page's matches into the stream's stats and the caller's counts (every record accounted for). */
+function countPage(ctx: StreamContext, counts: ViewMatchCounts, page: { read: number; usable: number; matched: number; inserted: number }): void {
+  const { stats } = ctx;
+  stats.fetched += page.read;
+  stats.errors += page.read - page.usable;
+  stats.inserted += page.inserted;
+  stats.unchanged += page.matched - page.inserted;
+  counts.newAlerts += page.inserted;
+  counts.known += page.matched - page.inserted;
+  counts.beforeSince += page.usable - page.matched;
+  counts.unusable += page.read - page.usable;
 }
 
 /** The development that would have raised the alert: the event's newest, with its start (null when unknown). */

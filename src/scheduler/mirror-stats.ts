@@ -1,6 +1,7 @@
 // What the mirror has done, from the database alone: `ds-mirror status` prints it for a user who has
 // only the SQLite file, and the daemon's /metrics exports the same numbers.
 import { sql } from 'kysely';
+import { allStreams } from '../catalog/index.js';
 import type { Store } from '../store/types.js';
 
 export interface StreamTotals {
@@ -62,8 +63,9 @@ export async function readMirrorStats(store: Store, now: number = Date.now()): P
     .executeTakeFirst()) as { n: number | string; last: string | Date | null } | undefined;
 
   const byName = new Map(states.map((s) => [String(s.stream), s]));
-  // stream_state also keeps marks named `<stream>:<part>` and `mirror:service`: they are not streams.
-  const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].filter((n) => !n.includes(':')).sort();
+  // The catalog's streams only: a stream an earlier version had (or a name a test made up) is not reported.
+  const known = new Set(allStreams().map((s) => s.name));
+  const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].filter((n) => known.has(n)).sort();
   const streams = names.map((stream): StreamTotals => {
     const sum = sums.find((s) => s.stream === stream);
     const state = byName.get(stream);

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { DsMirrorError, RetriableError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
-import { createSqliteAdapter } from './sqlite-adapter.js';
+import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Store } from './types.js';
@@ -31,7 +31,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     adapter =
       location.dialect === 'sqlite'
         ? createSqliteAdapter(location.path)
-        : await (await import('./postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger); // pg loads only when used
+        : await (await import('./postgres/postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger); // pg loads only when used
     await sql`select 1`.execute(adapter.db);
   } catch (err) {
     await adapter?.close().catch(() => {});

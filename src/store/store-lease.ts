@@ -2,6 +2,7 @@
 // so two workers never both win, and a crashed worker's lease is taken over once it expires.
 import { StopError } from '../errors.js';
 import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Lease, LeaseHolder } from './types.js';
 
@@ -18,7 +19,7 @@ export class LeaseHeldError extends StopError {
 }
 
 export async function acquireLease(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   adapter: StoreAdapter,
   name: string,
   owner: string,
@@ -50,7 +51,7 @@ export async function acquireLease(
   };
 }
 
-export async function leaseHolder(db: Kysely<any>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
+export async function leaseHolder(db: Kysely<Database>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
   const row = await db
     .selectFrom('leases')
     .select(['owner', 'expires_at'])

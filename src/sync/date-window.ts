@@ -3,6 +3,7 @@
 import type { ListStream } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from './context.js';
+import { boundMillis } from './time-bound.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,17 +15,10 @@ export async function windowStart(store: Store, settings: SyncSettings, stream: 
     .select((eb) => eb.fn.max(window.field).as('hw'))
     .where('deleted_at', 'is', null)
     .executeTakeFirst()) as { hw: unknown } | undefined;
-  const highWater = toMillis(row?.hw);
+  const highWater = boundMillis(row?.hw);
   if (highWater === null) return null;
   const lookback = settings.lookbackDays[stream.name] ?? window.defaultLookbackDays;
   const start = new Date(highWater - lookback * DAY_MS);
   return window.format === 'date' ? start.toISOString().slice(0, 10) : start.toISOString();
 }
 
-/** A stored date (YYYY-MM-DD, RFC 3339, or Unix seconds) as epoch milliseconds. */
-function toMillis(value: unknown): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  if (typeof value === 'number' || /^\d+$/.test(String(value))) return Number(value) * 1000;
-  const ms = Date.parse(String(value));
-  return Number.isNaN(ms) ? null : ms;
-}

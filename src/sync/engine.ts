@@ -10,6 +10,7 @@ import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
+import { customRunners } from '../monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';
@@ -85,7 +86,7 @@ async function runStream(
     stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
     // Said once, by whoever reports the run (the summary, the daemon's job line).
     logger.debug({ stream: def.name }, stats.error);
-    await store.finishStream(run.runId, stats, {});
+    await store.finishStream(run.runId, stats);
     return stats;
   }
   // Keep the lease while the stream runs; if it is lost, stop at the next page.
@@ -107,7 +108,7 @@ async function runStream(
   try {
     if (def.kind === 'list') await syncList(ctx, def);
     else if (def.kind === 'fanout') await syncFanout(ctx, def);
-    else await def.run(ctx);
+    else await customRunners[def.runner](ctx, def);
   } catch (error) {
     // A stop (a spent --max-requests budget or quota) is not a failure: the stream ends at its last checkpoint.
     const stop = errorAction(error) === 'stop';
@@ -121,7 +122,7 @@ async function runStream(
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
     // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
-    await store.finishStream(run.runId, stats, {}).catch((err: unknown) => {
+    await store.finishStream(run.runId, stats).catch((err: unknown) => {
       ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
     });
     await lease.release().catch(() => {}); // it expires by itself

@@ -4,6 +4,7 @@
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import { ConfigError, errorAction } from '../errors.js';
+import { rowChanged } from '../store/changed-row.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
@@ -11,67 +12,93 @@ import { contentHash } from '../content-hash.js';
 
 const BATCH = 100;
 
+/** What a fan-out's parents told the run: the requested values seen in their rows, the parents gone upstream. */
+interface ParentsSeen {
+  values: Set<string>;
+  absent: string[];
+}
+
 export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Promise<void> {
-  const { stats } = ctx;
+  const requested = requestedValues(ctx, stream);
+  const parents = await selectParents(ctx.store, stream, selectionFor(ctx.settings, stream));
+  // A record per parent: the parents are the total. Rows per parent: the count is not known ahead.
+  ctx.progress.start(stream.name, stream.shape === 'record' ? parents.length : null);
+  const seen: ParentsSeen = { values: new Set(), absent: [] };
+  const records = new RecordBatch(ctx, stream);
+  const limit = pLimit(ctx.settings.fanoutConcurrency);
+  await Promise.all(parents.map((parent) => limit(() => syncParent(ctx, stream, parent, records, seen))));
+  await records.flush();
+  reportMisses(ctx, stream, parents.length, requested, seen);
+}
+
+/** The values a stream needs the user to name (metric-series' projects); none given is a config error. */
+function requestedValues(ctx: StreamContext, stream: FanoutStream): readonly string[] {
   const requested = stream.requested?.values(ctx.settings.fanout) ?? [];
   if (stream.requested && requested.length === 0) {
     throw new ConfigError(`${stream.name} needs ${stream.requested.flag}: the service answers only for the values given there`);
   }
-  const selection = selectionFor(ctx.settings, stream);
-  const parents = await selectParents(ctx.store, stream, selection);
-  const seen = new Set<string>();
-  const absent: string[] = [];
-  // A record per parent: the parents are the total. Rows per parent: the count is not known ahead.
-  ctx.progress.start(stream.name, stream.shape === 'record' ? parents.length : null);
-  const limit = pLimit(ctx.settings.fanoutConcurrency);
-  let pending: Row[] = [];
+  return requested;
+}
 
-  const flush = async () => {
-    const rows = pending;
-    pending = [];
+async function syncParent(ctx: StreamContext, stream: FanoutStream, parent: FanoutParent, records: RecordBatch, seen: ParentsSeen): Promise<void> {
+  if (ctx.signal.aborted) {
+    ctx.stats.outcome = 'stopped';
+    return;
+  }
+  const response = await fetchParent(ctx, stream, parent);
+  if (response === undefined) {
+    seen.absent.push(parent.idOrSlug);
+    return;
+  }
+  if (stream.shape === 'record') {
+    await records.add(response, stream.toRows(response, parent));
+  } else {
+    const rows = stream.toRows(response, parent);
+    if (stream.requested) for (const row of rows) seen.values.add(String(row[stream.requested.column]));
+    await replaceRows(ctx, stream, parent, rows);
+  }
+  ctx.progress.advance(stream.name, ctx.stats);
+}
+
+/** One record per parent, upserted when changed, a batch per transaction. */
+class RecordBatch {
+  private pending: Row[] = [];
+
+  constructor(
+    private readonly ctx: StreamContext,
+    private readonly stream: FanoutStream,
+  ) {}
+
+  async add(response: unknown, rows: readonly Row[]): Promise<void> {
+    const raw = JSON.stringify(response);
+    const rowHash = contentHash(raw);
+    for (const row of rows) this.pending.push({ ...row, raw, row_hash: rowHash });
+    this.ctx.stats.fetched++;
+    if (this.pending.length >= BATCH) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const { ctx, stream } = this;
+    const rows = this.pending;
+    this.pending = [];
     if (rows.length === 0) return;
     const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now(), stream.name));
-    addWrites(stats, counts);
-    stats.errors += counts.rejected;
-  };
+    addWrites(ctx.stats, counts);
+    ctx.stats.errors += counts.rejected;
+  }
+}
 
-  await Promise.all(
-    parents.map((parent) =>
-      limit(async () => {
-        if (ctx.signal.aborted) {
-          stats.outcome = 'stopped';
-          return;
-        }
-        const response = await fetchParent(ctx, stream, parent);
-        if (response === undefined) {
-          absent.push(parent.idOrSlug);
-          return;
-        }
-        if (stream.shape === 'record') {
-          for (const row of stream.toRows(response, parent)) {
-            const raw = JSON.stringify(response);
-            pending.push({ ...row, raw, row_hash: contentHash(raw) });
-          }
-          stats.fetched++;
-          if (pending.length >= BATCH) await flush();
-        } else {
-          const rows = stream.toRows(response, parent);
-          if (stream.requested) for (const row of rows) seen.add(String(row[stream.requested.column]));
-          await replaceRows(ctx, stream, parent, rows);
-        }
-        ctx.progress.advance(stream.name, stats);
-      }),
-    ),
-  );
-  await flush();
+/** Parents gone upstream (normal: an asset without a rating has no rating record), and requested values no parent had. */
+function reportMisses(ctx: StreamContext, stream: FanoutStream, parents: number, requested: readonly string[], seen: ParentsSeen): void {
+  const { absent } = seen;
   if (absent.length > 0) {
-    // Normal (an asset without a rating has no rating record): counted, and said once, at debug.
-    stats.absent = absent.length;
+    // Counted, and said once, at debug.
+    ctx.stats.absent = absent.length;
     ctx.logger.debug({ parents: absent.length, first: absent.slice(0, 5) }, 'parents with no record upstream (404); skipped');
   }
-  const unmatched = requested.filter((v) => !seen.has(v));
-  if (stream.requested && unmatched.length > 0 && parents.length > absent.length && !ctx.signal.aborted) {
-    stats.notice = `${stream.requested.flag}: no rows for ${unmatched.map((v) => `"${v}"`).join(', ')} in any of ${parents.length - absent.length} ${stream.parent.table}; check the spelling`;
+  const unmatched = requested.filter((v) => !seen.values.has(v));
+  if (stream.requested && unmatched.length > 0 && parents > absent.length && !ctx.signal.aborted) {
+    ctx.stats.notice = `${stream.requested.flag}: no rows for ${unmatched.map((v) => `"${v}"`).join(', ')} in any of ${parents - absent.length} ${stream.parent.table}; check the spelling`;
   }
 }
 
@@ -108,7 +135,7 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
     .where('stream', '=', stream.name)
     .where('parent_key', '=', parentKey)
     .executeTakeFirst();
-  if (known?.row_hash === hash) {
+  if (known && !rowChanged(known, hash)) {
     stats.unchanged += rows.length;
     return;
   }

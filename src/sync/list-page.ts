@@ -4,8 +4,9 @@
 import { buildUrl, jsonObjectBytes } from '../client/index.js';
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import { keyString, type Store, type StoreTx, type WriteCounts } from '../store/types.js';
-import { addWrites, type StreamContext } from './context.js';
+import { pick } from '../catalog/mapping.js';
+import { keyString, type Store, type StoreTx } from '../store/types.js';
+import type { StreamContext } from './context.js';
 import { contentHash } from '../content-hash.js';
 import { recordsToRows } from './record-rows.js';
 
@@ -38,7 +39,8 @@ export async function fetchListPage(ctx: StreamContext, stream: ListStream, page
 export async function openListPage(ctx: StreamContext, stream: ListStream, variant: string, fetched: FetchedPage): Promise<ListPage> {
   const { page, request, body } = fetched;
   const hash = contentHash(body);
-  if (ctx.settings.mode !== 'full') {
+  // A page's child rows are not kept with its hash, so a list with a child table is always parsed.
+  if (ctx.settings.mode !== 'full' && !stream.child) {
     const known = await ctx.store.db
       .selectFrom('page_hashes')
       .select(['request', 'body_hash', 'records', 'keys'])
@@ -53,16 +55,17 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
   }
   // The client's look at both ends (inside its retries) let the page through; a body broken inside is
   // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
-  let parsed: { data?: unknown };
+  let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch (err) {
     throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body that is not JSON (${(err as Error).message})`);
   }
-  if (!parsed || !Array.isArray(parsed.data)) {
-    throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body without a data array`);
+  const records = pick(parsed, stream.records);
+  if (!Array.isArray(records)) {
+    throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body without a ${stream.records} array`);
   }
-  return { page, request, hash, count: parsed.data.length, records: parsed.data, keys: null, firstKey: firstKey(stream, parsed.data) };
+  return { page, request, hash, count: records.length, records, keys: null, firstKey: firstKey(stream, records) };
 }
 
 function firstKey(stream: ListStream, records: readonly unknown[]): string | undefined {
@@ -71,45 +74,6 @@ function firstKey(stream: ListStream, records: readonly unknown[]): string | und
     if (row) return keyString(stream.key.map((k) => row[k]));
   }
   return undefined;
-}
-
-/** A page as written: its keys (for deletion detection and its page hash), records quarantined, row counts. */
-export interface Written {
-  keys: string[];
-  rejected: number;
-  counts: WriteCounts;
-}
-
-/** Records mapped and written at a time: a 10,000-record page never holds all of its rows at once. */
-const WRITE_SLICE = 1000;
-
-/**
- * Maps and upserts a parsed page's records, a slice at a time; malformed records go to quarantine.
- * The page's parsed records are released as their slice is written (the page array is consumed).
- */
-export async function writeRecords(
-  tx: StoreTx,
-  stream: ListStream,
-  records: unknown[],
-  now: string,
-): Promise<Written> {
-  const keys: string[] = [];
-  const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
-  let rejected = 0;
-  for (let i = 0; i < records.length; i += WRITE_SLICE) {
-    const slice = records.slice(i, i + WRITE_SLICE);
-    records.fill(null, i, i + WRITE_SLICE);
-    const mapped = recordsToRows(slice, stream);
-    for (const row of mapped.rows) keys.push(keyString(stream.key.map((k) => row[k])));
-    for (const r of mapped.rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
-    rejected += mapped.rejected.length;
-    if (mapped.rows.length) {
-      const written = await tx.upsertChanged(stream.table, stream.key, mapped.rows, now, stream.name);
-      addWrites(counts, written);
-      rejected += written.rejected; // quarantined by the store: still served, so its key stays seen
-    }
-  }
-  return { keys, rejected, counts };
 }
 
 /** Records the page as written, in the transaction that wrote its rows. */

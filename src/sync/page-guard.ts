@@ -41,7 +41,13 @@ export class PageGuard {
   }
 }
 
+/** The guard of one list's pass: the ceiling of the run's settings, the limit from what the list held last time. */
+export function pageGuardFor(path: string, expectedRows: number, pageSize: number, ceiling = DEFAULT_MAX_PAGES_PER_LIST): PageGuard {
+  const maxPages = pageLimit(expectedRows, pageSize, ceiling);
+  return new PageGuard(path, maxPages, limitReason(expectedRows, maxPages, ceiling));
+}
+
 /** Why the limit is what it is, for the error message. */
-export function limitReason(expectedRows: number, maxPages: number, ceiling: number): string {
+function limitReason(expectedRows: number, maxPages: number, ceiling: number): string {
   return expectedRows > 0 && maxPages < ceiling ? `twice the ${expectedRows} rows it held last time, plus ${SLACK_PAGES} pages` : `the maxPagesPerList ceiling`;
 }

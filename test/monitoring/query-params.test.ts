@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MONITORING_PARAMS, monitoringParams } from '../../src/catalog/query-params.js';
 import { ConfigError } from '../../src/errors.js';
-import { eventFilters, tokenUnlockFilters } from '../../src/monitoring/filter-query.js';
+import { eventFilters, tokenUnlockFilters } from '../../src/catalog/configured-filters.js';
 import { syncSettings } from '../../src/sync/settings.js';
 
 describe('monitoring query parameter names', () => {

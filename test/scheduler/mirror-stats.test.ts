@@ -4,8 +4,8 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { resolveStreams } from '../../src/catalog/index.js';
-import { main, type CliIo } from '../../src/cli.js';
+import { allStreams, resolveStreams } from '../../src/catalog/index.js';
+import { main, type CliIo } from '../../src/cli/main.js';
 import { createClient } from '../../src/client/index.js';
 import { readMirrorStats } from '../../src/scheduler/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -83,5 +83,20 @@ describe.each(dialects)('mirror totals on %s', (dialect) => {
     const printed = await status(test);
     expect(printed.find((r) => r.stream === 'glossary')).toMatchObject({ rows, requests: glossary.requests, errors: glossary.errors, synced: { inserted: rows } });
     expect(printed.find((r) => r.stream === 'webhook-deliveries')).toMatchObject({ rows: 1 });
+  });
+
+  it('list catalog streams only: a retired stream or an old pseudo-stream in the bookkeeping is not reported', async () => {
+    const { store } = test;
+    const now = new Date().toISOString();
+    const runId = await store.startRun(['retired-stream'], 'incremental', now);
+    await store.finishStream(runId, { stream: 'retired-stream', fetched: 1, inserted: 1, updated: 0, unchanged: 0, deleted: 0, errors: 0, requests: 1, durationMs: 1, outcome: 'success' });
+    await store.transaction((tx) => tx.saveCheckpoint('monitoring-events:full-pass', { fullAt: now }));
+    const catalog = new Set(allStreams().map((s) => s.name));
+
+    const reported = (await readMirrorStats(store)).streams.map((s) => s.stream);
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.filter((name) => !catalog.has(name))).toEqual([]);
+    const printed = (await status(test)).map((r) => r.stream).filter((name) => name !== 'webhook-deliveries');
+    expect(printed.filter((name) => !catalog.has(name))).toEqual([]);
   });
 });

@@ -11,8 +11,13 @@ export async function healthz(baseUrl: string): Promise<{ status: number; body: 
 export async function metrics(baseUrl: string): Promise<Map<string, number>> {
   const res = await request(`${baseUrl}/metrics`);
   if (res.statusCode !== 200) throw new Error(`/metrics answered ${res.statusCode}`);
+  return parseMetrics(await res.body.text());
+}
+
+/** Prometheus text → `name{labels}` → value. */
+export function parseMetrics(text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const line of (await res.body.text()).split('\n')) {
+  for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const at = line.lastIndexOf(' ');
     out.set(line.slice(0, at), Number(line.slice(at + 1)));

@@ -54,7 +54,7 @@ for (const dialect of dialects) {
         writeFileSync(join(dir, '0001-fine.mjs'), "export async function up(db, t) { await db.schema.createTable('fine').addColumn('id', t.integer).execute(); }");
         writeFileSync(join(dir, '0002-broken.mjs'), "export async function up() { throw new Error('boom'); }");
         const types = { text: 'text', integer: 'integer', bigint: 'bigint', double: 'real', boolean: 'integer', json: 'text', timestamp: 'text', serial: 'integer' } as const;
-        const outcome = await runMigrations(t.store.db, types, t.schema, dir + '/');
+        const outcome = await runMigrations(t.store.db, { dialect, columnTypes: types, schema: t.schema }, dir + '/');
         expect(outcome.results).toEqual([
           { name: '0001-fine', status: 'Success' },
           { name: '0002-broken', status: 'Error' },

@@ -21,8 +21,8 @@ for (const dialect of dialects) {
     it('records a run with its streams, counts, duration and outcome', async () => {
       const runId = await t.store.startRun(['assets', 'chains'], 'incremental', T1);
       expect(await t.store.startRun(['assets'], 'full', T1, 'nightly-full')).toBe(runId + 1);
-      await t.store.finishStream(runId, stats('assets', 'success'), { checkpoint: null, highWater: '2025-01-01' });
-      await t.store.finishStream(runId, stats('chains', 'failed', { error: 'HTTP 503 after 5 attempts' }), { checkpoint: { page: 4 } });
+      await t.store.finishStream(runId, stats('assets', 'success'));
+      await t.store.finishStream(runId, stats('chains', 'failed', { error: 'HTTP 503 after 5 attempts' }));
       await t.store.finishRun(runId, 'partial', T2);
 
       const run = await t.store.db.selectFrom('sync_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
@@ -38,29 +38,32 @@ for (const dialect of dialects) {
       ]);
     });
 
-    it('keeps state per stream: checkpoint, high water, last success and last error', async () => {
+    it('keeps state per stream: checkpoint, last success and last error', async () => {
       expect(await t.store.getState('assets')).toBeNull();
       const run1 = await t.store.startRun(['assets'], 'incremental', T1);
       await t.store.transaction((tx) => tx.saveCheckpoint('assets', { assetClass: 'token', page: 7 }));
       expect(await t.store.getState('assets')).toEqual({
-        stream: 'assets', checkpoint: { assetClass: 'token', page: 7 }, highWater: null, lastSuccessAt: null, lastError: null, lastRunId: null,
+        stream: 'assets', checkpoint: { assetClass: 'token', page: 7 }, lastSuccessAt: null, lastError: null, lastRunId: null,
       });
 
-      await t.store.finishStream(run1, stats('assets', 'success'), { checkpoint: null, highWater: '2025-01-01' });
+      // The last page of a completed pass clears the checkpoint in its transaction; finishStream keeps that.
+      await t.store.transaction((tx) => tx.saveCheckpoint('assets', null));
+      await t.store.finishStream(run1, stats('assets', 'success'));
       const done = (await t.store.getState('assets'))!;
-      expect([done.checkpoint, done.highWater, done.lastError, done.lastRunId]).toEqual([null, '2025-01-01', null, run1]);
+      expect([done.checkpoint, done.lastError, done.lastRunId]).toEqual([null, null, run1]);
       expect(Date.parse(done.lastSuccessAt!)).toBeGreaterThan(Date.now() - 60_000);
 
-      // Without a checkpoint the one saved by the last page stays.
+      // The checkpoint saved by the last page stays.
       await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 9 }));
       await t.store.finishStream(run1, stats('assets', 'stopped'));
       expect((await t.store.getState('assets'))?.checkpoint).toEqual({ page: 9 });
 
-      // A failed pass keeps the last success and high water, records the error and its checkpoint.
+      // A failed pass keeps the last success, records the error, and its last page's checkpoint.
       const run2 = await t.store.startRun(['assets'], 'incremental', T2);
-      await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom' }), { checkpoint: { page: 3 } });
+      await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 3 }));
+      await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom' }));
       expect(await t.store.getState('assets')).toEqual({
-        stream: 'assets', checkpoint: { page: 3 }, highWater: '2025-01-01', lastSuccessAt: done.lastSuccessAt, lastError: 'boom', lastRunId: run2,
+        stream: 'assets', checkpoint: { page: 3 }, lastSuccessAt: done.lastSuccessAt, lastError: 'boom', lastRunId: run2,
       });
     });
   });

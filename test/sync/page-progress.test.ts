@@ -6,24 +6,24 @@ describe('PageProgress', () => {
   it('never records a place past a page still being written', () => {
     const progress = new PageProgress(3);
     // Pages 3, 4 and 5 are being written; 5 commits first.
-    expect(progress.placeWith(5)).toBe(3);
+    expect(progress.nextToRead(5)).toBe(3);
     progress.markDone(5);
-    expect(progress.placeWith()).toBe(3);
-    expect(progress.placeWith(3)).toBe(4);
+    expect(progress.nextToRead()).toBe(3);
+    expect(progress.nextToRead(3)).toBe(4);
     progress.markDone(3);
-    expect(progress.placeWith(4)).toBe(6);
+    expect(progress.nextToRead(4)).toBe(6);
     progress.markDone(4);
-    expect(progress.placeWith()).toBe(6);
+    expect(progress.nextToRead()).toBe(6);
   });
 
   it('is complete (null) only once every page up to the last is done', () => {
     const progress = new PageProgress(1);
     progress.end(2);
-    expect(progress.placeWith(2)).toBe(1);
+    expect(progress.nextToRead(2)).toBe(1);
     progress.markDone(1);
-    expect(progress.placeWith(2)).toBeNull();
-    expect(progress.placeWith()).toBe(2);
+    expect(progress.nextToRead(2)).toBeNull();
+    expect(progress.nextToRead()).toBe(2);
     progress.markDone(2);
-    expect(progress.placeWith()).toBeNull();
+    expect(progress.nextToRead()).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { main, type CliIo } from '../../src/cli.js';
+import { main, type CliIo } from '../../src/cli/main.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce } from '../helpers/mirror.js';

@@ -50,25 +50,6 @@ for (const dialect of dialects) {
       }
     });
 
-    it('resumes from a checkpoint saved by a version that read the asset classes one after another', async () => {
-      const test = await openTestStore(dialect);
-      const count = async (store: TestStore['store'], assetClass: string) =>
-        Number(((await store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('asset_class', '=', assetClass).executeTakeFirst()) as { n: number }).n);
-      try {
-        // Stopped during the second class (equity) at page 2: tokens were done, tokenized stocks not started.
-        const legacy = { pass: new Date().toISOString(), variant: 1, page: 2, windowStart: null };
-        await test.store.transaction((tx) => tx.saveCheckpoint('assets', legacy));
-        expect((await syncOnce(test.store, sandbox, ['assets'])).outcome).toBe('success');
-        expect(await count(test.store, 'token')).toBe(0);
-        expect(await count(test.store, 'tokenizedStock')).toBe(await count(clean.store, 'tokenizedStock'));
-        expect(await test.store.getState('assets')).toMatchObject({ checkpoint: null });
-        await syncOnce(test.store, sandbox, STREAMS);
-        expect(await snapshots(test)).toEqual(await snapshots(clean));
-      } finally {
-        await test.cleanup();
-      }
-    });
-
     it('a CLI run killed mid-way resumes and ends identical', async () => {
       const test = await openTestStore(dialect);
       const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-kill-'));

@@ -7,6 +7,8 @@ import { toRow } from '../../src/catalog/mapping.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import type { ListStream } from '../../src/catalog/types.js';
 import { keyString } from '../../src/store/index.js';
+import { listPaging } from '../../src/sync/list-request.js';
+import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 
@@ -58,7 +60,7 @@ for (const dialect of dialects) {
         expect(got, stream.name).toEqual(want);
         for (const variant of stream.variants ?? [{ scope: {} }]) {
           const scoped = [...want.values()].filter((r) => Object.entries(variant.scope).every(([k, v]) => (r as any)[k] === v));
-          minimum += Math.floor(scoped.length / stream.pageSize) + 1;
+          minimum += Math.floor(scoped.length / listPaging(stream, syncSettings({})).pageSize) + 1;
         }
       }
       expect(result.requests).toBe(minimum);

@@ -1,11 +1,11 @@
 // Configured filters (by the names of the catalog's parameter table) → the query a request sends. A
 // user mirroring a slice writes `monitoring.events` / `monitoring.tokenUnlocks`; an unknown name is a
 // config error that lists the known ones, so a typo never silently mirrors everything.
-import type { MonitoringParams } from '../catalog/query-params.js';
-import type { Query } from '../catalog/types.js';
 import { ConfigError } from '../errors.js';
+import type { MonitoringParams } from './query-params.js';
+import type { Query } from './types.js';
 
-type FilterValue = string | boolean | number | readonly string[];
+export type FilterValue = string | boolean | number | readonly string[];
 
 /** Names the run sets itself on /monitoring/v2/events. */
 const RUN_OWNED = new Set(['limit', 'page']);
@@ -41,14 +41,10 @@ export function eventFilters(filters: Readonly<Record<string, FilterValue>>, par
 
 /** Filters of /token-unlocks/v1/assets: assetIds, categories, sectors, tags. */
 export function tokenUnlockFilters(filters: Readonly<Record<string, FilterValue>>, params: MonitoringParams): Query {
-  return toQuery('monitoring.tokenUnlocks', params.tokenUnlocks, filters);
+  return configuredQuery('tokenUnlocks', filters, params);
 }
 
-/** A time bound as the events endpoint accepts it (RFC 3339, YYYY-MM-DD or Unix seconds) → epoch ms. */
-export function boundMillis(value: unknown): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'number' || /^-?\d+$/.test(String(value))) return Number(value) * 1000;
-  const ms = Date.parse(String(value));
-  return Number.isNaN(ms) ? null : ms;
+/** The query of a family's configured filters (a list entry's `filters`). */
+export function configuredQuery(family: 'tokenUnlocks', filters: Readonly<Record<string, FilterValue>>, params: MonitoringParams): Query {
+  return toQuery(`monitoring.${family}`, params[family], filters);
 }

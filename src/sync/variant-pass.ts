@@ -1,0 +1,151 @@
+// One variant of a list (an asset class; a list without variants has one) read page by page: pages are
+// fetched ahead, each changed page and the stream's checkpoint are written in one transaction (a few at
+// once), an unchanged page writes nothing. After a complete pass (from page 1, no date window) the rows
+// no longer served are soft-deleted.
+import type { ListStream, Query } from '../catalog/types.js';
+import type { Row } from '../store/types.js';
+import { addWrites, type StreamContext } from './context.js';
+import { keepUncovered } from './filter-coverage.js';
+import type { ListCheckpoint } from './list-checkpoint.js';
+import { type FetchedPage, type ListPage, fetchListPage, forgetPagesAfter, openListPage, savePageHash } from './list-page.js';
+import { listPaging, listQuery, pageQuery, pageWindow, writeWindow } from './list-request.js';
+import { pageGuardFor, type PageGuard } from './page-guard.js';
+import type { PageProgress } from './page-progress.js';
+import { pages } from './pager.js';
+import { nothingWritten, writeRecords, type Written } from './write-records.js';
+
+export type Variant = NonNullable<ListStream['variants']>[number];
+
+/** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
+const CHECKPOINT_EVERY = 25;
+
+export interface VariantRun {
+  /** The variant's place: read from the checkpoint, advanced as its pages commit. */
+  progress: PageProgress;
+  /** The window's start, or null for a complete pass. */
+  start: string | null;
+  expectedRows: number;
+  /** The stream's checkpoint as it will stand once `page` commits. */
+  checkpointAfter: (page: number) => ListCheckpoint | null;
+}
+
+export async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<void> {
+  await new VariantPass(ctx, stream, variant, run).sync();
+}
+
+class VariantPass {
+  private readonly startPage: number;
+  private readonly guard: PageGuard;
+  /** Keys of every row served in this pass, and of the child rows: what deletion detection keeps. */
+  private readonly seen = new Set<string>();
+  private readonly childSeen = new Set<string>();
+  /** Page transactions in flight, oldest first: the next pages are mapped while earlier ones commit. */
+  private readonly writing: Promise<void>[] = [];
+  private lastPage: number;
+  private unchangedSinceCheckpoint = 0;
+
+  constructor(
+    private readonly ctx: StreamContext,
+    private readonly stream: ListStream,
+    private readonly variant: Variant,
+    private readonly run: VariantRun,
+  ) {
+    this.startPage = run.progress.nextToRead() ?? 1;
+    this.lastPage = this.startPage - 1;
+    const { pageSize } = listPaging(stream, ctx.settings);
+    this.guard = pageGuardFor(stream.path, run.expectedRows, pageSize, ctx.settings.maxPagesPerList);
+  }
+
+  async sync(): Promise<void> {
+    try {
+      await this.readPages();
+    } catch (error) {
+      await Promise.allSettled(this.writing); // nothing is left writing once the variant has failed
+      throw error;
+    }
+    const failure = (await Promise.allSettled(this.writing)).find((o) => o.status === 'rejected');
+    if (failure) throw failure.reason;
+    if (this.run.progress.nextToRead() !== null) return; // stopped: the checkpoint holds its place
+    await forgetPagesAfter(this.ctx.store, this.stream.name, this.variant.name, this.lastPage);
+    await this.detectDeletes();
+  }
+
+  private async readPages(): Promise<void> {
+    const { ctx, stream, variant } = this;
+    const { pageSize, lastPage } = listPaging(stream, ctx.settings);
+    const shared: Query = listQuery(stream, ctx.settings, variant);
+    const fetchPage = (page: number) => fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start));
+    const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
+    const window = pageWindow(stream, ctx.settings);
+    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize, startPage: this.startPage, expectedRows: this.run.expectedRows, window, lastPage })) {
+      await this.take(page, last);
+      if (ctx.signal.aborted && !last) break;
+    }
+  }
+
+  /** One page in order: checked against paging loops, then skipped or written. */
+  private async take(page: ListPage, last: boolean): Promise<void> {
+    this.lastPage = page.page;
+    if (last) this.run.progress.end(page.page);
+    // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule),
+    // also when it cycles through several pages, and stop a list that never ends.
+    this.guard.check(page.page, [page.firstKey === undefined ? undefined : `key:${page.firstKey}`, page.count > 0 ? `body:${page.hash}` : undefined]);
+    // An unchanged page writes nothing; its checkpoint is saved with the next write, or every
+    // CHECKPOINT_EVERY unchanged pages.
+    if (!page.records && !last && !this.ctx.signal.aborted && ++this.unchangedSinceCheckpoint < CHECKPOINT_EVERY) {
+      this.run.progress.markDone(page.page);
+      this.count(nothingWritten(page.keys ?? [], page.count), page.count);
+      return;
+    }
+    this.unchangedSinceCheckpoint = 0;
+    const write = this.write(page);
+    write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
+    this.writing.push(write);
+    if (this.writing.length >= writeWindow(this.stream)) await this.writing.shift();
+  }
+
+  /** The page's rows, its hash and the stream's checkpoint, in one transaction. */
+  private async write(page: ListPage): Promise<void> {
+    const { ctx, stream, variant } = this;
+    const { records } = page;
+    const now = ctx.now();
+    const written = await ctx.store.transaction(async (tx) => {
+      const result = records ? await writeRecords(tx, stream, records, now) : nothingWritten(page.keys ?? [], page.count);
+      if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
+      // Built last, so it holds every other page and variant done so far.
+      await tx.saveCheckpoint(stream.name, this.run.checkpointAfter(page.page));
+      return result;
+    });
+    this.run.progress.markDone(page.page);
+    this.count(written, page.count);
+  }
+
+  /** A page's rows into the stream's stats and the keys deletion detection keeps. */
+  private count(written: Written, records: number): void {
+    const { stats } = this.ctx;
+    for (const k of written.keys) this.seen.add(k);
+    for (const k of written.childKeys) this.childSeen.add(k);
+    stats.fetched += records + written.childRecords;
+    stats.errors += written.rejected;
+    addWrites(stats, written.counts);
+    this.ctx.progress.advance(this.stream.name, stats);
+  }
+
+  private async detectDeletes(): Promise<void> {
+    const { ctx, stream, variant } = this;
+    if (!stream.detectDeletes || this.run.start !== null) return;
+    if (this.startPage !== 1) {
+      ctx.logger.info({ variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
+      return;
+    }
+    await keepUncovered(ctx, stream, this.seen);
+    // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
+    const deleted = await softDelete(ctx, stream.table, stream.key, this.seen, variant.scope);
+    const children = stream.child ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
+    ctx.stats.deleted += deleted + children;
+  }
+}
+
+function softDelete(ctx: StreamContext, table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row): Promise<number> {
+  return ctx.store.softDeleteMissing(table, key, seen, scope, ctx.now());
+}

@@ -1,0 +1,73 @@
+// The one write path of mapped records: records → rows (malformed ones to quarantine) → upsert when
+// changed, with the keys written kept for deletion detection. A list's child table (a category's
+// subcategories) is written in the same transaction, from the same records.
+import type { ChildTable, MappedTable } from '../catalog/types.js';
+import { keyString, type StoreTx, type WriteCounts } from '../store/types.js';
+import { addWrites } from './context.js';
+import { recordsToRows, type Mapped } from './record-rows.js';
+
+/** Where records go: a mapped table, and the table of their children if they carry any. */
+export interface RecordTarget extends MappedTable {
+  child?: ChildTable;
+}
+
+/** Records as written: their keys (and their children's), records quarantined, row counts. */
+export interface Written {
+  keys: string[];
+  childKeys: string[];
+  /** Child records read (counted as fetched beside the page's own). */
+  childRecords: number;
+  rejected: number;
+  counts: WriteCounts;
+}
+
+/** Records mapped and written at a time: a 10,000-record page never holds all of its rows at once. */
+const WRITE_SLICE = 1000;
+
+export function nothingWritten(keys: string[], unchanged: number): Written {
+  return { keys, childKeys: [], childRecords: 0, rejected: 0, counts: { inserted: 0, updated: 0, unchanged } };
+}
+
+/**
+ * Maps and upserts records, a slice at a time; malformed records go to quarantine. The array is
+ * consumed: each slice is released as it is written.
+ */
+export async function writeRecords(tx: StoreTx, target: RecordTarget, records: unknown[], now: string): Promise<Written> {
+  const written = nothingWritten([], 0);
+  for (let i = 0; i < records.length; i += WRITE_SLICE) {
+    const slice = records.slice(i, i + WRITE_SLICE);
+    records.fill(null, i, i + WRITE_SLICE);
+    const mapped = recordsToRows(slice, target);
+    for (const row of mapped.rows) written.keys.push(keyString(target.key.map((k) => row[k])));
+    await writeMapped(tx, target, mapped, now, written);
+    if (target.child) await writeChildren(tx, target, target.child, mapped.rows, now, written);
+  }
+  return written;
+}
+
+/** Mapped rows upserted when changed, the records that could not be mapped quarantined; counted into `written`. */
+export async function writeMapped(tx: StoreTx, target: MappedTable, mapped: Mapped, now: string, written: Written): Promise<void> {
+  const label = target.label ? `${target.label}: ` : '';
+  for (const r of mapped.rejected) await tx.quarantine(target.name, `${label}${r.reason}`, r.record, now);
+  written.rejected += mapped.rejected.length;
+  if (mapped.rows.length === 0) return;
+  const counts = await tx.upsertChanged(target.table, target.key, mapped.rows, now, target.name);
+  addWrites(written.counts, counts);
+  written.rejected += counts.rejected; // quarantined by the store: still served, so its key stays seen
+}
+
+/** The child records of each parent row (read back from the row's raw JSON), keyed under the parent. */
+async function writeChildren(tx: StoreTx, target: RecordTarget, child: ChildTable, parents: readonly Record<string, unknown>[], now: string, written: Written): Promise<void> {
+  const mapped: Mapped = { rows: [], rejected: [] };
+  for (const parent of parents) {
+    const record = JSON.parse(String(parent.raw)) as Record<string, unknown>;
+    const children = record[child.records];
+    const under = Object.fromEntries(Object.entries(child.parentColumns).map(([column, from]) => [column, parent[from]]));
+    const rows = recordsToRows(Array.isArray(children) ? children : [], child, under);
+    mapped.rows.push(...rows.rows);
+    mapped.rejected.push(...rows.rejected);
+  }
+  for (const row of mapped.rows) written.childKeys.push(keyString(child.key.map((k) => row[k])));
+  written.childRecords += mapped.rows.length + mapped.rejected.length;
+  await writeMapped(tx, { ...child, name: target.name }, mapped, now, written);
+}
