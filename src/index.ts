@@ -2,7 +2,7 @@
 // command line. The CLI (`bin/ds-mirror.js`) is built from the same pieces.
 export { main, EXIT, type CliIo } from './cli/main.js';
 export { loadConfig, requireService, type Config, type ConfigFlags, type FileConfig } from './config.js';
-export { ConfigError, DsMirrorError } from './errors.js';
+export { ConfigError, DsMirrorError, errorAction, RetriableError, SkipError, StopError, type ErrorAction } from './errors.js';
 export { createLogger } from './logger.js';
 export { allStreams, resolveStreams, type StreamDef } from './catalog/index.js';
 export { createClient, type ApiClient, type ClientOptions } from './client/index.js';

@@ -31,14 +31,14 @@ function failedRequest<B extends ErrorBase>(Base: B) {
     declare readonly bodyExcerpt: string | null;
     declare readonly serverMessage: string | null;
     declare readonly attempts: number;
-
-    /** Copies the request facts (public: a mixin class exported through a declaration cannot hide it). */
-    record(f: RequestFailure): void {
-      const { family, endpoint, status, bodyExcerpt, serverMessage, attempts } = f;
-      Object.assign(this, { family, endpoint, status, bodyExcerpt, serverMessage, attempts });
-    }
   }
   return Failed;
+}
+
+/** Sets the facts of `f` on a new error (the mixin's fields are declared, so no constructor order applies). */
+function record(error: RequestFailure, f: RequestFailure): void {
+  const { family, endpoint, status, bodyExcerpt, serverMessage, attempts } = f;
+  Object.assign(error, { family, endpoint, status, bodyExcerpt, serverMessage, attempts });
 }
 
 const FailedRequest = failedRequest(DsMirrorError);
@@ -66,7 +66,7 @@ const retriableStatus = (status: number | null) => status !== null && (status >=
 export class HttpStatusError extends FailedRequest {
   constructor(f: RequestFailure) {
     super('DS_HTTP_STATUS', requestMessage(`failed with HTTP ${f.status}`, f));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -77,7 +77,7 @@ export class TransientStatusError extends RetriableRequest {
 
   constructor(f: RequestFailure, retryAfterMs: number | null = null) {
     super('DS_HTTP_STATUS', requestMessage(`failed with HTTP ${f.status}`, f));
-    this.record(f);
+    record(this, f);
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -92,7 +92,7 @@ export class AuthError extends FailedRequest {
   constructor(f: RequestFailure) {
     const hint = 'Check DS_API_KEY and its header: x-api-key on /v1 and charts, X-Service-API-Key on token unlocks and monitoring';
     super('DS_AUTH', requestMessage(`was refused (HTTP ${f.status})`, f, hint));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -100,7 +100,7 @@ export class AuthError extends FailedRequest {
 export class NotFoundError extends SkippedRequest {
   constructor(f: RequestFailure) {
     super('DS_NOT_FOUND', requestMessage('was not found (HTTP 404)', f));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -108,14 +108,14 @@ export class NotFoundError extends SkippedRequest {
 export class ApiEnvelopeError extends FailedRequest {
   constructor(f: RequestFailure) {
     super('DS_API_ERROR', requestMessage(`returned an error (HTTP ${f.status})`, f));
-    this.record(f);
+    record(this, f);
   }
 }
 
 export class RequestTimeoutError extends RetriableRequest {
   constructor(f: RequestFailure, timeoutMs: number) {
     super('DS_TIMEOUT', requestMessage(`timed out (${timeoutMs} ms per attempt)`, f));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -123,7 +123,7 @@ export class RequestTimeoutError extends RetriableRequest {
 export class NetworkError extends RetriableRequest {
   constructor(f: RequestFailure, detail: string) {
     super('DS_NETWORK', requestMessage(`failed on the network (${detail})`, f));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -131,7 +131,7 @@ export class NetworkError extends RetriableRequest {
 export class UnsendableRequestError extends FailedRequest {
   constructor(f: RequestFailure, detail: string) {
     super('DS_NETWORK', requestMessage(`could not be sent (${detail})`, f));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -142,7 +142,7 @@ export class UnsendableRequestError extends FailedRequest {
 export class BadResponseError extends RetriableRequest {
   constructor(f: RequestFailure, problem: string) {
     super('DS_BAD_RESPONSE', requestMessage(`returned ${problem}`, f));
-    this.record(f);
+    record(this, f);
   }
 }
 
@@ -156,7 +156,7 @@ export class ServiceQuotaError extends StoppedRequest {
 
   constructor(f: RequestFailure, until: Date) {
     super('DS_QUOTA', requestMessage(`was refused: the service's allowance is spent until ${until.toISOString()}`, f));
-    this.record(f);
+    record(this, f);
     this.until = until;
   }
 }
@@ -166,7 +166,7 @@ export class ResponseTooLargeError extends FailedRequest {
   constructor(f: RequestFailure, maxBytes: number) {
     const hint = 'Raise maxResponseBytes in the config file if the service really serves such bodies';
     super('DS_RESPONSE_TOO_LARGE', requestMessage(`sent a body larger than ${maxBytes} bytes, stopped reading it`, f, hint));
-    this.record(f);
+    record(this, f);
   }
 }
 

@@ -130,6 +130,7 @@ interface Sender {
   lanes: Record<ApiFamily, Lane>;
   pool: Pool;
   headers: Record<ApiFamily, Record<string, string>>;
+  redact: (text: string) => string;
   stats: ClientStats;
 }
 
@@ -181,7 +182,7 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, want
 
 /** A call: its family's concurrency slot, then attempts until one succeeds or the error is not worth a retry. */
 async function request<T>(s: Sender, prefix: string, path: string, query: Query | undefined, wanted: BodyWanted): Promise<T> {
-  const redact = redactor(s.opts.apiKey);
+  const { redact } = s;
   try {
     if (!path.startsWith('/')) throw new DsMirrorError('DS_BAD_PATH', `API path must start with '/': ${redact(path)}`);
     const family = apiFamilyOf(path.split('?')[0]);
@@ -208,7 +209,7 @@ export function createClient(opts: ClientOptions): ApiClient {
   const pool = new Pool(base.origin, { connections: totalConcurrency(lanes), pipelining: 1 });
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
   const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily };
-  const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), stats };
+  const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
   return {
     get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) => request<T>(s, prefix, path, query, { raw: false, check: o?.check }),
     getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) => request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }),

@@ -110,7 +110,7 @@ async function runStream(
     else if (def.kind === 'fanout') await syncFanout(ctx, def);
     else await customRunners[def.runner](ctx, def);
   } catch (error) {
-    // A spent --max-requests budget or quota is not a failure: the stream stops at its last checkpoint.
+    // A stop (a spent --max-requests budget or quota) is not a failure: the stream ends at its last checkpoint.
     const stop = errorAction(error) === 'stop';
     stats.outcome = stop ? 'stopped' : 'failed';
     stats.error = describeStoreError(error, store.location);

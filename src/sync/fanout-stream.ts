@@ -3,7 +3,7 @@
 // when their content hash differs from the last write.
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
-import { ConfigError, DsMirrorError, errorAction } from '../errors.js';
+import { ConfigError, errorAction } from '../errors.js';
 import { rowChanged } from '../store/changed-row.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';

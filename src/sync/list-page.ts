@@ -53,8 +53,8 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
       return { page, request, hash, count: Number(known.records), records: null, keys, firstKey: keys[0] };
     }
   }
-  // The client's look at both ends let the page through; a body that still fails the full parse is
-  // not retried (the bytes would come back the same) and fails the stream naming the page.
+  // The client's look at both ends (inside its retries) let the page through; a body broken inside is
+  // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
