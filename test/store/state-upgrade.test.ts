@@ -55,10 +55,12 @@ describe.each(dialects)('upgrading stream_state on %s', (dialect) => {
 
     const upgrade = await t.store.migrate();
     expect(upgrade.error).toBeUndefined();
-    expect(upgrade.results).toEqual([
+    // 0017 and 0018 first, then whatever later migrations exist, all applied.
+    expect(upgrade.results.slice(0, 2)).toEqual([
       { name: '0017-state-tables', status: 'Success' },
       { name: '0018-drop-high-water', status: 'Success' },
     ]);
+    expect(upgrade.results.every((r) => r.status === 'Success')).toBe(true);
 
     expect(await readMark(t.store, { stream: 'monitoring-events', part: 'full-pass' })).toEqual({ fullAt: '2026-10-31T00:00:00.000Z', highWater: null });
     expect(await readMark(t.store, { stream: 'monitoring-views', part: 'view-1' })).toEqual({ fullAt: '2026-10-30T00:00:00.000Z', highWater: '2026-10-29T12:00:00.000Z' });
