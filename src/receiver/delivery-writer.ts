@@ -1,12 +1,6 @@
-// Where accepted deliveries are committed. A SQLite file gets a writer thread with its own
-// connection (sqlite-writer.ts): better-sqlite3 runs the inserts and the commit's fsync
-// synchronously, which on the HTTP thread stalled every request behind each group commit.
-// PostgreSQL (whose driver is asynchronous) and an in-memory SQLite database commit through the store.
-import { sql } from 'kysely';
-import type { Store } from '../store/types.js';
+// What commits accepted deliveries: the contract the group committer writes through, and that the
+// SQLite writer thread (sqlite-writer.ts) and the store's own transactions (store-writer.ts) fulfil.
 import type { AcceptedDelivery } from './delivery-rows.js';
-import { startSqliteWriter } from './sqlite-writer.js';
-import { storeWriter } from './store-writer.js';
 
 export interface DeliveryWriter {
   /** Groups handed to it before the first has committed. */
@@ -21,14 +15,4 @@ export interface Committed {
   inserted: number;
   /** Numbers the writer's commits: groups committed together share it. */
   commit: number;
-}
-
-export async function openDeliveryWriter(store: Store): Promise<DeliveryWriter> {
-  if (store.dialect === 'sqlite') {
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(store.db);
-    const file = rows[0]?.file ?? '';
-    // An in-memory database exists only on the store's own connection.
-    if (file !== '') return startSqliteWriter(file);
-  }
-  return storeWriter(store);
 }
