@@ -1,7 +1,7 @@
 // SQLite's own floor for the sync's ratio: the rows a first sync wrote, inserted again with plain
 // prepared INSERTs into unindexed tables of a fresh file with the store's pragmas, one transaction per
 // page. No sync that writes the same rows to SQLite can take less time than this.
-import { openSqlite } from '../src/store/sqlite-connection.js';
+import { openSqlite } from '../src/store/sqlite/sqlite-connection.js';
 
 export function sqliteFloor(mirrorPath: string, floorPath: string, lists: readonly { table: string; pageSize: number }[]): { rows: number; seconds: number } {
   const db = openSqlite(floorPath);

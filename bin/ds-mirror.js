@@ -2,9 +2,9 @@
 // The compiled CLI (dist/, built by `npm ci` through the "prepare" script, or `npm run build`).
 let cli;
 try {
-  cli = await import('../dist/src/cli.js');
+  cli = await import('../dist/src/cli/main.js');
 } catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/src/cli.js')) throw error;
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/src/cli/main.js')) throw error;
   process.stderr.write('ds-mirror: not built yet: run `npm run build` (or `npm ci`) in the ds-mirror folder\n');
   process.exit(1);
 }

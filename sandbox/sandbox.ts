@@ -53,6 +53,8 @@ export interface Sandbox {
   now(): Date;
   advance(opts: AdvanceOptions): Promise<ChangeReport>;
   setChaos(opts: ChaosOptions | null): void;
+  /** The chaos in force (an aimed HTML page shows the answers it has left), null when none. */
+  chaos(): ChaosOptions | null;
   /** Replaces the quota limits (null: none); counts are kept. */
   setQuota(quota: string | QuotaLimit[] | null): void;
   /** Removes every limit and zeroes the quota counts. */

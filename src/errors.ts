@@ -1,22 +1,40 @@
-// One base error with a stable code, split the way the Singer SDK splits them: a retriable error
-// may succeed if tried again, a fatal one stops the run, a skippable one loses one record or item.
-export type ErrorKind = 'retriable' | 'fatal' | 'skippable';
+// One base error with a stable `code` (for messages, run records and exit output), and the classes
+// that say what an error means. Nothing decides by `code`: `errorAction` below is the one place that
+// turns an error into retry / skip / stop / fail, and the client's retry loop, the engine's stream
+// outcome, the fan-out's skip and the CLI's exit code all ask it.
 
 export class DsMirrorError extends Error {
   readonly code: string;
-  readonly kind: ErrorKind;
 
-  constructor(code: string, message: string, kind: ErrorKind = 'fatal', options?: { cause?: unknown }) {
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
-    this.kind = kind;
   }
 }
+
+/** May succeed if tried again unchanged: a network blip, a 5xx, a body cut short or a proxy's page. */
+export class RetriableError extends DsMirrorError {}
+
+/** Not a failure: a quota or budget is spent, or another worker holds the lease; the run stops at its checkpoint. */
+export class StopError extends DsMirrorError {}
+
+/** The one item is gone (a 404 on a detail or child list): skip it, keep the rest. */
+export class SkipError extends DsMirrorError {}
 
 /** Bad flags, environment or config file: the CLI prints the message on one line and exits 2. */
 export class ConfigError extends DsMirrorError {
   constructor(message: string) {
-    super('DS_CONFIG', message, 'fatal');
+    super('DS_CONFIG', message);
   }
+}
+
+/** What to do about an error: anything not classed otherwise (a bug, a storage failure, a 400) fails. */
+export type ErrorAction = 'retry' | 'skip' | 'stop' | 'fail';
+
+export function errorAction(error: unknown): ErrorAction {
+  if (error instanceof RetriableError) return 'retry';
+  if (error instanceof SkipError) return 'skip';
+  if (error instanceof StopError) return 'stop';
+  return 'fail';
 }

@@ -1,6 +1,6 @@
 // The library: what a program embedding ds-mirror needs to mirror, receive and schedule without the
 // command line. The CLI (`bin/ds-mirror.js`) is built from the same pieces.
-export { main, EXIT, type CliIo } from './cli.js';
+export { main, EXIT, type CliIo } from './cli/main.js';
 export { loadConfig, requireService, type Config, type ConfigFlags, type FileConfig } from './config.js';
 export { ConfigError, DsMirrorError } from './errors.js';
 export { createLogger } from './logger.js';
@@ -13,4 +13,4 @@ export { syncSettings, type SettingsFlags } from './sync/settings.js';
 export type { Progress, SyncSettings } from './sync/context.js';
 export { startReceiver, loadSecrets, type Receiver, type ReceiverOptions } from './receiver/index.js';
 export { configureJobs, startDaemon, type Daemon, type DaemonOptions, type JobDef } from './scheduler/index.js';
-export { defaultJobs } from '../jobs/index.js';
+export { defaultJobs } from './scheduler/default-jobs/index.js';

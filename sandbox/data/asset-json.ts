@@ -2,7 +2,7 @@
 // asset, and the per-asset detail records (markets, ohlcv, price, market-cap, supply).
 import { Expand } from '../core/expand.js';
 import { assetIdentity, assetValues, type AssetIdentity, type AssetValues } from './assets.js';
-import { shortProject } from './project-json.js';
+import { shortProject } from './project-identity.js';
 import { kebab } from '../core/text.js';
 import type { World } from './world.js';
 

@@ -1,51 +1,16 @@
-// Projects: identity, relations (asset, parent, children, chains) and the Project / ShortProject shapes.
+// Projects: relations (asset, parent, children, chains) and the Project shape.
 import { Expand } from '../core/expand.js';
 import { Rng } from '../core/prng.js';
-import { indexedSlug, paragraph, properName, sentence } from '../core/text.js';
+import { paragraph, properName, sentence } from '../core/text.js';
 import { assetIdentity, assetValues } from './assets.js';
 import { childAssetJson, projectAssetJson } from './asset-json.js';
-import { taxonomyIndexFor, taxonomySlug, taxonomyTitle } from './taxonomy.js';
+import { projectIdentity, shortProject, type ProjectIdentity } from './project-identity.js';
+import { taxonomySlug, taxonomyTitle } from './taxonomy.js';
 import type { World } from './world.js';
 
 type Json = Record<string, unknown>;
 
 const LEADERBOARDS = ['top-100', 'defi-leaders', 'trending', 'new-listings', 'ecosystem-builders', 'most-audited'];
-
-export interface ProjectIdentity {
-  index: number;
-  id: number;
-  title: string;
-  slug: string;
-  imageUrl: string | null;
-  assetIndex: number | null;
-  parentIndex: number | null;
-  sectorIndex: number;
-  groupIndex: number;
-  industryIndex: number;
-}
-
-export function projectIdentity(w: World, j: number): ProjectIdentity {
-  const rng = new Rng(w.seed, 'project', j);
-  const assetIndex = j < w.projects.baseCount ? j : null;
-  const title = assetIndex !== null ? assetIdentity(w, assetIndex).title : `${properName(rng)} Labs`;
-  return {
-    index: j,
-    id: w.ids.projects.idOf(j),
-    title,
-    slug: indexedSlug(title, j),
-    imageUrl: rng.orNull(0.05, `https://img.sandbox.invalid/projects/${j}.png`),
-    assetIndex,
-    parentIndex: j >= 20 && rng.chance(0.08) ? rng.int(Math.min(j, 50)) : null,
-    sectorIndex: taxonomyIndexFor(w, 'sectors', 'project', j),
-    groupIndex: taxonomyIndexFor(w, 'groups', 'project', j),
-    industryIndex: taxonomyIndexFor(w, 'industries', 'project', j),
-  };
-}
-
-export function shortProject(w: World, j: number): Json {
-  const p = projectIdentity(w, j);
-  return { id: p.id, title: p.title, slug: p.slug, image_url: p.imageUrl };
-}
 
 export function projectSectorSlug(w: World, p: ProjectIdentity): string {
   return taxonomySlug(w, 'sectors', p.sectorIndex);

@@ -1,5 +1,6 @@
 // Faults on demand, drawn from a seeded stream: 500/503, 429 with Retry-After, connection resets,
-// truncated bodies (a Content-Length, then the socket closes early) and added latency.
+// truncated bodies (a Content-Length, then the socket closes early), a proxy's 200 HTML page and added
+// latency. The HTML page can also be aimed: the next N requests under one path get it, the rest do not.
 import { Rng } from '../core/prng.js';
 
 export interface ChaosOptions {
@@ -11,6 +12,10 @@ export interface ChaosOptions {
   rateReset?: number;
   /** Share of requests whose body stops half-way (Content-Length promises the whole body). */
   rateTruncate?: number;
+  /** Share of requests answered 200 with an HTML page, as a proxy or captive portal in between does. */
+  rateHtml?: number;
+  /** The next `times` requests whose path starts with `path` (every API path when absent) get the HTML page. */
+  html?: { times: number; path?: string };
   /** Added to every faulted and served request. */
   latencyMs?: number;
   /** Retry-After value of a 429, in seconds (default 1). */
@@ -18,14 +23,14 @@ export interface ChaosOptions {
   seed?: number;
 }
 
-export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate';
+export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate' | 'html';
 
-const KEYS: Record<string, keyof ChaosOptions> = {
-  '5xx': 'rate5xx', '429': 'rate429', reset: 'rateReset', truncate: 'rateTruncate', latency: 'latencyMs',
+const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html'>> = {
+  '5xx': 'rate5xx', '429': 'rate429', reset: 'rateReset', truncate: 'rateTruncate', html: 'rateHtml', latency: 'latencyMs',
   'retry-after': 'retryAfterSeconds', seed: 'seed',
 };
 
-/** Parses `5xx=0.05,429=0.02,reset=0.01,truncate=0.01,latency=20ms,retry-after=1,seed=7`. */
+/** Parses `5xx=0.05,429=0.02,reset=0.01,truncate=0.01,html=0.01,latency=20ms,retry-after=1,seed=7`. */
 export function parseChaos(spec: string): ChaosOptions {
   const out: ChaosOptions = {};
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -43,11 +48,12 @@ export function parseChaos(spec: string): ChaosOptions {
 }
 
 export function validateChaos(o: ChaosOptions): ChaosOptions {
-  const rates = [o.rate5xx, o.rate429, o.rateReset, o.rateTruncate].map((r) => r ?? 0);
+  const rates = [o.rate5xx, o.rate429, o.rateReset, o.rateTruncate, o.rateHtml].map((r) => r ?? 0);
   if (rates.some((r) => !(r >= 0 && r <= 1))) throw new Error('chaos rates must be between 0 and 1');
   if (rates.reduce((a, b) => a + b, 0) > 1) throw new Error('chaos rates must add up to at most 1');
   if ((o.latencyMs ?? 0) < 0 || (o.retryAfterSeconds ?? 1) < 0) throw new Error('chaos latency and retry-after must be >= 0');
-  return { ...o };
+  if (o.html && !(Number.isInteger(o.html.times) && o.html.times >= 0)) throw new Error('chaos html.times must be a whole number >= 0');
+  return { ...o, html: o.html && { ...o.html } };
 }
 
 export class Chaos {
@@ -64,7 +70,7 @@ export class Chaos {
   }
 
   current(): ChaosOptions | null {
-    return this.opts && { ...this.opts };
+    return this.opts && { ...this.opts, html: this.opts.html && { ...this.opts.html } };
   }
 
   get latencyMs(): number {
@@ -75,16 +81,21 @@ export class Chaos {
     return this.opts?.retryAfterSeconds ?? 1;
   }
 
-  /** One draw per request decides its fault (the bands never overlap). */
-  decide(): Fault {
+  /** The aimed HTML page first (it counts down), then one draw per request decides its fault (the bands never overlap). */
+  decide(path: string): Fault {
     const o = this.opts;
     if (!o) return 'none';
+    if (o.html && o.html.times > 0 && path.startsWith(o.html.path ?? '/')) {
+      o.html.times--;
+      return 'html';
+    }
     const r = this.rng.next();
     let edge = o.rate5xx ?? 0;
     if (r < edge) return r < edge / 2 ? '500' : '503';
     if (r < (edge += o.rate429 ?? 0)) return '429';
     if (r < (edge += o.rateReset ?? 0)) return 'reset';
     if (r < (edge += o.rateTruncate ?? 0)) return 'truncate';
+    if (r < (edge += o.rateHtml ?? 0)) return 'html';
     return 'none';
   }
 }

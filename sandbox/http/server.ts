@@ -80,7 +80,7 @@ export class ApiServer {
     if (path === '/health') return send(res, 200, JSON_TYPE, Buffer.from('{"status":"ok"}'));
     if (path.startsWith('/_sandbox/')) return void this.onControl(req, res, path);
     this.served++;
-    const fault = this.deps.chaos.decide();
+    const fault = this.deps.chaos.decide(path);
     const latency = this.deps.chaos.latencyMs;
     const go = () => this.serveApi(req, res, url, path, q < 0 ? '' : url.slice(q + 1), fault);
     if (latency > 0) setTimeout(go, latency);
@@ -101,6 +101,7 @@ export class ApiServer {
       if (fault !== 'none' && fault !== 'truncate') this.deps.quota.record(family);
     }
     if (fault === 'reset') return void req.socket.destroy();
+    if (fault === 'html') return send(res, 200, 'text/html; charset=utf-8', PROXY_PAGE);
     if (fault === '500' || fault === '503' || fault === '429') {
       const status = Number(fault);
       const message = status === 429 ? 'Too Many Requests' : status === 500 ? 'Internal Server Error' : 'Service Unavailable';
@@ -173,6 +174,9 @@ function errorResponse(err: unknown): CachedResponse {
   console.error('sandbox: unexpected error', err);
   return json(500, { statusCode: 500, message: 'Internal Server Error' });
 }
+
+/** What a proxy or load balancer in front of a service answers when the service behind it is down. */
+const PROXY_PAGE = Buffer.from('<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n');
 
 function send(res: ServerResponse, status: number, type: string, body: Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, 'content-length': body.length, ...headers });

@@ -3,7 +3,7 @@ import { DAY, parseIsoDate } from '../core/dates.js';
 import { slugIndex } from '../core/text.js';
 import { statsCount, statsIndexAt, statsRow, type Grain } from '../data/market-stats.js';
 import { metricCovers, metricIdentifier, metricJson, metricSeries } from '../data/metrics.js';
-import { projectIdentity } from '../data/project-json.js';
+import { projectIdentity } from '../data/project-identity.js';
 import { filingIdentity, filingIndexOf, filingJson } from '../data/sec-filings.js';
 import { badRequest, notFound } from '../http/http-error.js';
 import { limit, PAGE, parseQuery } from '../http/params.js';

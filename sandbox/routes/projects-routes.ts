@@ -2,9 +2,9 @@
 import { Expand } from '../core/expand.js';
 import { assetIdentity } from '../data/assets.js';
 import { chainIdentity, chainJson, chainMarketCap } from '../data/chains.js';
+import { projectIdentity } from '../data/project-identity.js';
 import {
-  projectChainIndices, projectGroupSlug, projectIdentity, projectIndustrySlug, projectJson, projectMarketCap,
-  projectSectorSlug,
+  projectChainIndices, projectGroupSlug, projectIndustrySlug, projectJson, projectMarketCap, projectSectorSlug,
 } from '../data/project-json.js';
 import { EXPAND, limit, ORDER_DIR, PAGE, parseQuery, SPARKLINE } from '../http/params.js';
 import { liveOf, lowerSet, ordered, pageOf } from './list.js';

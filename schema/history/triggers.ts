@@ -4,8 +4,10 @@
 // progress at each time: the store's adapters need not know about history). A row that comes back
 // after a soft delete adds nothing: its last version was kept when it was deleted.
 import { sql, type Kysely } from 'kysely';
+import { hashDiffersSql } from '../../src/store/changed-row.js';
+import type { Dialect } from '../../src/store/types.js';
 
-export type HistoryDialect = 'sqlite' | 'postgres';
+export type HistoryDialect = Dialect;
 
 export interface MirroredTable {
   name: string;
@@ -15,7 +17,7 @@ export interface MirroredTable {
 const MIRROR_COLUMNS = ['raw', 'row_hash', 'first_seen_at', 'synced_at', 'deleted_at'];
 
 /** Tables with the mirrored columns (raw, row_hash, sync times) and a primary key, read from the database. */
-export async function mirroredTables(db: Kysely<any>, d: HistoryDialect): Promise<MirroredTable[]> {
+export async function mirroredTables(db: Kysely<unknown>, d: HistoryDialect): Promise<MirroredTable[]> {
   const rows =
     d === 'sqlite'
       ? (
@@ -53,7 +55,7 @@ function rowKey(table: MirroredTable, d: HistoryDialect): string {
 
 export function historyTriggerSql(table: MirroredTable, d: HistoryDialect): string[] {
   const name = table.name;
-  const changed = d === 'sqlite' ? 'old.row_hash is not new.row_hash' : 'old.row_hash is distinct from new.row_hash';
+  const changed = hashDiffersSql(d, 'old', 'new');
   const when = `old.deleted_at is null and (new.deleted_at is not null or ${changed})`;
   const insert = `insert into row_history (table_name, row_key, raw, row_hash, first_seen_at, valid_from, valid_to, change, run_id, ended_by_run_id)
     values ('${name}', ${rowKey(table, d)}, old.raw, old.row_hash, old.first_seen_at, old.synced_at,

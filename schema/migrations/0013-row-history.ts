@@ -4,10 +4,10 @@
 // history_settings is the switch per table (one table per stream) and its retention, read by the
 // trigger; a table without a row keeps history forever. It starts empty, so a new store holds no rows.
 import { sql, type Kysely } from 'kysely';
-import type { ColumnTypes } from '../../src/store/types.js';
+import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 import { historyTriggerSql, mirroredTables } from '../history/triggers.js';
 
-export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
+export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('row_history')
     .addColumn('id', t.serial, (c) => c.primaryKey())
@@ -33,7 +33,6 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('retention_days', t.integer)
     .execute();
 
-  const dialect = t.json === 'jsonb' ? 'postgres' : 'sqlite';
   for (const table of await mirroredTables(db, dialect)) {
     for (const statement of historyTriggerSql(table, dialect)) await sql.raw(statement).execute(db);
   }

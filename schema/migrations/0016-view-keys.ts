@@ -3,13 +3,12 @@
 // of every asset, lifting ids from JSON, per event asset. Recreating views drops PostgreSQL's comments
 // on them, so the dictionary's comments are applied again.
 import type { Kysely } from 'kysely';
-import type { ColumnTypes } from '../../src/store/types.js';
+import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 import { recreateViews } from '../views/index.js';
 import { DICTIONARY } from '../../src/dictionary/index.js';
 import { applyComments } from '../../src/dictionary/comments.js';
 
-export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
-  const postgres = t.json === 'jsonb';
-  await recreateViews(db, postgres ? 'postgres' : 'sqlite');
-  if (postgres) await applyComments(db, DICTIONARY.filter((d) => d.kind === 'view'));
+export async function up(db: Kysely<any>, _t: ColumnTypes, dialect: Dialect): Promise<void> {
+  await recreateViews(db, dialect);
+  if (dialect === 'postgres') await applyComments(db, DICTIONARY.filter((d) => d.kind === 'view'));
 }

@@ -3,13 +3,13 @@
 // they counted as streams with a pending checkpoint. The rows an upgraded mirror holds move over, so
 // its next run knows when the last full pass ran and which service the mirror holds.
 import type { Kysely } from 'kysely';
-import type { ColumnTypes } from '../../src/store/types.js';
+import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 import { DICTIONARY } from '../../src/dictionary/index.js';
 import { applyComments } from '../../src/dictionary/comments.js';
 
 const SERVICE = 'mirror:service';
 
-export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
+export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('pass_marks')
     .addColumn('stream', t.text, (c) => c.notNull())
@@ -42,7 +42,7 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
       .execute();
   }
   await db.deleteFrom('stream_state').where('stream', 'like', '%:%').execute();
-  if (t.json === 'jsonb') await applyComments(db, DICTIONARY.filter((d) => d.name === 'pass_marks' || d.name === 'mirrored_service'));
+  if (dialect === 'postgres') await applyComments(db, DICTIONARY.filter((d) => d.name === 'pass_marks' || d.name === 'mirrored_service'));
 }
 
 /** The checkpoint column's JSON (text on SQLite, and as the PostgreSQL driver is set to return it). */

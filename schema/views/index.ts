@@ -17,7 +17,7 @@ export function createViewSql(view: ViewSpec, d: ViewDialect): string {
 }
 
 /** Drops (newest first) and creates every analyst view; on PostgreSQL in one round trip. */
-export async function recreateViews(db: Kysely<any>, d: ViewDialect): Promise<void> {
+export async function recreateViews(db: Kysely<unknown>, d: ViewDialect): Promise<void> {
   const statements = [
     ...[...ANALYST_VIEWS].reverse().map((view) => `drop view if exists ${view.name}`),
     ...ANALYST_VIEWS.map((view) => createViewSql(view, d)),

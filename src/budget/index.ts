@@ -6,7 +6,7 @@ import { QuotaGate } from './quota-gate.js';
 import { UsageLedger } from './usage-ledger.js';
 
 export { planQuotas, type PlanLimits } from './plan-quotas.js';
-export { QuotaError, isStopError, quotaMessage } from './quota-error.js';
+export { QuotaError, quotaMessage } from './quota-error.js';
 export { QuotaGate } from './quota-gate.js';
 export { budgetReport, usageOf, type BudgetReport, type FamilyUsage } from './budget-report.js';
 export { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';

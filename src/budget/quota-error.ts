@@ -1,6 +1,6 @@
 // A quota is spent: nothing more of that family is sent until it renews. Not a failure: the run stops
 // at its checkpoint (exit 3) and the next run after the renewal resumes there.
-import { DsMirrorError } from '../errors.js';
+import { StopError } from '../errors.js';
 import type { QuotaFamily } from './quotas.js';
 
 const FAMILY_NAMES: Record<QuotaFamily, string> = {
@@ -21,7 +21,7 @@ export interface QuotaFacts {
   reason?: string;
 }
 
-export class QuotaError extends DsMirrorError implements QuotaFacts {
+export class QuotaError extends StopError implements QuotaFacts {
   readonly family: QuotaFamily;
   readonly period: QuotaFacts['period'];
   readonly limit: number | null;
@@ -30,7 +30,7 @@ export class QuotaError extends DsMirrorError implements QuotaFacts {
   readonly reason?: string;
 
   constructor(f: QuotaFacts) {
-    super('DS_QUOTA', quotaMessage(f), 'fatal');
+    super('DS_QUOTA', quotaMessage(f));
     this.family = f.family;
     this.period = f.period;
     this.limit = f.limit;
@@ -51,8 +51,4 @@ export function quotaMessage(f: QuotaFacts): string {
   }
   const used = f.used !== null && Number.isFinite(f.used) ? `${count(f.used)} of ` : '';
   return `the ${name} ${f.period === 'day' ? 'daily' : 'monthly'} quota is spent (${used}${count(f.limit ?? 0)} requests); it renews ${when(f.renewsAt)}`;
-}
-
-export function isStopError(error: unknown): boolean {
-  return error instanceof DsMirrorError && (error.code === 'DS_QUOTA' || error.code === 'DS_REQUEST_BUDGET');
 }

@@ -2,12 +2,11 @@
 // what the configured schedule will use in a month and what that buys: how old each stream can get.
 // Exit 1 when the schedule does not fit the quotas (the ledger would stop its runs short).
 import type { Command } from 'commander';
-import { defaultJobs } from '../../jobs/index.js';
+import { defaultJobs } from '../scheduler/default-jobs/index.js';
 import { budgetReport, planQuotas, type BudgetReport, type FamilyUsage, type StreamCost } from '../budget/index.js';
-import { EXIT, type CliIo } from '../cli.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { configureJobs, jobStreams } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
-import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
 

@@ -2,9 +2,8 @@
 // start pay for commander alone, not for the store, client and scheduler every other command needs.
 // The command asked for is registered in full; the others as a name and a summary for the help list.
 import type { Command } from 'commander';
-import type { CliIo } from '../cli.js';
+import type { CliIo, SetExit } from './io.js';
 
-export type SetExit = (code: number) => void;
 type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
 
 interface CommandEntry {
@@ -23,7 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'migrate', summary: 'Apply pending schema migrations and print what was done', load: async () => (await import('./migrate-command.js')).migrateCommand },
   { name: 'streams', summary: 'List every stream: endpoint, table, key, and whether it is opt-in', load: async () => (await import('./streams-command.js')).streamsCommand },
   { name: 'views', summary: 'List the configured monitoring views with their names', load: async () => (await import('./views-command.js')).viewsCommand },
-  { name: 'receive', summary: 'Receive signed webhook deliveries (monitoring alerts) and append them to the mirror', load: async () => (await import('../receiver/receive-command.js')).receiveCommand },
+  { name: 'receive', summary: 'Receive signed webhook deliveries (monitoring alerts) and append them to the mirror', load: async () => (await import('./receive-command.js')).receiveCommand },
   { name: 'backfill', args: '<alerts>', summary: 'Fill history the webhook receiver may have missed', load: async () => (await import('./backfill-command.js')).backfillCommand },
   { name: 'jobs', summary: 'List the scheduled jobs: schedule, streams, mode, and next run times', load: async () => (await import('./jobs-command.js')).jobsCommand },
   { name: 'daemon', summary: 'Run the scheduled jobs and, when configured, the webhook receiver; serve /healthz and /metrics', load: async () => (await import('./daemon-command.js')).daemonCommand },

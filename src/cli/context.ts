@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { openStore, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 
 export interface CommandContext {
   config: Readonly<Config>;

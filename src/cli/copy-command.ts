@@ -8,8 +8,7 @@ import { openStore, parseStoreUrl, redactUrl } from '../store/index.js';
 import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../store/copy-store.js';
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { checkDbFolder, commandContext, wholeNumber } from './context.js';
 import { formatTable } from './table.js';
 

@@ -2,17 +2,17 @@
 // receiver in one process, with /healthz and /metrics. SIGTERM or SIGINT stops it cleanly within
 // --stop-timeout; a second signal exits at once. Secrets come from the environment or files only.
 import { Option, type Command } from 'commander';
-import { DEFAULT_RECEIVER_PORT } from '../receiver/receive-command.js';
-import { defaultJobs } from '../../jobs/index.js';
+import type { Logger } from 'pino';
+import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
+import { defaultJobs } from '../scheduler/default-jobs/index.js';
 import { quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { createClient } from '../client/index.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import { configureJobs, startDaemon, STARTUP_RUNS, type StartupRun } from '../scheduler/index.js';
+import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
@@ -41,51 +41,28 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
     .option('--force', 'run even though this mirror holds another service (it then records this one)')
     .action(async (flags: DaemonFlags, command: Command) => {
       const ctx = commandContext(command, io);
-      const { config, logger } = ctx;
-      const jobs = configureJobs(defaultJobs, config.jobs, config.timezone);
-      const service = requireService(config);
-      const receiver = flags.receiver ? receiverOptions(config, io.env) : undefined;
+      const jobs = configureJobs(defaultJobs, ctx.config.jobs, ctx.config.timezone);
+      const service = requireService(ctx.config);
+      const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
       const store = await openConfiguredStore(ctx);
-      try {
-        await claimService(store, service.baseUrl, flags.force);
-      } catch (err) {
-        await store.close();
-        throw err;
-      }
-      const client = createClient({ ...service, gate: quotaGate(store, config.limits), limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries, maxResponseBytes: config.maxResponseBytes, logger });
-      const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
-        let signals = 0;
-        const onSignal = (signal: NodeJS.Signals) => {
-          if (++signals === 1) return resolve(signal);
-          logger.error({ signal }, 'second signal: exiting now; the next run resumes from the last checkpoint');
-          process.exit(EXIT.stopped);
-        };
-        process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+      await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
+      const client = createClient({
+        ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs,
+        retries: ctx.config.retries, maxResponseBytes: ctx.config.maxResponseBytes, logger: ctx.logger,
       });
-      let daemon;
-      try {
-        daemon = await startDaemon({
-          store, client, logger, jobs, receiver,
-          settings: syncSettings(config),
-          http: { port: flags.metricsPort ?? config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
-          progress: logProgress(logger),
-          stopTimeoutMs: flags.stopTimeout * 1000,
-          startupRun: flags.runAtStart,
-        });
-      } catch (err) {
-        await client.close();
-        await store.close();
-        throw err;
-      }
+      const stopRequested = stopSignal(ctx.logger);
+      const daemon = await closeOnError(() => startDaemon({
+        store, client, logger: ctx.logger, jobs, receiver,
+        settings: syncSettings(ctx.config),
+        http: { port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
+        progress: logProgress(ctx.logger),
+        stopTimeoutMs: flags.stopTimeout * 1000,
+        startupRun: flags.runAtStart,
+      }), client, store);
       // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
-      for (const problem of await scheduleProblems(store, config, jobs)) logger.warn({ problem }, `schedule over quota: ${problem}`);
-      const enabled = jobs.filter((j) => j.enabled).length;
-      const { next, startup } = daemon.health();
-      const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
-      io.stdout.write(`ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
-        `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`);
-      const signal = await stopRequested;
-      logger.warn({ signal }, 'signal received');
+      for (const problem of await scheduleProblems(store, ctx.config, jobs)) ctx.logger.warn({ problem }, `schedule over quota: ${problem}`);
+      io.stdout.write(startedLine(daemon, jobs.filter((j) => j.enabled).length));
+      ctx.logger.warn({ signal: await stopRequested }, 'signal received');
       // A run still writing after the bound: exit without closing the store under it (its transaction
       // rolls back; the checkpoint of the last committed page stays).
       if (!(await daemon.stop())) process.exit(EXIT.failed);
@@ -93,6 +70,36 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
       await store.close();
       setExit(EXIT.ok);
     });
+}
+
+/** Runs a start-up step; if it throws, closes what was opened before rethrowing. */
+async function closeOnError<T>(step: () => Promise<T>, ...opened: { close(): Promise<void> }[]): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    for (const resource of opened) await resource.close();
+    throw err;
+  }
+}
+
+/** Resolves on the first SIGINT/SIGTERM; a second one exits at once. */
+function stopSignal(logger: Logger): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (++signals === 1) return resolve(signal);
+      logger.error({ signal }, 'second signal: exiting now; the next run resumes from the last checkpoint');
+      process.exit(EXIT.stopped);
+    };
+    process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  });
+}
+
+function startedLine(daemon: Daemon, enabled: number): string {
+  const { next, startup } = daemon.health();
+  const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
+  return `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
+    `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`;
 }
 
 function receiverOptions(config: Config, env: NodeJS.ProcessEnv): Omit<ReceiverOptions, 'store' | 'logger'> | undefined {

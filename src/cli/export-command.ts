@@ -2,7 +2,7 @@
 // bar on a terminal and one summary line at the end.
 import cliProgress from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 import { DEFAULT_BATCH_ROWS, exportRelation } from '../export/export-relation.js';
 import type { ExportFormat } from '../export/file-writers.js';
 import { commandContext, openConfiguredStore, wholeNumber } from './context.js';

@@ -1,10 +1,9 @@
 // `ds-mirror jobs`: the scheduled jobs as configured (defaults from jobs/, the user's overrides), with
 // their next run times. A job whose streams are unknown is flagged here, before the daemon refuses it.
 import type { Command } from 'commander';
-import { defaultJobs } from '../../jobs/index.js';
-import { EXIT, type CliIo } from '../cli.js';
+import { defaultJobs } from '../scheduler/default-jobs/index.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
-import type { SetExit } from './commands.js';
 import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';

@@ -1,8 +1,7 @@
 // `ds-mirror migrate`: applies pending migrations and prints each one's result (other commands
 // apply them silently on open).
 import type { Command } from 'commander';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore } from './context.js';
 
 export function migrateCommand(program: Command, io: CliIo, setExit: SetExit): void {

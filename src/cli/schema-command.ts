@@ -1,7 +1,7 @@
 // `ds-mirror schema`: the data dictionary (every table, view and column) as Markdown or JSON. It needs no
 // database: the dictionary is code, the same text as the README's Schema section and PostgreSQL's comments.
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 import { ConfigError } from '../errors.js';
 import { DICTIONARY } from '../dictionary/index.js';
 import { dictionaryJson, dictionaryMarkdown } from '../dictionary/render.js';

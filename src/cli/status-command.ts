@@ -2,9 +2,11 @@
 // and whether a checkpoint will resume an interrupted pass; the totals the daemon's /metrics exports
 // (rows synced, requests, errors over every run, webhook deliveries received).
 import type { Command } from 'commander';
-import { allStreams } from '../catalog/index.js';
-import type { CliIo } from '../cli.js';
-import { readMirrorStats } from '../scheduler/index.js';
+import { allStreams, type StreamDef } from '../catalog/index.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/types.js';
+import type { CliIo } from './io.js';
+import { readMirrorStats, type MirrorStats } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
 import { planQuotas, usageOf } from '../budget/index.js';
@@ -23,56 +25,93 @@ export function statusCommand(program: Command, io: CliIo): void {
       try {
         const now = Date.now();
         const totals = await readMirrorStats(store, now);
-        const rows = [];
-        for (const stream of allStreams()) {
-          const t = totals.streams.find((s) => s.stream === stream.name);
-          const state = await store.getState(stream.name);
-          const count = (await store.db
-            .selectFrom(stream.table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
-            .executeTakeFirst()) as { n: number | string } | undefined;
-          const last = state?.lastSuccessAt ? Date.parse(state.lastSuccessAt) : null;
-          rows.push({
-            stream: stream.name,
-            rows: Number(count?.n ?? 0),
-            lastSuccess: state?.lastSuccessAt ?? null,
-            lagSeconds: last === null ? null : Math.round((now - last) / 1000),
-            checkpoint: state?.checkpoint ?? null,
-            lastError: state?.lastError ?? null,
-            synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
-            requests: t?.requests ?? 0,
-            errors: t?.errors ?? 0,
-          });
-        }
-        // The receiver's deliveries, a stream of their own for whoever reads this table.
-        const { received, lastReceivedAt } = totals.deliveries;
-        const lastDelivery = lastReceivedAt ? Date.parse(lastReceivedAt) : null;
-        rows.push({
-          stream: 'webhook-deliveries', rows: received, lastSuccess: lastReceivedAt,
-          lagSeconds: lastDelivery === null ? null : Math.round((now - lastDelivery) / 1000), checkpoint: null, lastError: null,
-          synced: { inserted: received, updated: 0, deleted: 0 }, requests: 0, errors: 0,
-        });
+        const rows = [...(await streamRows(store, totals, now)), deliveriesRow(totals, now)];
         if (flags.json) {
           io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
         }
-        io.stdout.write(`${formatTable(
-          ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'requests', 'errors', 'last error'],
-          rows.map((r) => [
-            r.stream, r.rows, r.lastSuccess ?? 'never', r.lagSeconds === null ? null : humanLag(r.lagSeconds), r.checkpoint ? 'yes' : null,
-            `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`, r.requests, r.errors, r.lastError,
-          ]),
-        )}\n`);
-        // The budget section: what the plan has left, and the details still waiting (ds-mirror budget says more).
-        const settings = syncSettings(ctx.config);
-        const backlog = await detailsBacklog(store, settings.monitoring.details ?? DEFAULT_DETAILS);
-        io.stdout.write(`\nRequests against the plan's quotas:\n${renderUsage(await usageOf(store, planQuotas(ctx.config.limits), new Date(now)))}\n`);
-        io.stdout.write(`Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`);
+        io.stdout.write(`${renderStatus(rows)}\n`);
+        io.stdout.write(await renderBudgetSection(store, ctx.config, now));
       } finally {
         await store.close();
       }
     });
+}
+
+interface StatusRow {
+  stream: string;
+  rows: number;
+  lastSuccess: string | null;
+  lagSeconds: number | null;
+  checkpoint: unknown;
+  lastError: string | null;
+  synced: { inserted: number; updated: number; deleted: number };
+  requests: number;
+  errors: number;
+}
+
+/** One row per catalog stream: its state, its live rows, and its totals over every run. */
+async function streamRows(store: Store, totals: MirrorStats, now: number): Promise<StatusRow[]> {
+  const rows: StatusRow[] = [];
+  for (const stream of allStreams()) {
+    const t = totals.streams.find((s) => s.stream === stream.name);
+    const state = await store.getState(stream.name);
+    rows.push({
+      stream: stream.name,
+      rows: await liveRows(store, stream),
+      lastSuccess: state?.lastSuccessAt ?? null,
+      lagSeconds: secondsSince(state?.lastSuccessAt ?? null, now),
+      checkpoint: state?.checkpoint ?? null,
+      lastError: state?.lastError ?? null,
+      synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
+      requests: t?.requests ?? 0,
+      errors: t?.errors ?? 0,
+    });
+  }
+  return rows;
+}
+
+/** Rows not soft-deleted; a fan-out's replaced rows have no deleted_at. */
+async function liveRows(store: Store, stream: StreamDef): Promise<number> {
+  const count = (await store.db
+    .selectFrom(stream.table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
+    .executeTakeFirst()) as { n: number | string } | undefined;
+  return Number(count?.n ?? 0);
+}
+
+/** The receiver's deliveries, a stream of their own for whoever reads this table. */
+function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
+  const { received, lastReceivedAt } = totals.deliveries;
+  return {
+    stream: 'webhook-deliveries', rows: received, lastSuccess: lastReceivedAt,
+    lagSeconds: secondsSince(lastReceivedAt, now), checkpoint: null, lastError: null,
+    synced: { inserted: received, updated: 0, deleted: 0 }, requests: 0, errors: 0,
+  };
+}
+
+function secondsSince(at: string | null, now: number): number | null {
+  return at ? Math.round((now - Date.parse(at)) / 1000) : null;
+}
+
+function renderStatus(rows: readonly StatusRow[]): string {
+  return formatTable(
+    ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'requests', 'errors', 'last error'],
+    rows.map((r) => [
+      r.stream, r.rows, r.lastSuccess ?? 'never', r.lagSeconds === null ? null : humanLag(r.lagSeconds), r.checkpoint ? 'yes' : null,
+      `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`, r.requests, r.errors, r.lastError,
+    ]),
+  );
+}
+
+/** What the plan has left, and the details still waiting (`ds-mirror budget` says more). */
+async function renderBudgetSection(store: Store, config: Readonly<Config>, now: number): Promise<string> {
+  const settings = syncSettings(config);
+  const backlog = await detailsBacklog(store, settings.monitoring.details ?? DEFAULT_DETAILS);
+  const usage = renderUsage(await usageOf(store, planQuotas(config.limits), new Date(now)));
+  return `\nRequests against the plan's quotas:\n${usage}\n` +
+    `Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`;
 }
 
 function humanLag(seconds: number): string {

@@ -1,7 +1,7 @@
 // `ds-mirror streams`: the catalog, so a user can see what can be mirrored and how.
 import type { Command } from 'commander';
 import { allStreams } from '../catalog/index.js';
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 import { formatTable } from './table.js';
 
 export function streamsCommand(program: Command, io: CliIo): void {

@@ -1,16 +1,17 @@
 // `ds-mirror sync [streams...]`: one run over the chosen streams, with progress, a summary, and a
 // clean stop (checkpoint kept) on SIGINT/SIGTERM or when --max-requests is reached.
 import type { Command } from 'commander';
-import { planQuotas, planRun, quotaGate } from '../budget/index.js';
-import { createClient } from '../client/index.js';
-import { resolveStreams } from '../catalog/index.js';
+import type { Logger } from 'pino';
+import { planQuotas, planRun, quotaGate, type QuotaGate } from '../budget/index.js';
+import { createClient, type ClientStats } from '../client/index.js';
+import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import { requireService } from '../config.js';
-import type { StreamRunStats } from '../store/types.js';
+import type { Store, StreamRunStats } from '../store/types.js';
+import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
-import { runSync } from '../sync/engine.js';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
-import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { runSync, type RunResult } from '../sync/engine.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
+import { commandContext, openConfiguredStore, positiveNumber, type CommandContext } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { lastRunRows } from './progress-estimates.js';
@@ -48,52 +49,74 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
       const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
       const store = await openConfiguredStore(ctx);
       try {
-        if (flags.plan) {
-          const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
-          io.stdout.write(renderPlan(plan));
-          return;
-        }
-        await claimService(store, service!.baseUrl, flags.force);
-        const gate = quotaGate(store, ctx.config.limits);
-        const client = createClient({
-          gate,
-          ...service!,
-          limits: ctx.config.limits,
-          timeoutMs: ctx.config.timeoutMs,
-          retries: ctx.config.retries,
-          maxRequests: flags.maxRequests,
-          maxResponseBytes: ctx.config.maxResponseBytes,
-          logger: ctx.logger,
-        });
-        const stop = new AbortController();
-        const onSignal = () => {
-          ctx.logger.warn('stopping: the pages in flight commit, then the run ends at its checkpoint');
-          stop.abort();
-        };
-        process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-        const estimates = await lastRunRows(store, streams.map((d) => d.name), settings.mode);
-        const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(ctx.logger, { estimates });
-        try {
-          const result = await runSync({ client, store, logger: ctx.logger, settings, streams, signal: stop.signal, progress });
-          progress.stop();
-          io.stdout.write(`${summary(result.streams)}\n`);
-          io.stdout.write(`run ${result.runId}: ${result.outcome}, ${client.stats.requests} requests, ${client.stats.retries} retries\n`);
-          // One line per spent quota: which, and when it renews (the streams' rows say where each stopped).
-          for (const refused of gate.refused.values()) io.stdout.write(`quota: ${refused.message}; the next run after that resumes at the checkpoints\n`);
-          if (result.outcome === 'stopped' && gate.refused.size === 0) {
-            const why = flags.maxRequests !== undefined && client.stats.requests >= flags.maxRequests ? `--max-requests ${flags.maxRequests} reached` : 'stopped';
-            io.stdout.write(`${why}: stopped cleanly at a checkpoint; the next run resumes there\n`);
-          }
-          setExit(result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok);
-        } finally {
-          progress.stop();
-          process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-          await client.close();
-        }
+        if (service) setExit(await syncOnce({ ctx, io, flags, store, settings, streams, service }));
+        else io.stdout.write(await planOutput(ctx, store, settings, streams));
       } finally {
         await store.close();
       }
     });
+}
+
+interface SyncJob {
+  ctx: CommandContext;
+  io: CliIo;
+  flags: SyncFlags;
+  store: Store;
+  settings: SyncSettings;
+  streams: StreamDef[];
+  service: ReturnType<typeof requireService>;
+}
+
+async function planOutput(ctx: CommandContext, store: Store, settings: SyncSettings, streams: StreamDef[]): Promise<string> {
+  const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
+  return renderPlan(plan);
+}
+
+/** One run with progress and a summary; returns the exit code. */
+async function syncOnce({ ctx, io, flags, store, settings, streams, service }: SyncJob): Promise<number> {
+  const { config, logger } = ctx;
+  await claimService(store, service.baseUrl, flags.force);
+  const gate = quotaGate(store, config.limits);
+  const client = createClient({
+    gate, ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries,
+    maxRequests: flags.maxRequests, maxResponseBytes: config.maxResponseBytes, logger,
+  });
+  const stop = stopOnSignal(logger);
+  const estimates = await lastRunRows(store, streams.map((d) => d.name), settings.mode);
+  const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(logger, { estimates });
+  try {
+    const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress });
+    progress.stop();
+    io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
+    return result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok;
+  } finally {
+    progress.stop();
+    stop.release();
+    await client.close();
+  }
+}
+
+/** SIGINT/SIGTERM end the run at its checkpoint: the pages in flight commit first. */
+function stopOnSignal(logger: Logger): { signal: AbortSignal; release: () => void } {
+  const stop = new AbortController();
+  const onSignal = () => {
+    logger.warn('stopping: the pages in flight commit, then the run ends at its checkpoint');
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  return { signal: stop.signal, release: () => void process.off('SIGINT', onSignal).off('SIGTERM', onSignal) };
+}
+
+/** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */
+function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRequests: number | undefined): string {
+  const lines = [summary(result.streams), `run ${result.runId}: ${result.outcome}, ${stats.requests} requests, ${stats.retries} retries`];
+  // Which quota, and when it renews (the streams' rows say where each stopped).
+  for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
+  if (result.outcome === 'stopped' && gate.refused.size === 0) {
+    const why = maxRequests !== undefined && stats.requests >= maxRequests ? `--max-requests ${maxRequests} reached` : 'stopped';
+    lines.push(`${why}: stopped cleanly at a checkpoint; the next run resumes there`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

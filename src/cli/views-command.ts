@@ -6,8 +6,7 @@ import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { createClient, NotFoundError } from '../client/index.js';
 import { requireService } from '../config.js';
 import { syncSettings } from '../sync/settings.js';
-import { EXIT, type CliIo } from '../cli.js';
-import type { SetExit } from './commands.js';
+import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, type CommandContext } from './context.js';
 import { formatTable } from './table.js';
 

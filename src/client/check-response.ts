@@ -1,22 +1,26 @@
-// Response checking: a status becomes a typed error, a 2xx body is parsed whole, and the
-// monitoring / token-unlock envelope `{error, data}` is an error whenever `error` is not null.
+// Response checking: a status becomes a typed error, a 2xx body is parsed whole (or kept as bytes) and
+// checked as the caller asks, and the monitoring / token-unlock envelope `{error, data}` is an error
+// whenever `error` is not null.
 import type { ApiFamily } from './api-family.js';
 import {
   ApiEnvelopeError,
   AuthError,
   BadResponseError,
   BODY_EXCERPT_MAX,
-  HttpStatusError,
   NotFoundError,
   ServiceQuotaError,
+  statusError,
 } from './client-errors.js';
+import type { BodyCheck } from './body-checks.js';
 import { parseRetryAfter } from './retry.js';
 import { failure, type AttemptContext, type RawResponse } from './send-once.js';
 
 const ENVELOPE_FAMILIES: ReadonlySet<ApiFamily> = new Set(['monitoring', 'tokenUnlocks']);
 const AUTH_MESSAGE = /invalid auth mechanism/i;
 
-function excerpt(text: string): string {
+/** One line (an HTML page's newlines would break run records and the summary), at most BODY_EXCERPT_MAX characters. */
+function excerpt(body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim();
   return text.length > BODY_EXCERPT_MAX ? text.slice(0, BODY_EXCERPT_MAX - 1) + '…' : text;
 }
 
@@ -38,10 +42,6 @@ function tryParse(text: string): unknown {
   }
 }
 
-/**
- * With `raw`, a 2xx `/v1` body is returned as its text, unparsed (the caller may skip parsing a page it has
- * already seen byte for byte); envelope families are still parsed, since their errors ride on a 200.
- */
 /** A Retry-After longer than this is an allowance that renews later, not a moment's congestion. */
 export const QUOTA_RETRY_AFTER_MS = 5 * 60_000;
 // Not "rate limit": that is the per-minute kind, which backing off does cure.
@@ -68,38 +68,66 @@ export function announcedQuotaEnd(res: RawResponse, retryAfterMs: number | null,
   return new Date(now + (retryAfterMs ?? UNKNOWN_RENEWAL_MS));
 }
 
-export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, raw = false, now: number = Date.now()): T {
-  const { status } = res;
-  if (status >= 200 && status < 300) {
-    if (raw && !ENVELOPE_FAMILIES.has(ctx.family)) return res.body as T;
-    const text = res.body.toString('utf8');
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (err) {
-      // Often a body cut short on the way; the retry layer tries again.
-      const detail = ctx.redact(`${(err as Error).message}; ${text.length} characters`);
-      throw new BadResponseError(failure(ctx, status, excerpt(ctx.redact(text))), detail);
-    }
-    if (ENVELOPE_FAMILIES.has(ctx.family)) {
-      const error = (body as { error?: unknown } | null)?.error;
-      if (error !== null && error !== undefined) {
-        const message = ctx.redact(typeof error === 'string' ? error : JSON.stringify(error));
-        const f = failure(ctx, status, excerpt(ctx.redact(text)), excerpt(message));
-        throw AUTH_MESSAGE.test(message) ? new AuthError(f) : new ApiEnvelopeError(f);
-      }
-    }
-    return (raw ? res.body : body) as T;
-  }
+/** The body as the caller asked for it: parsed JSON, or its bytes (`raw`), and what to check on it. */
+export interface BodyWanted {
+  raw: boolean;
+  check?: BodyCheck<never>;
+}
 
+/**
+ * A 2xx body becomes what the caller asked for, checked inside the attempt: a body that is not JSON,
+ * or fails the caller's check, is a BadResponseError, which the retry layer tries again.
+ */
+export function checkResponse<T>(res: RawResponse, ctx: AttemptContext, wanted: BodyWanted, now: number = Date.now()): T {
+  if (res.status < 200 || res.status >= 300) throw statusFailure(res, ctx, now);
+  // Raw /v1 bodies stay unparsed (the caller may skip a page it has already seen byte for byte);
+  // envelope families are parsed even then, since their errors ride on a 200.
+  const raw = wanted.raw && !ENVELOPE_FAMILIES.has(ctx.family);
+  const body = raw ? res.body : parseBody(res, ctx);
+  const out = (wanted.raw ? res.body : body) as T;
+  const problem = (wanted.check as BodyCheck<T> | undefined)?.(out);
+  if (problem !== undefined) throw badResponse(res, ctx, problem);
+  return out;
+}
+
+function badResponse(res: RawResponse, ctx: AttemptContext, problem: string): BadResponseError {
+  const type = header(res, 'content-type');
+  const said = type && !/json/i.test(type) ? ` (content-type ${type})` : '';
+  // Only the start is decoded: the excerpt is all the message keeps of a body that may be megabytes.
+  const text = res.body.subarray(0, BODY_EXCERPT_MAX * 4).toString('utf8');
+  return new BadResponseError(failure(ctx, res.status, excerpt(ctx.redact(text))), ctx.redact(problem) + said);
+}
+
+function parseBody(res: RawResponse, ctx: AttemptContext): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(res.body.toString('utf8'));
+  } catch (err) {
+    // Often a body cut short on the way, or a proxy's HTML page; the retry layer tries again.
+    throw badResponse(res, ctx, `a body that is not JSON (${(err as Error).message}; ${res.body.length} bytes)`);
+  }
+  if (ENVELOPE_FAMILIES.has(ctx.family)) {
+    const error = (body as { error?: unknown } | null)?.error;
+    if (error !== null && error !== undefined) {
+      const message = ctx.redact(typeof error === 'string' ? error : JSON.stringify(error));
+      const f = failure(ctx, res.status, excerpt(ctx.redact(res.body.toString('utf8'))), excerpt(message));
+      throw AUTH_MESSAGE.test(message) ? new AuthError(f) : new ApiEnvelopeError(f);
+    }
+  }
+  return body;
+}
+
+/** The typed error of a status other than 2xx. */
+function statusFailure(res: RawResponse, ctx: AttemptContext, now: number): Error {
+  const { status } = res;
   const text = res.body.toString('utf8');
   const said = serverMessageOf(tryParse(text));
   const message = said === null ? null : excerpt(ctx.redact(said));
   const f = failure(ctx, status, excerpt(ctx.redact(text)), message);
-  if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) throw new AuthError(f);
-  if (status === 404) throw new NotFoundError(f);
+  if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) return new AuthError(f);
+  if (status === 404) return new NotFoundError(f);
   const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
   const until = status === 429 ? announcedQuotaEnd(res, retryAfterMs, message, now) : null;
-  if (until) throw new ServiceQuotaError(f, until);
-  throw new HttpStatusError(f, retryAfterMs);
+  if (until) return new ServiceQuotaError(f, until);
+  return statusError(f, retryAfterMs);
 }

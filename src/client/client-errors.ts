@@ -1,7 +1,8 @@
 // Typed errors of the HTTP client. Each says what failed (endpoint = method + path + query, never
 // headers), the status and a short excerpt of the body. None carries an undici error as `cause`:
 // those can hold request options, so only their code and message are copied, with the key redacted.
-import { DsMirrorError, type ErrorKind } from '../errors.js';
+// What an error means (retry, skip, stop, fail) is its base class from errors.ts, never its code.
+import { DsMirrorError, RetriableError, SkipError, StopError } from '../errors.js';
 import type { ApiFamily } from './api-family.js';
 
 export const BODY_EXCERPT_MAX = 300;
@@ -17,78 +18,131 @@ export interface RequestFailure {
   attempts: number;
 }
 
-export abstract class ClientError extends DsMirrorError implements RequestFailure {
-  readonly family: ApiFamily;
-  readonly endpoint: string;
-  readonly status: number | null;
-  readonly bodyExcerpt: string | null;
-  readonly serverMessage: string | null;
-  readonly attempts: number;
+// A mixin's base must take `...args: any[]` (TypeScript's rule); every subclass below passes (code, message).
+// biome-ignore lint/suspicious/noExplicitAny: the mixin constructor signature TypeScript requires
+type ErrorBase = abstract new (...args: any[]) => DsMirrorError;
 
-  constructor(code: string, kind: ErrorKind, what: string, f: RequestFailure, hint?: string) {
-    const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : '';
-    const server = f.serverMessage ? `: ${f.serverMessage}` : f.bodyExcerpt ? `: ${f.bodyExcerpt}` : '';
-    super(code, `${f.endpoint} ${what}${tries}${server}${hint ? `. ${hint}` : ''}`, kind);
-    this.family = f.family;
-    this.endpoint = f.endpoint;
-    this.status = f.status;
-    this.bodyExcerpt = f.bodyExcerpt;
-    this.serverMessage = f.serverMessage;
-    this.attempts = f.attempts;
+/** The facts of a failed request, on top of one of the classes that say what the failure means. */
+function failedRequest<B extends ErrorBase>(Base: B) {
+  abstract class Failed extends Base implements RequestFailure {
+    declare readonly family: ApiFamily;
+    declare readonly endpoint: string;
+    declare readonly status: number | null;
+    declare readonly bodyExcerpt: string | null;
+    declare readonly serverMessage: string | null;
+    declare readonly attempts: number;
+
+    /** Copies the request facts (public: a mixin class exported through a declaration cannot hide it). */
+    record(f: RequestFailure): void {
+      const { family, endpoint, status, bodyExcerpt, serverMessage, attempts } = f;
+      Object.assign(this, { family, endpoint, status, bodyExcerpt, serverMessage, attempts });
+    }
+  }
+  return Failed;
+}
+
+const FailedRequest = failedRequest(DsMirrorError);
+const RetriableRequest = failedRequest(RetriableError);
+const SkippedRequest = failedRequest(SkipError);
+const StoppedRequest = failedRequest(StopError);
+
+/** Any error of a request the client made or tried to make. */
+export type ClientError = InstanceType<typeof FailedRequest | typeof RetriableRequest | typeof SkippedRequest | typeof StoppedRequest>;
+
+export function isClientError(error: unknown): error is ClientError {
+  return error instanceof FailedRequest || error instanceof RetriableRequest || error instanceof SkippedRequest || error instanceof StoppedRequest;
+}
+
+/** `GET /v1/x failed with HTTP 400 after 3 attempts: <server's words or body excerpt>. <hint>` */
+function requestMessage(what: string, f: RequestFailure, hint?: string): string {
+  const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : '';
+  const server = f.serverMessage ? `: ${f.serverMessage}` : f.bodyExcerpt ? `: ${f.bodyExcerpt}` : '';
+  return `${f.endpoint} ${what}${tries}${server}${hint ? `. ${hint}` : ''}`;
+}
+
+const retriableStatus = (status: number | null) => status !== null && (status >= 500 || status === 429);
+
+/** An HTTP status that trying again cannot cure (400, 405, ...). */
+export class HttpStatusError extends FailedRequest {
+  constructor(f: RequestFailure) {
+    super('DS_HTTP_STATUS', requestMessage(`failed with HTTP ${f.status}`, f));
+    this.record(f);
   }
 }
 
-/** An HTTP status the client does not accept (400, 5xx after the retries, ...). */
-export class HttpStatusError extends ClientError {
+/** A 5xx or a 429 (a burst, not a spent allowance): retried, waiting the server's Retry-After if it sent one. */
+export class TransientStatusError extends RetriableRequest {
   /** The server's Retry-After in ms (429, 503), null when it sent none. */
   readonly retryAfterMs: number | null;
 
   constructor(f: RequestFailure, retryAfterMs: number | null = null) {
-    const kind: ErrorKind = f.status !== null && (f.status >= 500 || f.status === 429) ? 'retriable' : 'fatal';
-    super('DS_HTTP_STATUS', kind, `failed with HTTP ${f.status}`, f);
+    super('DS_HTTP_STATUS', requestMessage(`failed with HTTP ${f.status}`, f));
+    this.record(f);
     this.retryAfterMs = retryAfterMs;
   }
 }
 
+/** The error of a status the client does not accept: retried (5xx, 429) or not (4xx). */
+export function statusError(f: RequestFailure, retryAfterMs: number | null): HttpStatusError | TransientStatusError {
+  return retriableStatus(f.status) ? new TransientStatusError(f, retryAfterMs) : new HttpStatusError(f);
+}
+
 /** 401/403, or a service that answers `invalid auth mechanism`. */
-export class AuthError extends ClientError {
+export class AuthError extends FailedRequest {
   constructor(f: RequestFailure) {
-    super('DS_AUTH', 'fatal', `was refused (HTTP ${f.status})`, f,
-      'Check DS_API_KEY and its header: x-api-key on /v1 and charts, X-Service-API-Key on token unlocks and monitoring');
+    const hint = 'Check DS_API_KEY and its header: x-api-key on /v1 and charts, X-Service-API-Key on token unlocks and monitoring';
+    super('DS_AUTH', requestMessage(`was refused (HTTP ${f.status})`, f, hint));
+    this.record(f);
   }
 }
 
 /** 404: the item is gone; a fan-out skips it. */
-export class NotFoundError extends ClientError {
+export class NotFoundError extends SkippedRequest {
   constructor(f: RequestFailure) {
-    super('DS_NOT_FOUND', 'skippable', 'was not found (HTTP 404)', f);
+    super('DS_NOT_FOUND', requestMessage('was not found (HTTP 404)', f));
+    this.record(f);
   }
 }
 
 /** A 2xx monitoring or token-unlock response whose envelope carries a non-null `error`. */
-export class ApiEnvelopeError extends ClientError {
+export class ApiEnvelopeError extends FailedRequest {
   constructor(f: RequestFailure) {
-    super('DS_API_ERROR', 'fatal', `returned an error (HTTP ${f.status})`, f);
+    super('DS_API_ERROR', requestMessage(`returned an error (HTTP ${f.status})`, f));
+    this.record(f);
   }
 }
 
-export class RequestTimeoutError extends ClientError {
+export class RequestTimeoutError extends RetriableRequest {
   constructor(f: RequestFailure, timeoutMs: number) {
-    super('DS_TIMEOUT', 'retriable', `timed out (${timeoutMs} ms per attempt)`, f);
+    super('DS_TIMEOUT', requestMessage(`timed out (${timeoutMs} ms per attempt)`, f));
+    this.record(f);
   }
 }
 
 /** Reset, refused or closed connections; `detail` is the transport's code and message. */
-export class NetworkError extends ClientError {
-  constructor(f: RequestFailure, detail: string, kind: ErrorKind = 'retriable') {
-    super('DS_NETWORK', kind, `failed on the network (${detail})`, f);
+export class NetworkError extends RetriableRequest {
+  constructor(f: RequestFailure, detail: string) {
+    super('DS_NETWORK', requestMessage(`failed on the network (${detail})`, f));
+    this.record(f);
   }
 }
 
-/** A 2xx body that is not the JSON it should be (truncated, HTML from a proxy, ...). */
-export class BadResponseError extends ClientError {
+/** A request this client cannot send at all (closed, an argument undici refuses): trying again cannot help. */
+export class UnsendableRequestError extends FailedRequest {
   constructor(f: RequestFailure, detail: string) {
-    super('DS_BAD_RESPONSE', 'retriable', `returned a body that is not valid JSON (${detail})`, f);
+    super('DS_NETWORK', requestMessage(`could not be sent (${detail})`, f));
+    this.record(f);
+  }
+}
+
+/**
+ * A 2xx body that is not what it should be: not JSON (cut short, a proxy's HTML page) or without the
+ * shape the caller checks for. Checked inside the attempt, so it is retried like a 5xx.
+ */
+export class BadResponseError extends RetriableRequest {
+  constructor(f: RequestFailure, problem: string) {
+    super('DS_BAD_RESPONSE', requestMessage(`returned ${problem}`, f));
+    this.record(f);
   }
 }
 
@@ -97,30 +151,32 @@ export class BadResponseError extends ClientError {
  * any backoff, or words like "quota"): trying again before `until` only spends goodwill, so it is not
  * retried; the family stops until then.
  */
-export class ServiceQuotaError extends ClientError {
+export class ServiceQuotaError extends StoppedRequest {
   readonly until: Date;
 
   constructor(f: RequestFailure, until: Date) {
-    super('DS_QUOTA', 'fatal', `was refused: the service's allowance is spent until ${until.toISOString()}`, f);
+    super('DS_QUOTA', requestMessage(`was refused: the service's allowance is spent until ${until.toISOString()}`, f));
+    this.record(f);
     this.until = until;
   }
 }
 
 /** A body larger than `maxResponseBytes`: stopped while streaming, so memory held stays near the limit. */
-export class ResponseTooLargeError extends ClientError {
+export class ResponseTooLargeError extends FailedRequest {
   constructor(f: RequestFailure, maxBytes: number) {
-    super('DS_RESPONSE_TOO_LARGE', 'fatal', `sent a body larger than ${maxBytes} bytes, stopped reading it`, f,
-      'Raise maxResponseBytes in the config file if the service really serves such bodies');
+    const hint = 'Raise maxResponseBytes in the config file if the service really serves such bodies';
+    super('DS_RESPONSE_TOO_LARGE', requestMessage(`sent a body larger than ${maxBytes} bytes, stopped reading it`, f, hint));
+    this.record(f);
   }
 }
 
 /** The client's `maxRequests` budget is spent; no request was made. The engine stops at a checkpoint. */
-export class RequestBudgetError extends DsMirrorError {
+export class RequestBudgetError extends StopError {
   readonly endpoint: string;
   readonly maxRequests: number;
 
   constructor(endpoint: string, maxRequests: number) {
-    super('DS_REQUEST_BUDGET', `${endpoint} not sent: the budget of ${maxRequests} requests (--max-requests) is spent`, 'fatal');
+    super('DS_REQUEST_BUDGET', `${endpoint} not sent: the budget of ${maxRequests} requests (--max-requests) is spent`);
     this.endpoint = endpoint;
     this.maxRequests = maxRequests;
   }

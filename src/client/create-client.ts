@@ -6,10 +6,11 @@ import { Pool } from 'undici';
 import { ConfigError, DsMirrorError } from '../errors.js';
 import { API_FAMILIES, apiFamilyOf, credentialHeaders, type ApiFamily } from './api-family.js';
 import { pathWithQuery, type Query } from './build-url.js';
-import { checkResponse } from './check-response.js';
-import { HttpStatusError, RequestBudgetError, ServiceQuotaError } from './client-errors.js';
-import { buildLanes, totalConcurrency, type LimitsOption } from './family-lanes.js';
-import { sleep, withRetry, type Backoff } from './retry.js';
+import type { BodyCheck } from './body-checks.js';
+import { checkResponse, type BodyWanted } from './check-response.js';
+import { RequestBudgetError, ServiceQuotaError, TransientStatusError, type RequestFailure } from './client-errors.js';
+import { buildLanes, totalConcurrency, type Lane, type LimitsOption } from './family-lanes.js';
+import { sleep, withRetry, type Backoff, type RetryPolicy } from './retry.js';
 import type { RequestGate } from './request-gate.js';
 import { sendOnce, type AttemptContext } from './send-once.js';
 
@@ -54,14 +55,23 @@ export interface ClientStats {
   byFamily: Record<ApiFamily, number>;
 }
 
+/** What a caller asks of one call's body. */
+export interface CallOptions<B> {
+  /**
+   * Run on every 2xx body inside the attempt: a problem it names fails the attempt with a BadResponseError,
+   * which is retried like a 5xx (a proxy's page, a body of the wrong shape), then fails the call.
+   */
+  check?: BodyCheck<B>;
+}
+
 export interface ApiClient {
   /** GET a path of the API (segments already encoded); returns the parsed JSON body. */
-  get<T = unknown>(path: string, query?: Query): Promise<T>;
+  get<T = unknown>(path: string, query?: Query, opts?: CallOptions<unknown>): Promise<T>;
   /**
    * Like `get`, but a 2xx body comes back as its bytes, unparsed (statuses and envelopes still checked):
    * a caller that hashes a page first decodes and parses it only when it changed.
    */
-  getBytes(path: string, query?: Query): Promise<Buffer>;
+  getBytes(path: string, query?: Query, opts?: CallOptions<Buffer>): Promise<Buffer>;
   readonly stats: Readonly<ClientStats>;
   close(): Promise<void>;
 }
@@ -82,98 +92,130 @@ function parseBaseUrl(baseUrl: string): URL {
   return url;
 }
 
-export function createClient(opts: ClientOptions): ApiClient {
-  const base = parseBaseUrl(opts.baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
+/** The options checked once, with their defaults. */
+function settle(opts: ClientOptions) {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   if (!(timeoutMs > 0)) throw new ConfigError(`timeoutMs must be above 0 (got ${timeoutMs})`);
   const backoff = opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
   if (!(backoff.initialMs >= 0 && backoff.maxMs >= backoff.initialMs)) {
     throw new ConfigError(`backoff needs 0 <= initialMs <= maxMs (got ${backoff.initialMs} .. ${backoff.maxMs})`);
   }
-  const policy = { retries: nonNegativeInt('retries', opts.retries ?? 5), backoff };
-  const maxRequests = opts.maxRequests === undefined ? Infinity : nonNegativeInt('maxRequests', opts.maxRequests);
-  const lanes = buildLanes(opts.limits);
-  const { apiKey, logger, onRequest, gate } = opts;
-  const clock = opts.clock ?? Date.now;
-  const redact = apiKey ? (text: string) => text.split(apiKey).join('[redacted]') : (text: string) => text;
+  return {
+    timeoutMs,
+    policy: { retries: nonNegativeInt('retries', opts.retries ?? 5), backoff } as RetryPolicy,
+    maxRequests: opts.maxRequests === undefined ? Infinity : nonNegativeInt('maxRequests', opts.maxRequests),
+    clock: opts.clock ?? Date.now,
+  };
+}
+
+/** The key, wherever it might appear in a message, becomes `[redacted]`. */
+function redactor(apiKey: string): (text: string) => string {
+  return apiKey ? (text) => text.split(apiKey).join('[redacted]') : (text) => text;
+}
+
+/** Each family's headers, built once: exactly one credential header, the one its family takes. */
+function headersByFamily(apiKey: string): Record<ApiFamily, Record<string, string>> {
   const headersOf = (f: ApiFamily): Record<string, string> => ({
     accept: 'application/json',
     'user-agent': 'ds-mirror',
     ...(apiKey ? credentialHeaders(f, apiKey) : {}),
   });
-  const authHeaders = Object.fromEntries(API_FAMILIES.map((f) => [f, headersOf(f)])) as Record<ApiFamily, Record<string, string>>;
+  return Object.fromEntries(API_FAMILIES.map((f) => [f, headersOf(f)])) as Record<ApiFamily, Record<string, string>>;
+}
 
+/** The shared state one attempt works with. */
+interface Sender {
+  opts: ClientOptions;
+  settings: ReturnType<typeof settle>;
+  lanes: Record<ApiFamily, Lane>;
+  pool: Pool;
+  headers: Record<ApiFamily, Record<string, string>>;
+  stats: ClientStats;
+}
+
+/**
+ * Counts the request against the budget before the gate's wait (so concurrent attempts cannot all pass
+ * it), and takes it back if the gate refuses: nothing was sent.
+ */
+async function admit(s: Sender, family: ApiFamily, endpoint: string): Promise<void> {
+  const { stats, settings } = s;
+  if (stats.requests >= settings.maxRequests) throw new RequestBudgetError(endpoint, settings.maxRequests);
+  stats.requests++;
+  stats.byFamily[family]++;
+  if (!s.opts.gate) return;
+  try {
+    await s.opts.gate.admit(family);
+  } catch (err) {
+    stats.requests--;
+    stats.byFamily[family]--;
+    throw err;
+  }
+}
+
+/** One attempt: budget and gate, the family's pace, the send, then the status and the body checked. */
+async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, wanted: BodyWanted): Promise<T> {
+  const { family } = ctx;
+  await admit(s, family, ctx.endpoint);
+  if (ctx.attempt > 1) s.stats.retries++;
+  const wait = s.lanes[family].bucket.reserve();
+  if (wait > 0) await sleep(wait);
+  const started = performance.now();
+  let status: number | null = null;
+  try {
+    const res = await sendOnce(s.pool, wirePath, s.headers[family], s.settings.timeoutMs, ctx, s.opts.maxResponseBytes);
+    status = res.status;
+    return checkResponse<T>(res, ctx, wanted, s.settings.clock());
+  } catch (err) {
+    if (err instanceof ServiceQuotaError && s.opts.gate) throw await s.opts.gate.spent(family, err);
+    // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
+    if (err instanceof TransientStatusError && err.status === 429 && err.retryAfterMs !== null) {
+      s.lanes[family].bucket.pause(Math.min(err.retryAfterMs, s.settings.policy.backoff.maxMs));
+    }
+    throw err;
+  } finally {
+    const event = { family, endpoint: ctx.endpoint, status, ms: Math.round(performance.now() - started), retry: ctx.attempt - 1 };
+    s.opts.logger?.debug(event, 'http request');
+    s.opts.onRequest?.(event);
+  }
+}
+
+/** A call: its family's concurrency slot, then attempts until one succeeds or the error is not worth a retry. */
+async function request<T>(s: Sender, prefix: string, path: string, query: Query | undefined, wanted: BodyWanted): Promise<T> {
+  const redact = redactor(s.opts.apiKey);
+  try {
+    if (!path.startsWith('/')) throw new DsMirrorError('DS_BAD_PATH', `API path must start with '/': ${redact(path)}`);
+    const family = apiFamilyOf(path.split('?')[0]);
+    const relative = pathWithQuery(path, query);
+    const endpoint = redact(`GET ${relative}`);
+    const onRetry = (err: DsMirrorError, retry: number, delayMs: number) => {
+      const status = (err as Partial<RequestFailure>).status;
+      s.opts.logger?.warn({ family, endpoint, code: err.code, status, retry, delayMs, err: err.message }, 'http retry');
+    };
+    return await s.lanes[family].limit(() =>
+      withRetry((n) => attempt<T>(s, prefix + relative, { family, endpoint, attempt: n, redact }, wanted), s.settings.policy, onRetry),
+    );
+  } catch (err) {
+    s.stats.errors++;
+    throw err;
+  }
+}
+
+export function createClient(opts: ClientOptions): ApiClient {
+  const base = parseBaseUrl(opts.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const settings = settle(opts);
+  const lanes = buildLanes(opts.limits);
   const pool = new Pool(base.origin, { connections: totalConcurrency(lanes), pipelining: 1 });
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
   const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily };
-
-  async function attempt<T>(family: ApiFamily, wirePath: string, ctx: AttemptContext, raw: boolean): Promise<T> {
-    if (stats.requests >= maxRequests) throw new RequestBudgetError(ctx.endpoint, maxRequests);
-    // Counted before the gate's wait, so concurrent attempts cannot all pass the budget; uncounted if refused.
-    stats.requests++;
-    byFamily[family]++;
-    if (gate) {
-      try {
-        await gate.admit(family);
-      } catch (err) {
-        stats.requests--;
-        byFamily[family]--;
-        throw err;
-      }
-    }
-    if (ctx.attempt > 1) stats.retries++;
-    const wait = lanes[family].bucket.reserve();
-    if (wait > 0) await sleep(wait);
-    const started = performance.now();
-    let status: number | null = null;
-    try {
-      const res = await sendOnce(pool, wirePath, authHeaders[family], timeoutMs, ctx, opts.maxResponseBytes);
-      status = res.status;
-      return checkResponse<T>(res, ctx, raw, clock());
-    } catch (err) {
-      if (err instanceof ServiceQuotaError && gate) throw await gate.spent(family, err);
-      // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
-      if (err instanceof HttpStatusError && err.status === 429 && err.retryAfterMs !== null) {
-        lanes[family].bucket.pause(Math.min(err.retryAfterMs, policy.backoff.maxMs));
-      }
-      throw err;
-    } finally {
-      const ms = Math.round(performance.now() - started);
-      const retry = ctx.attempt - 1;
-      logger?.debug({ family, endpoint: ctx.endpoint, status, ms, retry }, 'http request');
-      onRequest?.({ family, endpoint: ctx.endpoint, status, ms, retry });
-    }
-  }
-
-  async function request<T>(path: string, query: Query | undefined, raw: boolean): Promise<T> {
-    try {
-      if (!path.startsWith('/')) throw new DsMirrorError('DS_BAD_PATH', `API path must start with '/': ${redact(path)}`);
-      const family = apiFamilyOf(path.split('?')[0]);
-      const relative = pathWithQuery(path, query);
-      const endpoint = redact(`GET ${relative}`);
-      return await lanes[family].limit(() =>
-        withRetry(
-          (n) => attempt<T>(family, prefix + relative, { family, endpoint, attempt: n, redact }, raw),
-          policy,
-          (err, retry, delayMs) => {
-            logger?.warn({ family, endpoint, code: err.code, status: err.status, retry, delayMs, err: err.message }, 'http retry');
-          },
-        ),
-      );
-    } catch (err) {
-      stats.errors++;
-      throw err;
-    }
-  }
-
+  const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), stats };
   return {
-    get: <T>(path: string, query?: Query) => request<T>(path, query, false),
-    getBytes: (path: string, query?: Query) => request<Buffer>(path, query, true),
+    get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) => request<T>(s, prefix, path, query, { raw: false, check: o?.check }),
+    getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) => request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }),
     stats,
     async close() {
       try {
-        await gate?.settle();
+        await opts.gate?.settle();
       } finally {
         await pool.close();
       }

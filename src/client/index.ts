@@ -5,16 +5,20 @@ export {
   ApiEnvelopeError,
   AuthError,
   BadResponseError,
-  ClientError,
   HttpStatusError,
+  isClientError,
   NetworkError,
   NotFoundError,
   RequestBudgetError,
   RequestTimeoutError,
   ServiceQuotaError,
+  TransientStatusError,
+  UnsendableRequestError,
+  type ClientError,
   type RequestFailure,
 } from './client-errors.js';
-export { createClient, type ApiClient, type ClientOptions, type ClientStats, type RequestEvent } from './create-client.js';
+export { dataArray, dataObject, jsonObjectBytes, type BodyCheck } from './body-checks.js';
+export { createClient, type ApiClient, type CallOptions, type ClientOptions, type ClientStats, type RequestEvent } from './create-client.js';
 export type { RequestGate } from './request-gate.js';
 export type { FamilyLimits, LimitsOption } from './family-lanes.js';
 export { backoffDelay, parseRetryAfter, type Backoff } from './retry.js';

@@ -1,6 +1,7 @@
-// Retry as a thin layer: an attempt function is tried again while it fails with a retriable
-// ClientError, waiting an exponential backoff with full jitter, or the server's Retry-After.
-import { ClientError, HttpStatusError } from './client-errors.js';
+// Retry as a thin layer: an attempt function is tried again while errorAction says its error is worth
+// retrying, waiting an exponential backoff with full jitter, or the server's Retry-After.
+import { errorAction, type DsMirrorError } from '../errors.js';
+import { TransientStatusError } from './client-errors.js';
 
 export interface Backoff {
   initialMs: number;
@@ -31,29 +32,29 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
 }
 
 /** The wait before retry number `retry`: the server's Retry-After if it sent one, capped at maxMs. */
-export function retryDelay(err: ClientError, retry: number, policy: RetryPolicy): number {
-  if (err instanceof HttpStatusError && err.retryAfterMs !== null) return Math.min(err.retryAfterMs, policy.backoff.maxMs);
+export function retryDelay(err: DsMirrorError, retry: number, policy: RetryPolicy): number {
+  if (err instanceof TransientStatusError && err.retryAfterMs !== null) return Math.min(err.retryAfterMs, policy.backoff.maxMs);
   return backoffDelay(retry, policy.backoff, policy.random);
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs `attempt(1)`, then `attempt(2)`, ... while it throws a retriable ClientError and retries remain.
+ * Runs `attempt(1)`, then `attempt(2)`, ... while it throws an error to retry and retries remain.
  * `onRetry` runs before each wait (logging, pausing the family's rate limit on a 429).
  */
 export async function withRetry<T>(
   attempt: (n: number) => Promise<T>,
   policy: RetryPolicy,
-  onRetry: (err: ClientError, retry: number, delayMs: number) => void,
+  onRetry: (err: DsMirrorError, retry: number, delayMs: number) => void,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);
     } catch (err) {
-      if (!(err instanceof ClientError) || err.kind !== 'retriable' || n > policy.retries) throw err;
-      const delayMs = retryDelay(err, n, policy);
-      onRetry(err, n, delayMs);
+      if (errorAction(err) !== 'retry' || n > policy.retries) throw err;
+      const delayMs = retryDelay(err as DsMirrorError, n, policy);
+      onRetry(err as DsMirrorError, n, delayMs);
       await sleep(delayMs);
     }
   }

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Pool } from 'undici';
 import type { ApiFamily } from './api-family.js';
-import { NetworkError, RequestTimeoutError, ResponseTooLargeError, type RequestFailure } from './client-errors.js';
+import { NetworkError, RequestTimeoutError, ResponseTooLargeError, UnsendableRequestError, type RequestFailure } from './client-errors.js';
 
 /** What one attempt is about; every string that ends in an error passes through `redact`. */
 export interface AttemptContext {
@@ -27,7 +27,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 /** Our own mistakes or a closed client: trying again cannot help. */
-const FATAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_NOT_SUPPORTED']);
+const UNSENDABLE_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_NOT_SUPPORTED']);
 
 export function failure(ctx: AttemptContext, status: number | null, bodyExcerpt: string | null = null, serverMessage: string | null = null): RequestFailure {
   return { family: ctx.family, endpoint: ctx.endpoint, status, bodyExcerpt, serverMessage, attempts: ctx.attempt };
@@ -38,8 +38,8 @@ function transportError(err: unknown, timedOut: boolean, ctx: AttemptContext, ti
   if (timedOut || (typeof code === 'string' && TIMEOUT_CODES.has(code))) return new RequestTimeoutError(failure(ctx, null), timeoutMs);
   const name = typeof code === 'string' ? code : err instanceof Error ? err.name : 'Error';
   const detail = `${name}: ${ctx.redact(err instanceof Error ? err.message : String(err))}`;
-  const fatal = typeof code === 'string' && FATAL_CODES.has(code);
-  return new NetworkError(failure(ctx, null), detail, fatal ? 'fatal' : 'retriable');
+  if (typeof code === 'string' && UNSENDABLE_CODES.has(code)) return new UnsendableRequestError(failure(ctx, null), detail);
+  return new NetworkError(failure(ctx, null), detail);
 }
 
 export async function sendOnce(

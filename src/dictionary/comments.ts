@@ -21,7 +21,7 @@ export function commentStatements(docs: readonly TableDoc[], existing: ReadonlyM
 }
 
 /** Tables and views of the current schema with their columns. */
-export async function existingRelations(db: Kysely<any>): Promise<Map<string, Set<string>>> {
+export async function existingRelations(db: Kysely<unknown>): Promise<Map<string, Set<string>>> {
   const { rows } = await sql<{ relation: string; column: string }>`
     select c.relname as relation, a.attname as column
     from pg_class c
@@ -34,7 +34,7 @@ export async function existingRelations(db: Kysely<any>): Promise<Map<string, Se
 }
 
 /** All in one round trip (a query without parameters may hold several statements): hundreds of them. */
-export async function applyComments(db: Kysely<any>, docs: readonly TableDoc[]): Promise<number> {
+export async function applyComments(db: Kysely<unknown>, docs: readonly TableDoc[]): Promise<number> {
   const statements = commentStatements(docs, await existingRelations(db));
   if (statements.length > 0) await sql.raw(statements.join(';\n')).execute(db);
   return statements.length;

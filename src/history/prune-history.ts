@@ -2,16 +2,17 @@
 // the end of each sync run. Tables without a retention (the default) keep every version, and then
 // this reads one small table and writes nothing.
 import type { Kysely } from 'kysely';
+import type { Database } from '../store/database.js';
 
 const DAY_MS = 86_400_000;
 
 /** Deletes expired versions; returns how many. */
-export async function pruneHistory(db: Kysely<any>, now: Date): Promise<number> {
-  const settings = (await db
+export async function pruneHistory(db: Kysely<Database>, now: Date): Promise<number> {
+  const settings = await db
     .selectFrom('history_settings')
     .select(['table_name', 'retention_days'])
     .where('retention_days', 'is not', null)
-    .execute()) as { table_name: string; retention_days: number | string }[];
+    .execute();
   let pruned = 0;
   for (const { table_name, retention_days } of settings) {
     const cutoff = new Date(now.getTime() - Number(retention_days) * DAY_MS).toISOString();

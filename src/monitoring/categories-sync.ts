@@ -2,7 +2,7 @@
 // subcategories table (keyed by category and slug), each upserted when changed; what is no longer
 // served is soft-deleted (the response is always complete).
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { DsMirrorError } from '../errors.js';
+import { dataArray } from '../client/index.js';
 import { keyString, type WriteCounts } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows, type Mapped } from '../sync/record-rows.js';
@@ -14,10 +14,7 @@ const SUBCATEGORY = { key: ['category_slug', 'slug'], required: ['slug'], column
 export async function syncCategories(ctx: StreamContext): Promise<void> {
   const { stats, store } = ctx;
   stats.requests++;
-  const body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.categories);
-  if (!body || !Array.isArray(body.data)) {
-    throw new DsMirrorError('DS_BAD_RESPONSE', `${MONITORING_PATHS.categories}: the response has no data array`, 'retriable');
-  }
+  const body = await ctx.client.get<{ data: unknown[] }>(MONITORING_PATHS.categories, undefined, { check: dataArray });
   const categories = recordsToRows(body.data, CATEGORY);
   const subcategories: Mapped = { rows: [], rejected: [] };
   for (const row of categories.rows) {

@@ -8,9 +8,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import pLimit from 'p-limit';
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { isStopError } from '../budget/quota-error.js';
-import { AuthError, NotFoundError } from '../client/index.js';
-import { DsMirrorError } from '../errors.js';
+import { AuthError, dataObject } from '../client/index.js';
+import { errorAction } from '../errors.js';
 import type { Row, Store, StoreTx } from '../store/types.js';
 import type { DetailsBacklog } from '../sync/context.js';
 import type { StreamContext } from '../sync/context.js';
@@ -89,18 +88,15 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
         if (ctx.signal.aborted || stop !== null) return;
         try {
           stats.requests++;
-          const body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.development(p.id));
-          const detail = body?.data;
-          if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) {
-            throw new DsMirrorError('DS_BAD_RESPONSE', `development ${p.id}: the response has no data object`, 'retriable');
-          }
+          const { data: detail } = await ctx.client.get<{ data: object }>(MONITORING_PATHS.development(p.id), undefined, { check: dataObject });
           stats.details = (stats.details ?? 0) + 1;
           batch.push({ ...p, detail: detail as Record<string, unknown> });
           if (batch.length >= BATCH) await flush();
           ctx.progress.advance(ctx.stats.stream, stats);
         } catch (error) {
-          if (error instanceof NotFoundError) gone.push(p.id);
-          else if (error instanceof AuthError || isStopError(error)) stop ??= error;
+          const action = errorAction(error);
+          if (action === 'skip') gone.push(p.id);
+          else if (action === 'stop' || error instanceof AuthError) stop ??= error;
           else {
             stats.errors++;
             logger.warn({ development: p.id, err: error instanceof Error ? error.message : String(error) }, 'development detail not fetched; it stays pending for the next run');

@@ -5,6 +5,7 @@
 // and soft-deletes what is no longer served. An event's children are rewritten only when it changed.
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import type { Query } from '../catalog/types.js';
+import { rowChanged } from '../store/changed-row.js';
 import { keyString, type Row, type StoreTx } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
@@ -115,12 +116,7 @@ async function changedEvents(tx: StoreTx, rows: readonly Row[]): Promise<string[
     .where('id', 'in', rows.map((r) => r.id))
     .execute();
   const stored = new Map(known.map((k) => [String(k.id), k]));
-  return rows
-    .filter((r) => {
-      const k = stored.get(String(r.id));
-      return !k || k.row_hash !== r.row_hash || k.deleted_at !== null;
-    })
-    .map((r) => String(r.id));
+  return rows.filter((r) => rowChanged(stored.get(String(r.id)), r.row_hash)).map((r) => String(r.id));
 }
 
 async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[], now: string) {

@@ -3,11 +3,11 @@
 // fetched a few at a time. Every HTTP call is counted in the stream's stats.
 import { MONITORING_PAGE_SIZE } from '../catalog/monitoring.js';
 import type { Query } from '../catalog/types.js';
-import { DsMirrorError } from '../errors.js';
+import { dataArray } from '../client/index.js';
 import type { StreamContext } from '../sync/context.js';
 import { pages } from '../sync/pager.js';
 import { DEFAULT_MAX_PAGES_PER_LIST, limitReason, PageGuard, pageLimit } from '../sync/page-guard.js';
-import { contentHash } from '../sync/record-rows.js';
+import { contentHash } from '../content-hash.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */
 export interface MonitoringPage {
@@ -30,10 +30,8 @@ export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListO
   const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
   const fetchPage = async (page: number): Promise<{ count: number; records: readonly unknown[] }> => {
     ctx.stats.requests++;
-    const body = await ctx.client.get<{ data?: unknown }>(opts.path, { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE });
-    if (!body || !Array.isArray(body.data)) {
-      throw new DsMirrorError('DS_BAD_RESPONSE', `${opts.path} page ${page}: the response has no data array`, 'retriable');
-    }
+    const query = { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE };
+    const body = await ctx.client.get<{ data: unknown[] }>(opts.path, query, { check: dataArray });
     return { count: body.data.length, records: body.data };
   };
   const expectedRows = opts.expectedRows ?? 0;

@@ -3,7 +3,7 @@
 // configured filters cover: a stored asset the filters cover that is no longer served is soft-deleted;
 // assets outside the filters (mirrored earlier, or by another configuration) are left alone.
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { DsMirrorError } from '../errors.js';
+import { dataArray } from '../client/index.js';
 import { keyString } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
@@ -35,10 +35,7 @@ export async function syncTokenUnlocks(ctx: StreamContext): Promise<void> {
   const filters = ctx.settings.monitoring.tokenUnlocks;
   const query = tokenUnlockFilters(filters, ctx.settings.monitoring.params);
   stats.requests++;
-  const body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.tokenUnlocks, query);
-  if (!body || !Array.isArray(body.data)) {
-    throw new DsMirrorError('DS_BAD_RESPONSE', `${MONITORING_PATHS.tokenUnlocks}: the response has no data array`, 'retriable');
-  }
+  const body = await ctx.client.get<{ data: unknown[] }>(MONITORING_PATHS.tokenUnlocks, query, { check: dataArray });
   const { rows, rejected } = recordsToRows(body.data, SPEC);
   const now = ctx.now();
   const counts = await store.transaction(async (tx) => {

@@ -3,8 +3,8 @@
 // (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
 // know is an error that names it; the other views still sync.
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { AuthError, ClientError, NotFoundError } from '../client/index.js';
-import { ConfigError } from '../errors.js';
+import { AuthError, isClientError, NotFoundError } from '../client/index.js';
+import { ConfigError, errorAction } from '../errors.js';
 import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from '../sync/context.js';
 import { recordsToRows } from '../sync/record-rows.js';
@@ -96,7 +96,7 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
     stats.requests++;
     body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.view(token));
   } catch (error) {
-    if (error instanceof AuthError || !(error instanceof ClientError)) throw error;
+    if (error instanceof AuthError || !isClientError(error) || errorAction(error) === 'stop') throw error;
     const message = error instanceof NotFoundError
       ? `unknown monitoring view "${token}": check ${source} (a view UUID or its slug-with-id-prefix)`
       : `monitoring view "${token}" failed: ${error.message}`;

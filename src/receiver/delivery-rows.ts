@@ -1,6 +1,6 @@
 // One accepted delivery becomes a row in each of three tables: the append-only delivery log, the
 // alert history the backfill also fills, and the development the sync will complete later.
-import { createHash } from 'node:crypto';
+import { contentHash } from '../content-hash.js';
 import type { Row } from '../store/types.js';
 import type { Envelope } from './parse-envelope.js';
 
@@ -68,7 +68,7 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     detail_fetched_at: null,
     // Already JSON text (both dialects store a string as it is), serialised once for raw and hash.
     raw: devJson,
-    row_hash: createHash('sha256').update(devJson).digest('hex'),
+    row_hash: contentHash(devJson),
     first_seen_at: receivedAt,
     synced_at: receivedAt,
     deleted_at: null,

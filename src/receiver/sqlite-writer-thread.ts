@@ -3,13 +3,15 @@
 // one committed. The commit's fsync blocks this thread only, never the HTTP one.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
-import { openSqlite, toSqliteValue } from '../store/sqlite-connection.js';
+import { openSqlite } from '../store/sqlite/sqlite-connection.js';
+import { insertIgnoreSql } from '../store/sqlite/sqlite-statements.js';
+import { toSqliteValue } from '../store/sqlite/sqlite-values.js';
 import type { Row } from '../store/types.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
 
-const KEYS: Record<keyof DeliveryRows, string> = { delivery: 'id', alert: 'view_id, event_id', development: 'id' };
+const KEYS: Record<keyof DeliveryRows, string[]> = { delivery: ['id'], alert: ['view_id', 'event_id'], development: ['id'] };
 const TABLES: Record<keyof DeliveryRows, string> = { delivery: 'webhook_deliveries', alert: 'alert_history', development: 'monitoring_developments' };
 
 // Every commit on this connection acknowledges webhooks, which the sender will not send again: WAL
@@ -23,8 +25,7 @@ function insert(table: keyof DeliveryRows, row: Row): number {
   let found = inserts.get(table);
   if (!found) {
     const columns = Object.keys(row);
-    const sql = `insert into ${TABLES[table]} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) on conflict (${KEYS[table]}) do nothing`;
-    found = { statement: db.prepare(sql), columns };
+    found = { statement: db.prepare(insertIgnoreSql(TABLES[table], columns, KEYS[table])), columns };
     inserts.set(table, found);
   }
   return found.statement.run(found.columns.map((c) => toSqliteValue(row[c]))).changes;

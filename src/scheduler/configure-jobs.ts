@@ -1,4 +1,4 @@
-// The jobs as configured: the defaults from `jobs/` with the user's schedule and enabled overrides,
+// The jobs as configured: the defaults from `default-jobs/` with the user's schedule and enabled overrides,
 // checked once at startup so a typo is one clear line, not a job that silently never runs.
 import { CronTime, validateCronExpression } from 'cron';
 import { ConfigError } from '../errors.js';

@@ -1,5 +1,5 @@
 // A scheduled job is data: a name, when it runs, which streams it covers and how. The defaults live in
-// `jobs/` (one file per job); users change a job's schedule or turn it off in configuration.
+// `default-jobs/` (one file per job); users change a job's schedule or turn it off in configuration.
 export interface JobDef {
   /** Stable name: the key of `jobs` overrides in the config file, a label in logs and metrics. */
   name: string;

@@ -4,11 +4,12 @@
 // row is compared with its source, so a finished copy is known to be complete.
 import { sql } from 'kysely';
 import { DsMirrorError } from '../errors.js';
-import { columnKinds, toTarget } from './copy-values.js';
+import { columnKinds } from './copy-values.js';
+import { mirrorTables } from './database.js';
 import { readInKeyOrder } from './key-order-reader.js';
 import { listTables, parentsFirst } from './store-tables.js';
 import { verifyTable, type TablePair } from './verify-copy.js';
-import type { Dialect, Row, Store } from './types.js';
+import type { Row, Store } from './types.js';
 
 export interface CopyProgress {
   table: string;
@@ -52,8 +53,6 @@ export class CopyTargetNotEmptyError extends DsMirrorError {
 }
 
 const DEFAULT_BATCH_ROWS = 2000; // wide rows (assets: ~3 KB each) keep a batch to a few MB
-const MAX_PARAMS: Record<Dialect, number> = { sqlite: 32_766, postgres: 65_535 };
-const MAX_ROWS_PER_INSERT = 1000;
 
 export async function copyStore(from: Store, to: Store, opts: CopyOptions = {}): Promise<CopyResult> {
   const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
@@ -86,7 +85,7 @@ async function pairTables(from: Store, to: Store): Promise<TablePair[]> {
         `cannot copy table ${source.name}: ${why}; run the same ds-mirror version on both (each is migrated on open)`,
       );
     }
-    return { source, target, kinds: columnKinds(source, from.dialect, target, to.dialect) };
+    return { source, target, kinds: columnKinds(source, from.adapter, target, to.adapter) };
   });
 }
 
@@ -109,8 +108,8 @@ async function emptyTables(store: Store, pairs: readonly TablePair[]): Promise<v
 async function copyTable(from: Store, to: Store, pair: TablePair, batchRows: number, onProgress?: CopyOptions['onProgress']): Promise<void> {
   const table = pair.source.name;
   const columns = pair.source.columns.map((c) => c.name);
-  const convert = columns.map((c) => toTarget(pair.kinds.get(c) ?? 'other', to.dialect));
-  const perInsert = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMS[to.dialect] / columns.length)));
+  const convert = columns.map((c) => to.adapter.toColumn(pair.kinds.get(c) ?? 'other'));
+  const perInsert = to.adapter.rowsPerStatement(columns.length);
   const total = await countRows(from, table);
   let done = 0;
   onProgress?.({ table, phase: 'copy', done, total });

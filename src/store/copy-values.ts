@@ -1,29 +1,16 @@
 // Values between dialects. Each column's kind comes from the PostgreSQL side when there is one (SQLite
-// declares booleans as integer, JSON and times as text). Converting for the target follows what the
-// adapters' toDb does on write; normalizing gives one form to compare rows of either store.
-import type { ColumnKind, TableInfo } from './store-tables.js';
-import type { Dialect } from './types.js';
+// declares booleans as integer, JSON and times as text). Converting for the target is the target
+// adapter's `toColumn`; normalizing gives one form to compare rows of either store.
+import type { ColumnKind, StoreAdapter, TableInfo } from './types.js';
 
-export type Convert = (value: unknown) => unknown;
+type KindsKnown = Pick<StoreAdapter, 'knowsColumnKinds'>;
+
+type Convert = (value: unknown) => unknown;
 
 /** Kind per column name of a table present in both stores. */
-export function columnKinds(source: TableInfo, sourceDialect: Dialect, target: TableInfo, targetDialect: Dialect): Map<string, ColumnKind> {
-  const decisive = sourceDialect === 'postgres' || targetDialect !== 'postgres' ? source : target;
+export function columnKinds(source: TableInfo, sourceAdapter: KindsKnown, target: TableInfo, targetAdapter: KindsKnown): Map<string, ColumnKind> {
+  const decisive = sourceAdapter.knowsColumnKinds || !targetAdapter.knowsColumnKinds ? source : target;
   return new Map(decisive.columns.map((c) => [c.name, c.kind]));
-}
-
-export function toTarget(kind: ColumnKind, target: Dialect): Convert {
-  if (target === 'sqlite') {
-    return (v) => {
-      if (typeof v === 'boolean') return v ? 1 : 0;
-      if (v instanceof Date) return v.toISOString();
-      if (v !== null && typeof v === 'object') return JSON.stringify(v);
-      return v ?? null;
-    };
-  }
-  if (kind === 'boolean') return (v) => (v === null || v === undefined ? null : truthy(v));
-  if (kind === 'json') return (v) => (v === null || v === undefined || typeof v === 'string' ? (v ?? null) : JSON.stringify(v));
-  return (v) => v ?? null;
 }
 
 /** One comparable form (compare with sameValue): booleans 0/1, JSON parsed, times as ISO UTC with milliseconds. */
@@ -47,7 +34,8 @@ export function normalizer(kind: ColumnKind): Convert {
   }
 }
 
-function truthy(v: unknown): boolean {
+/** A boolean as either store may hold it (true, 1, '1', 't', 'true'). */
+export function truthy(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 't' || v === 'true';
 }
 

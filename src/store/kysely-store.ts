@@ -6,44 +6,45 @@ import { runMigrations } from './run-migrations.js';
 import { acquireLease, leaseHolder, LeaseHeldError } from './store-lease.js';
 import { KyselyStoreTx } from './store-tx.js';
 import { keyString } from './types.js';
-import type { StoreAdapter } from './store-adapter.js';
-import type { Dialect, Lease, LeaseHolder, Row, Store, StoreTx, StreamRunStats, StreamState } from './types.js';
-
-const SOFT_DELETE_CHUNK = 1000;
+import { mirrorTables, type Database } from './database.js';
+import type { Dialect, Lease, LeaseHolder, Row, Store, StoreAdapter, StoreTx, StreamRunStats, StreamState } from './types.js';
 
 export class KyselyStore implements Store {
   readonly dialect: Dialect;
   readonly db: Kysely<any>;
+  /** The same connection, typed for the engine's own tables. */
+  private readonly engine: Kysely<Database>;
 
   /** `location`: the file, or the URL without its password, for error messages. */
   constructor(
-    private readonly adapter: StoreAdapter,
+    readonly adapter: StoreAdapter,
     readonly location = adapter.dialect === 'sqlite' ? 'the SQLite database' : 'the PostgreSQL database',
   ) {
     this.dialect = adapter.dialect;
     this.db = adapter.db;
+    this.engine = adapter.db;
   }
 
   private durablePending = 0;
 
   migrate(): ReturnType<Store['migrate']> {
-    return runMigrations(this.db, this.adapter.columnTypes, this.adapter.schema);
+    return runMigrations(this.db, this.adapter);
   }
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
     const run = () =>
-      this.db.transaction().execute(async (trx) => {
+      this.engine.transaction().execute(async (trx) => {
         if (opts.durable) await this.adapter.durableTransaction(trx);
         return fn(new KyselyStoreTx(trx, this.adapter));
       });
     if (!opts.durable) return run();
     // SQLite refuses to change the safety level inside a transaction: it is raised before and lowered
     // after, once no durable transaction is pending (others meanwhile merely commit durably too).
-    if (this.durablePending++ === 0) await this.adapter.durableCommits(this.db, true);
+    if (this.durablePending++ === 0) await this.adapter.durableCommits(this.engine, true);
     try {
       return await run();
     } finally {
-      if (--this.durablePending === 0) await this.adapter.durableCommits(this.db, false);
+      if (--this.durablePending === 0) await this.adapter.durableCommits(this.engine, false);
     }
   }
 
@@ -55,12 +56,12 @@ export class KyselyStore implements Store {
     now: string,
   ): Promise<number> {
     const scoped = Object.entries(scope).map(([column, value]) => [column, this.adapter.toDb(value)] as const);
-    return this.db.transaction().execute(async (trx) => {
+    return mirrorTables(this.engine).transaction().execute(async (trx) => {
       let live = trx.selectFrom(table).select([...key]).where('deleted_at', 'is', null);
       for (const [column, value] of scoped) live = live.where(column, '=', value);
       const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
       // Row-value IN lists, in chunks: PostgreSQL expands a row-value list into nested ORs.
-      const chunk = Math.min(SOFT_DELETE_CHUNK, Math.floor((this.adapter.maxParams - scoped.length - 1) / key.length));
+      const chunk = this.adapter.rowsPerStatement(key.length, scoped.length + 1);
       const keyTuple = sql.join(key.map((k) => sql.ref(k)));
       let deleted = 0;
       for (let i = 0; i < missing.length; i += chunk) {
@@ -79,7 +80,7 @@ export class KyselyStore implements Store {
   }
 
   async getState(stream: string): Promise<StreamState | null> {
-    const row = await this.db.selectFrom('stream_state').selectAll().where('stream', '=', stream).executeTakeFirst();
+    const row = await this.engine.selectFrom('stream_state').selectAll().where('stream', '=', stream).executeTakeFirst();
     if (!row) return null;
     return {
       stream: row.stream,
@@ -106,13 +107,13 @@ export class KyselyStore implements Store {
       error: stats.error ?? null,
     };
     // The checkpoint is the last page's (saved in its transaction); last success is kept on a failure.
-    const update: Row = {
+    const update = {
       last_error: stats.error ?? null,
       last_run_id: runId,
       updated_at: now,
       ...(stats.outcome === 'success' ? { last_success_at: now } : {}),
     };
-    await this.db.transaction().execute(async (trx) => {
+    await this.engine.transaction().execute(async (trx) => {
       await trx
         .insertInto('sync_run_streams')
         .values({ run_id: runId, stream: stats.stream, ...record })
@@ -129,7 +130,7 @@ export class KyselyStore implements Store {
   }
 
   async startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number> {
-    const row = await this.db
+    const row = await this.engine
       .insertInto('sync_runs')
       .values({ started_at: now, mode, streams: JSON.stringify(streams), job: job ?? null, owner: owner ?? null })
       .returning('id')
@@ -138,13 +139,13 @@ export class KyselyStore implements Store {
   }
 
   async finishRun(runId: number, outcome: StreamRunStats['outcome'], now: string): Promise<void> {
-    await this.db.updateTable('sync_runs').set({ finished_at: now, outcome }).where('id', '=', runId).execute();
+    await this.engine.updateTable('sync_runs').set({ finished_at: now, outcome }).where('id', '=', runId).execute();
   }
 
   async closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]> {
-    const open = await this.db.selectFrom('sync_runs').select(['id', 'owner', 'started_at', 'streams']).where('finished_at', 'is', null).execute();
+    const open = await this.engine.selectFrom('sync_runs').select(['id', 'owner', 'started_at', 'streams']).where('finished_at', 'is', null).execute();
     if (open.length === 0) return [];
-    const live = await this.db.selectFrom('leases').select('owner').where('expires_at', '>', this.adapter.leaseNow()).execute();
+    const live = await this.engine.selectFrom('leases').select('owner').where('expires_at', '>', this.adapter.leaseNow()).execute();
     const liveOwners = new Set(live.map((l) => String(l.owner)));
     const stale = Date.parse(staleBefore);
     const dead = open.filter((run) => {
@@ -157,7 +158,7 @@ export class KyselyStore implements Store {
     for (const run of dead) {
       const id = Number(run.id);
       const streams: string[] = JSON.parse(String(run.streams));
-      await this.db.transaction().execute(async (trx) => {
+      await this.engine.transaction().execute(async (trx) => {
         const done = new Set((await trx.selectFrom('sync_run_streams').select('stream').where('run_id', '=', id).execute()).map((r) => r.stream));
         const unfinished = streams.filter((stream) => !done.has(stream));
         const error = 'the run ended before this stream finished (its process was killed or crashed); pages committed before that are kept';
@@ -171,7 +172,7 @@ export class KyselyStore implements Store {
   }
 
   acquireLease(name: string, owner: string, ttlMs: number): Promise<Lease | null> {
-    return acquireLease(this.db, this.adapter, name, owner, ttlMs);
+    return acquireLease(this.engine, this.adapter, name, owner, ttlMs);
   }
 
   async holdLease(name: string, owner: string, ttlMs: number): Promise<Lease> {
@@ -181,7 +182,7 @@ export class KyselyStore implements Store {
   }
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
-    return leaseHolder(this.db, this.adapter, name);
+    return leaseHolder(this.engine, this.adapter, name);
   }
 
   close(): Promise<void> {

@@ -2,9 +2,9 @@
 // migrations. Errors name the database with its password redacted.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { DsMirrorError } from '../errors.js';
+import { DsMirrorError, RetriableError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
-import { createSqliteAdapter } from './sqlite-adapter.js';
+import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Store } from './types.js';
@@ -31,17 +31,14 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     adapter =
       location.dialect === 'sqlite'
         ? createSqliteAdapter(location.path)
-        : await (await import('./postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger); // pg loads only when used
+        : await (await import('./postgres/postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger); // pg loads only when used
     await sql`select 1`.execute(adapter.db);
   } catch (err) {
     await adapter?.close().catch(() => {});
     const code = (err as { code?: string }).code ?? '';
     // No `cause`: driver errors may carry the connection string.
-    throw new DsMirrorError(
-      'DS_DB_OPEN',
-      `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`,
-      TRANSIENT.has(code) ? 'retriable' : 'fatal',
-    );
+    const OpenError = TRANSIENT.has(code) ? RetriableError : DsMirrorError;
+    throw new OpenError('DS_DB_OPEN', `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
   }
 
   const store = new KyselyStore(adapter, where);
@@ -56,7 +53,6 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     throw new DsMirrorError(
       'DS_DB_MIGRATE',
       `migration ${failed} failed on ${where}: ${causeFirst(outcome.error)}${scrub(errorMessage(outcome.error))}`,
-      'fatal',
     );
   }
   return store;

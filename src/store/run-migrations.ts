@@ -1,23 +1,29 @@
-// Forward-only migrations: schema/migrations/NNNN-name.ts, each `up(db, t)` with the adapter's
-// column types, applied in name order by Kysely's Migrator (which locks against concurrent runs).
+// Forward-only migrations: schema/migrations/NNNN-name.ts, each `up(db, t, dialect)` with the adapter's
+// column types and dialect (a migration never guesses the dialect from a type name), applied in name
+// order by Kysely's Migrator (which locks against concurrent runs).
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import type { ColumnTypes, Store } from './types.js';
+import type { StoreAdapter } from './store-adapter.js';
+import type { ColumnTypes, Dialect, Store } from './types.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations/', import.meta.url));
 const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js|mjs)$/;
 
 export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
 
-type MigrationModule = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
+/** What the migrations are told about the database they run on. */
+export type MigrationTarget = Pick<StoreAdapter, 'dialect' | 'columnTypes' | 'schema'>;
+
+// A migration changes the schema it would be typed against: Kysely<any> by design (Kysely's own advice).
+type MigrationModule = { up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> };
 
 /** Imports every migration file of `dir`; the name (without extension) is what gets recorded. */
 export class ColumnTypesMigrationProvider implements MigrationProvider {
   constructor(
     private readonly dir: string,
-    private readonly types: ColumnTypes,
+    private readonly target: MigrationTarget,
   ) {}
 
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -26,8 +32,8 @@ export class ColumnTypesMigrationProvider implements MigrationProvider {
       const match = MIGRATION_FILE.exec(file);
       if (!match || file.endsWith('.d.ts')) continue;
       const mod = (await import(pathToFileURL(this.dir + file).href)) as MigrationModule;
-      if (typeof mod.up !== 'function') throw new Error(`migration ${file} has no exported up(db, t)`);
-      migrations[match[1]] = { up: (db) => mod.up(db, this.types) };
+      if (typeof mod.up !== 'function') throw new Error(`migration ${file} has no exported up(db, t, dialect)`);
+      migrations[match[1]] = { up: (db) => mod.up(db, this.target.columnTypes, this.target.dialect) };
     }
     return migrations;
   }
@@ -36,14 +42,13 @@ export class ColumnTypesMigrationProvider implements MigrationProvider {
 /** Never throws: a failure is in `error` and in the failed migration's status. */
 export async function runMigrations(
   db: Kysely<any>,
-  types: ColumnTypes,
-  schema?: string,
+  target: MigrationTarget,
   dir: string = MIGRATIONS_DIR,
 ): Promise<MigrationOutcome> {
   const migrator = new Migrator({
     db,
-    provider: new ColumnTypesMigrationProvider(dir, types),
-    migrationTableSchema: schema,
+    provider: new ColumnTypesMigrationProvider(dir, target),
+    migrationTableSchema: target.schema,
   });
   try {
     const { results = [], error } = await migrator.migrateToLatest();

@@ -1,23 +1,25 @@
 // Named leases with expiry in the `leases` table: one statement takes a free, expired or own lease,
 // so two workers never both win, and a crashed worker's lease is taken over once it expires.
-import { DsMirrorError } from '../errors.js';
+import { StopError } from '../errors.js';
 import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Lease, LeaseHolder } from './types.js';
 
-export class LeaseHeldError extends DsMirrorError {
+/** Another worker runs this: not a failure, the caller stops (exit 3) and a later run goes on. */
+export class LeaseHeldError extends StopError {
   constructor(
     readonly leaseName: string,
     readonly holder: LeaseHolder | null,
     hint: string,
   ) {
     const by = holder ? `by ${holder.owner} until ${holder.expiresAt}` : 'by another owner';
-    super('DS_LEASE_HELD', `"${leaseName}" is already running: its lease is held ${by}; ${hint}`, 'retriable');
+    super('DS_LEASE_HELD', `"${leaseName}" is already running: its lease is held ${by}; ${hint}`);
   }
 }
 
 export async function acquireLease(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   adapter: StoreAdapter,
   name: string,
   owner: string,
@@ -49,7 +51,7 @@ export async function acquireLease(
   };
 }
 
-export async function leaseHolder(db: Kysely<any>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
+export async function leaseHolder(db: Kysely<Database>, adapter: StoreAdapter, name: string): Promise<LeaseHolder | null> {
   const row = await db
     .selectFrom('leases')
     .select(['owner', 'expires_at'])

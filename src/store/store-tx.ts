@@ -2,18 +2,23 @@
 // supplies value conversion and the bulk-upsert statement.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { mirrorTables, type Database, type MirrorTables } from './database.js';
 import { keyString } from './types.js';
-import type { Row, StoreTx, UpsertCounts } from './types.js';
+import type { Row, StoreAdapter, StoreTx, UpsertCounts } from './types.js';
 import { quarantineJson } from './storable.js';
-import type { StoreAdapter } from './store-adapter.js';
-
-const MAX_ROWS_PER_INSERT = 1000;
 
 export class KyselyStoreTx implements StoreTx {
+  readonly db: Kysely<any>;
+  /** The mirrored tables, named at run time. */
+  private readonly tables: Kysely<MirrorTables>;
+
   constructor(
-    readonly db: Kysely<any>,
+    private readonly engine: Kysely<Database>,
     private readonly adapter: StoreAdapter,
-  ) {}
+  ) {
+    this.db = engine;
+    this.tables = mirrorTables(engine);
+  }
 
   async upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string, stream = table): Promise<UpsertCounts> {
     if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
@@ -23,7 +28,7 @@ export class KyselyStoreTx implements StoreTx {
     for (const row of rows) unique.set(keyString(key.map((k) => row[k])), row);
     const kept = [...unique.values()];
     const values = kept.map((row) => columns.map((c) => this.adapter.toDb(row[c])));
-    const { inserted, updated, rejected } = await this.adapter.upsertPage(this.db, { table, key, columns, rows: values, now });
+    const { inserted, updated, rejected } = await this.adapter.upsertPage(this.engine, { table, key, columns, rows: values, now });
     // The store refused these rows' values: quarantined with the reason, the rest of the page is written.
     for (const { index, reason } of rejected) await this.quarantine(stream, `${table}: ${reason}`, recordOf(kept[index]!), now);
     return { inserted, updated, unchanged: values.length - inserted - updated - rejected.length, rejected: rejected.length };
@@ -31,17 +36,17 @@ export class KyselyStoreTx implements StoreTx {
 
   async replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number> {
     // A savepoint keeps the replacement atomic even if the caller catches the error and commits.
-    await sql`savepoint replace_children`.execute(this.db);
+    await sql`savepoint replace_children`.execute(this.engine);
     try {
-      let remove = this.db.deleteFrom(table);
+      let remove = this.tables.deleteFrom(table);
       for (const [column, value] of Object.entries(parent)) remove = remove.where(column, '=', this.adapter.toDb(value));
       await remove.execute();
       const written = await this.insertRows(table, rows.map((row) => ({ ...row, ...parent })));
-      await sql`release savepoint replace_children`.execute(this.db);
+      await sql`release savepoint replace_children`.execute(this.engine);
       return written;
     } catch (err) {
-      await sql`rollback to savepoint replace_children`.execute(this.db);
-      await sql`release savepoint replace_children`.execute(this.db);
+      await sql`rollback to savepoint replace_children`.execute(this.engine);
+      await sql`release savepoint replace_children`.execute(this.engine);
       throw err;
     }
   }
@@ -52,7 +57,7 @@ export class KyselyStoreTx implements StoreTx {
 
   async saveCheckpoint(stream: string, checkpoint: unknown): Promise<void> {
     const row = { checkpoint: jsonOrNull(checkpoint), updated_at: new Date().toISOString() };
-    await this.db
+    await this.engine
       .insertInto('stream_state')
       .values({ stream, ...row })
       .onConflict((oc) => oc.column('stream').doUpdateSet(row))
@@ -60,7 +65,7 @@ export class KyselyStoreTx implements StoreTx {
   }
 
   async quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void> {
-    await this.db
+    await this.engine
       .insertInto('quarantine')
       .values({ stream, reason, record: quarantineJson(record), seen_at: now })
       .execute();
@@ -69,12 +74,11 @@ export class KyselyStoreTx implements StoreTx {
   /** Multi-row inserts chunked under the bind-parameter cap; with `ignoreKey`, existing keys are skipped. */
   private async insertRows(table: string, rows: readonly Row[], ignoreKey?: readonly string[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const perRow = Object.keys(rows[0]).length;
-    const chunk = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(this.adapter.maxParams / perRow)));
+    const chunk = this.adapter.rowsPerStatement(Object.keys(rows[0]).length);
     let written = 0;
     for (let i = 0; i < rows.length; i += chunk) {
       const values = rows.slice(i, i + chunk).map((row) => this.toDbRow(row));
-      let insert = this.db.insertInto(table).values(values);
+      let insert = this.tables.insertInto(table).values(values);
       if (ignoreKey) insert = insert.onConflict((oc) => oc.columns([...ignoreKey]).doNothing());
       const [result] = await insert.execute();
       written += Number(result?.numInsertedOrUpdatedRows ?? 0n);

@@ -1,7 +1,8 @@
 // The store's contract: what the sync engine, the receiver and the scheduler may ask of a database.
 // One implementation serves both dialects; only the adapter (sqlite-adapter.ts / postgres-adapter.ts)
 // knows which one it is talking to.
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import type { Database } from './database.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,6 +52,7 @@ export interface StoreTx {
   /** Saves a stream's checkpoint in the same transaction as the page it follows. */
   saveCheckpoint(stream: string, checkpoint: unknown): Promise<void>;
   quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void>;
+  /** The page's transaction, for statements of the caller's own (any table: see Store.db). */
   readonly db: Kysely<any>;
 }
 
@@ -97,8 +99,15 @@ export interface LeaseHolder {
 
 export interface Store {
   readonly dialect: Dialect;
+  /** Everything that differs between the dialects: ask it rather than test `dialect`. */
+  readonly adapter: StoreAdapter;
   /** Where the data lives (file path, or URL without password): named in storage error messages. */
   readonly location: string;
+  /**
+   * The connection for statements of the caller's own. Untyped on purpose: it reaches the mirrored
+   * tables, which the catalog declares at run time; the engine's own tables are typed in database.ts
+   * (`Database`), and the store's code uses that.
+   */
   readonly db: Kysely<any>;
   /** Applies pending migrations from schema/migrations; never throws, returns per-migration results. */
   migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;
@@ -139,4 +148,87 @@ export interface Store {
 
 export function keyString(values: readonly unknown[]): string {
   return values.length === 1 ? String(values[0]) : values.map((v) => String(v)).join('\u0000');
+}
+
+/** How a value is stored; SQLite cannot tell a boolean from an integer, nor JSON or a time from text. */
+export type ColumnKind = 'boolean' | 'json' | 'timestamp' | 'integer' | 'double' | 'text' | 'other';
+
+export interface ColumnInfo {
+  name: string;
+  kind: ColumnKind;
+  /** PostgreSQL only: the sequence behind a serial column, to move past copied ids. */
+  sequence: string | null;
+}
+
+export interface TableInfo {
+  name: string;
+  columns: ColumnInfo[];
+  /** Primary key columns in key order; empty when the table has none. */
+  key: string[];
+  /** The key's native (index) order is byte order: text keys under C/POSIX collation, or no text key. */
+  keyByteOrdered: boolean;
+  /** Tables this one references (copied before it, emptied after it). */
+  parents: string[];
+}
+
+/** One page for `upsertPage`: keys unique, values already converted, in `columns` order (the row arrays are the adapter's to consume). */
+export interface UpsertPage {
+  table: string;
+  key: readonly string[];
+  columns: readonly string[];
+  rows: readonly unknown[][];
+  now: string;
+}
+
+/** A row of an UpsertPage the store refused: its index in `rows` and why. */
+export interface RejectedRow {
+  index: number;
+  reason: string;
+}
+
+/**
+ * The one place that knows the dialect (sqlite/sqlite-adapter.ts, postgres/postgres-adapter.ts): column
+ * types, value conversion, statement sizes, the fastest page upsert, table introspection, batch reads,
+ * durability switches and lease time. Capabilities, not a dialect name, are what callers ask for.
+ */
+export interface StoreAdapter {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Database>;
+  readonly columnTypes: ColumnTypes;
+  /** Schema that holds our tables and the migrations table (PostgreSQL `--db-schema`). */
+  readonly schema?: string;
+  /** What a second process should do when a lease is held, for the error message. */
+  readonly leaseHint: string;
+  /** Whether the catalog tells booleans, JSON and times apart (PostgreSQL); SQLite declares them integer or text. */
+  readonly knowsColumnKinds: boolean;
+  /** The file a second connection (the receiver's writer thread) can open; undefined when there is none to share. */
+  readonly sharedFile?: string;
+  /** Rows one multi-row statement may carry at `paramsPerRow` bind parameters each, besides `fixedParams`. */
+  rowsPerStatement(paramsPerRow: number, fixedParams?: number): number;
+  /** A JS value as this driver binds it (booleans, objects, Dates). */
+  toDb(value: unknown): unknown;
+  /** A value read from either store, as this one stores a column of `kind` (`copy`). */
+  toColumn(kind: ColumnKind): (value: unknown) => unknown;
+  /**
+   * Writes the new, changed and resurrected rows of a page; must run inside `trx`'s transaction. A row
+   * whose values the store refuses is left out and returned in `rejected`: the rest of the page is written.
+   */
+  upsertPage(trx: Kysely<Database>, page: UpsertPage): Promise<{ inserted: number; updated: number; rejected: RejectedRow[] }>;
+  /** Every table of the store with its columns, key and parents, read from the database itself. */
+  listTables(): Promise<TableInfo[]>;
+  /** Every row of a table or view, a batch at a time, memory flat at any size. */
+  readBatches(relation: string, batchRows: number): AsyncGenerator<Row[]>;
+  /**
+   * The mirror's own commits do not wait for an fsync (a crash loses at most the last pages, whose
+   * checkpoints went with them, so they are fetched again); a transaction that acknowledges something
+   * to the outside (a webhook delivery) must. SQLite switches the connection before and after such a
+   * transaction (`durableCommits`, called outside transactions); PostgreSQL switches inside it
+   * (`durableTransaction`, the transaction's first statement). Each is a no-op on the other dialect.
+   */
+  durableCommits(db: Kysely<Database>, on: boolean): Promise<void>;
+  durableTransaction(trx: Kysely<Database>): Promise<void>;
+  /** The current time and now + ttl, as the lease table compares them. */
+  leaseNow(): RawBuilder<string>;
+  leaseExpiry(ttlMs: number): RawBuilder<string>;
+  close(): Promise<void>;
 }

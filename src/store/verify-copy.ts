@@ -2,7 +2,7 @@
 // (copy-values.ts); the first difference is named by its key. When both stores order the key the same
 // way (byte order) the two are read side by side in key order; otherwise (text keys under a
 // PostgreSQL locale collation) the source's row digests are held by key and the target checked against them.
-import { createHash } from 'node:crypto';
+import { contentHash } from '../content-hash.js';
 import { readInKeyOrder } from './key-order-reader.js';
 import { normalizer, sameValue } from './copy-values.js';
 import type { ColumnKind, TableInfo } from './store-tables.js';
@@ -71,7 +71,7 @@ async function verifyByKey(
 ): Promise<TableCheck> {
   const { source } = pair;
   const keyOf = (row: Row) => JSON.stringify(source.key.map((k) => row[k]));
-  const digest = (row: Row) => createHash('sha1').update(JSON.stringify(form(row), sortedKeys)).digest('base64');
+  const digest = (row: Row) => contentHash(JSON.stringify(form(row), sortedKeys));
   const digests = new Map<string, string>();
   for await (const batch of readInKeyOrder(from, source, opts.batchRows)) {
     for (const row of batch) digests.set(keyOf(row), digest(row));

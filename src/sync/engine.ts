@@ -4,9 +4,9 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
-import { isStopError } from '../budget/quota-error.js';
 import { pruneHistory } from '../history/prune-history.js';
-import { DsMirrorError } from '../errors.js';
+import { DsMirrorError, errorAction } from '../errors.js';
+import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
@@ -110,7 +110,7 @@ async function runStream(
     else await def.run(ctx);
   } catch (error) {
     // A spent --max-requests budget or quota is not a failure: the stream stops at its last checkpoint.
-    const stop = isStopError(error);
+    const stop = errorAction(error) === 'stop';
     stats.outcome = stop ? 'stopped' : 'failed';
     stats.error = describeStoreError(error, store.location);
     if (!stop) stats.errors++;
@@ -136,12 +136,12 @@ async function runStream(
  */
 function budgetUncounted(client: ApiClient, stats: StreamRunStats): ApiClient {
   const uncount = (err: unknown): never => {
-    if (err instanceof DsMirrorError && err.code === 'DS_REQUEST_BUDGET') stats.requests = Math.max(0, stats.requests - 1);
+    if (err instanceof RequestBudgetError) stats.requests = Math.max(0, stats.requests - 1);
     throw err;
   };
   return {
-    get: <T>(path: string, query?: Parameters<ApiClient['get']>[1]) => client.get<T>(path, query).catch(uncount),
-    getBytes: (path, query) => client.getBytes(path, query).catch(uncount),
+    get: <T>(...args: Parameters<ApiClient['get']>) => client.get<T>(...args).catch(uncount),
+    getBytes: (...args) => client.getBytes(...args).catch(uncount),
     get stats() {
       return client.stats;
     },

@@ -3,11 +3,12 @@
 // when their content hash differs from the last write.
 import pLimit from 'p-limit';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
-import { ConfigError, DsMirrorError } from '../errors.js';
+import { ConfigError, DsMirrorError, errorAction } from '../errors.js';
+import { rowChanged } from '../store/changed-row.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
-import { contentHash } from './record-rows.js';
+import { contentHash } from '../content-hash.js';
 
 const BATCH = 100;
 
@@ -92,7 +93,7 @@ async function fetchParent(ctx: StreamContext, stream: FanoutStream, parent: Fan
       if (rows.length < stream.pageSize) return { data };
     }
   } catch (error) {
-    if (error instanceof DsMirrorError && error.code === 'DS_NOT_FOUND') return undefined;
+    if (errorAction(error) === 'skip') return undefined;
     throw error;
   }
 }
@@ -108,7 +109,7 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
     .where('stream', '=', stream.name)
     .where('parent_key', '=', parentKey)
     .executeTakeFirst();
-  if (known?.row_hash === hash) {
+  if (known && !rowChanged(known, hash)) {
     stats.unchanged += rows.length;
     return;
   }

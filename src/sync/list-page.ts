@@ -1,12 +1,13 @@
 // One page of a list: fetched as text, then hashed and parsed when its turn comes. A page whose request
 // and bytes equal the last ones written for that page number is not parsed at all: its keys come from
 // `page_hashes`. A `--full` run never skips (it re-reads and re-checks every record).
-import { buildUrl } from '../client/index.js';
+import { buildUrl, jsonObjectBytes } from '../client/index.js';
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import { keyString, type Store, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites, type StreamContext } from './context.js';
-import { contentHash, recordsToRows } from './record-rows.js';
+import { contentHash } from '../content-hash.js';
+import { recordsToRows } from './record-rows.js';
 
 export interface ListPage {
   page: number;
@@ -30,7 +31,7 @@ export interface FetchedPage {
 
 export async function fetchListPage(ctx: StreamContext, stream: ListStream, page: number, query: Query): Promise<FetchedPage> {
   ctx.stats.requests++;
-  return { page, request: buildUrl('', stream.path, query), body: await ctx.client.getBytes(stream.path, query) };
+  return { page, request: buildUrl('', stream.path, query), body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes }) };
 }
 
 /** Parses a fetched page, unless it is byte for byte the page last written under that number. */
@@ -50,14 +51,16 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
       return { page, request, hash, count: Number(known.records), records: null, keys, firstKey: keys[0] };
     }
   }
+  // The client's look at both ends let the page through; a body that still fails the full parse is
+  // not retried (the bytes would come back the same) and fails the stream naming the page.
   let parsed: { data?: unknown };
   try {
     parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response is not JSON`, 'retriable');
+  } catch (err) {
+    throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body that is not JSON (${(err as Error).message})`);
   }
   if (!parsed || !Array.isArray(parsed.data)) {
-    throw new DsMirrorError('DS_BAD_RESPONSE', `${request}: the response has no data array`, 'retriable');
+    throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body without a data array`);
   }
   return { page, request, hash, count: parsed.data.length, records: parsed.data, keys: null, firstKey: firstKey(stream, parsed.data) };
 }

@@ -1,19 +1,11 @@
 // Records → rows ready for the store: mapped columns, the record as received, and the content hash
 // that decides whether a re-fetched record is a change. Records that cannot be mirrored are set aside
 // with the reason (they go to quarantine; the sync goes on).
-import { hash } from 'node:crypto';
+import { contentHash } from '../content-hash.js';
 import { missingRequired, toRow } from '../catalog/mapping.js';
 import type { ColumnMap } from '../catalog/types.js';
 import { jsonProblem } from '../store/storable.js';
 import type { Row } from '../store/types.js';
-
-/**
- * A content fingerprint, not a security boundary. SHA-1 is twice as fast as md5 on CPUs with SHA
- * instructions (most x86 and ARM servers) and about as fast without them.
- */
-export function contentHash(data: string | Buffer): string {
-  return hash('sha1', data, 'base64url');
-}
 
 export interface Mapped {
   rows: Row[];

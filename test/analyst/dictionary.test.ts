@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/main.js';
 import { DICTIONARY } from '../../src/dictionary/index.js';
 import { dictionaryMarkdown } from '../../src/dictionary/render.js';
 import { readSection } from '../../src/dictionary/readme-section.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/main.js';
 import { exportRelation } from '../../src/export/export-relation.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import type { Store } from '../../src/store/index.js';

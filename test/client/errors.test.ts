@@ -2,8 +2,8 @@
 // not in the message, the stack, a cause, nor in a log line.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientError, createClient, type ApiClient } from '../../src/client/index.js';
-import { DsMirrorError } from '../../src/errors.js';
+import { createClient, type ApiClient, type ClientError } from '../../src/client/index.js';
+import { DsMirrorError, errorAction } from '../../src/errors.js';
 import { json, startServer, type TestServer } from './test-server.js';
 
 const KEY = 'sk-live-SECRET-4b9e2d7a';
@@ -83,7 +83,8 @@ describe('monitoring and token-unlock envelopes', () => {
   it('quotes the server message of a 400 (an unresolvable event id)', async () => {
     server.handle((_req, res) => json(res, 400, { error: 'unknown event identifier "nope-123"', data: null }));
     const err = await failWith('/monitoring/v2/events', { eventIds: 'nope-123' });
-    expect(err).toMatchObject({ code: 'DS_HTTP_STATUS', status: 400, kind: 'fatal' });
+    expect(err).toMatchObject({ code: 'DS_HTTP_STATUS', status: 400 });
+    expect(errorAction(err)).toBe('fail');
     expect(err.message).toContain('"nope-123"');
   });
 

@@ -1,6 +1,16 @@
 // Retries on 429, 5xx, resets, truncated bodies and time-outs; none on 400, 401, 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffDelay, createClient, parseRetryAfter, type ApiClient } from '../../src/client/index.js';
+import {
+  BadResponseError,
+  backoffDelay,
+  createClient,
+  dataArray,
+  jsonObjectBytes,
+  NotFoundError,
+  parseRetryAfter,
+  type ApiClient,
+} from '../../src/client/index.js';
+import { errorAction } from '../../src/errors.js';
 import { json, startServer, type Handler, type TestServer } from './test-server.js';
 
 let server: TestServer;
@@ -86,7 +96,8 @@ describe('retried failures', () => {
       res.write('{"data":[');
     });
     const err = await client.get('/v1/assets').catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'DS_TIMEOUT', kind: 'retriable', attempts: 4, status: null });
+    expect(err).toMatchObject({ code: 'DS_TIMEOUT', attempts: 4, status: null });
+    expect(errorAction(err)).toBe('retry');
     expect(server.seen).toHaveLength(4);
   });
 
@@ -104,8 +115,52 @@ describe('retried failures', () => {
   it('gives up after the configured retries with the last error', async () => {
     server.handle((_req, res) => json(res, 503, { statusCode: 503, message: 'maintenance' }));
     const err = await client.get('/v1/charts', { page: 1 }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'DS_HTTP_STATUS', status: 503, attempts: 4, kind: 'retriable' });
+    expect(err).toMatchObject({ code: 'DS_HTTP_STATUS', status: 503, attempts: 4 });
+    expect(errorAction(err)).toBe('retry');
     expect(server.seen).toHaveLength(4);
+  });
+});
+
+const PROXY_PAGE = '<!DOCTYPE html>\n<html>\n<body>\n<h1>502 Bad Gateway</h1>\n</body>\n</html>\n';
+const proxyPage: Handler = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(PROXY_PAGE);
+};
+
+describe('bodies checked inside the attempt', () => {
+  it('retries a 200 HTML page on get, then returns the JSON body', async () => {
+    server.handle(failThenOk(1, proxyPage));
+    await expect(client.get('/v1/assets')).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("retries a 200 HTML page on getBytes when the caller's check refuses it, then returns the bytes", async () => {
+    server.handle(failThenOk(2, proxyPage));
+    const bytes = await client.getBytes('/v1/assets', undefined, { check: jsonObjectBytes });
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual(OK);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('fails after the retries with one line naming the endpoint, "not JSON" and the content type', async () => {
+    server.handle(proxyPage);
+    const err = await client.getBytes('/v1/assets', { page: 2 }, { check: jsonObjectBytes }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(server.seen).toHaveLength(4);
+    const message = (err as Error).message;
+    expect(message).toMatch(/^GET \/v1\/assets\?page=2 returned a body that is not JSON .*text\/html.* after 4 attempts: <!DOCTYPE html> <html>/);
+    expect(message).not.toContain('\n');
+  });
+
+  it("retries a parsed body that fails the caller's check", async () => {
+    server.handle(failThenOk(1, (_req, res) => json(res, 200, { data: null })));
+    await expect(client.get('/v1/assets', undefined, { check: dataArray })).resolves.toEqual(OK);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('passes unchecked bytes through untouched (a caller without a check gets the HTML)', async () => {
+    server.handle(proxyPage);
+    expect((await client.getBytes('/v1/assets')).toString('utf8')).toBe(PROXY_PAGE);
+    expect(server.seen).toHaveLength(1);
   });
 });
 
@@ -122,9 +177,11 @@ describe('failures that are not retried', () => {
     expect(server.seen).toHaveLength(1);
   });
 
-  it('marks a 404 skippable so a fan-out can go on', async () => {
+  it('classes a 404 as an item to skip, so a fan-out can go on', async () => {
     server.handle((_req, res) => json(res, 404, {}));
-    await expect(client.get('/v1/assets/gone/markets')).rejects.toMatchObject({ kind: 'skippable' });
+    const err = await client.get('/v1/assets/gone/markets').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(errorAction(err)).toBe('skip');
   });
 });
 

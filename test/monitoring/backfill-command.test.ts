@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli.js';
+import { main, type CliIo } from '../../src/cli/main.js';
 import { openStore } from '../../src/store/index.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { sandboxViewMatches } from './monitoring-fixtures.js';

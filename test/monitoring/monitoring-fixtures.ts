@@ -1,7 +1,7 @@
 // Helpers for the monitoring tests: what the sandbox serves (the oracle, read in-process), what the
 // mirror holds (dialect-neutral), and a client wrapper that fails chosen development fetches.
 import type { ApiClient } from '../../src/client/index.js';
-import { DsMirrorError } from '../../src/errors.js';
+import { RetriableError } from '../../src/errors.js';
 import type { Store } from '../../src/store/index.js';
 import type { Sandbox } from '../../sandbox/index.js';
 
@@ -58,14 +58,14 @@ export function failingDetails(client: ApiClient, failing: ReadonlySet<string>):
     refused,
     stats: client.stats,
     close: () => client.close(),
-    getBytes: (path, query) => client.getBytes(path, query),
-    get<T>(path: string, query?: Parameters<ApiClient['get']>[1]): Promise<T> {
+    getBytes: (...args) => client.getBytes(...args),
+    get<T>(...[path, query, opts]: Parameters<ApiClient['get']>): Promise<T> {
       const id = /\/developments\/([^/?]+)$/.exec(path)?.[1];
       if (id && failing.has(decodeURIComponent(id))) {
         refused.push(id);
-        return Promise.reject(new DsMirrorError('DS_HTTP_STATUS', `GET ${path} failed with HTTP 503 after 3 attempts`, 'retriable'));
+        return Promise.reject(new RetriableError('DS_HTTP_STATUS', `GET ${path} failed with HTTP 503 after 3 attempts`));
       }
-      return client.get<T>(path, query);
+      return client.get<T>(path, query, opts);
     },
   };
 }

@@ -7,8 +7,8 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli.js';
-import { receiveCommand } from '../../src/receiver/receive-command.js';
+import type { CliIo } from '../../src/cli/main.js';
+import { receiveCommand } from '../../src/cli/receive-command.js';
 import { openStore } from '../../src/store/index.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
 

@@ -56,6 +56,22 @@ describe('chaos', () => {
     sb.setChaos(null);
   });
 
+  it("html answers 200 with a proxy's HTML page: by rate, or the next N requests under one path", async () => {
+    sb.setChaos({ rateHtml: 1 });
+    const page = await fetch(`${sb.url}/v1/market-stats?limit=1`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toMatch(/^<!DOCTYPE html>/);
+    sb.setChaos({ html: { times: 2, path: '/v1/chains' } });
+    const kinds = async (path: string) => (await fetch(`${sb.url}${path}`, { headers: { 'x-api-key': sb.apiKey } })).headers.get('content-type');
+    expect(await kinds('/v1/market-stats?limit=1')).toMatch(/json/); // another path: untouched, nothing counted down
+    expect(await kinds('/v1/chains?limit=1')).toMatch(/html/);
+    expect(await kinds('/v1/chains?limit=1&page=2')).toMatch(/html/);
+    expect(await kinds('/v1/chains?limit=1')).toMatch(/json/);
+    expect(parseChaos('html=0.25').rateHtml).toBe(0.25);
+    sb.setChaos(null);
+  });
+
   it('latency delays every API response', async () => {
     sb.setChaos({ latencyMs: 120 });
     const t0 = performance.now();

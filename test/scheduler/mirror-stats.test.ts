@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { allStreams, resolveStreams } from '../../src/catalog/index.js';
-import { main, type CliIo } from '../../src/cli.js';
+import { main, type CliIo } from '../../src/cli/main.js';
 import { createClient } from '../../src/client/index.js';
 import { readMirrorStats } from '../../src/scheduler/index.js';
 import type { Store } from '../../src/store/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSingleJsonValue, jsonbRows } from '../../src/store/jsonb-rows.js';
+import { isSingleJsonValue, jsonbRows } from '../../src/store/postgres/jsonb-rows.js';
 
 describe('jsonbRows', () => {
   it('accepts every value JSON.stringify writes', () => {

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { DsMirrorError } from '../../src/errors.js';
+import { DsMirrorError, errorAction } from '../../src/errors.js';
 import { openStore, parseStoreUrl, redactUrl } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
@@ -54,7 +54,7 @@ for (const dialect of dialects) {
         writeFileSync(join(dir, '0001-fine.mjs'), "export async function up(db, t) { await db.schema.createTable('fine').addColumn('id', t.integer).execute(); }");
         writeFileSync(join(dir, '0002-broken.mjs'), "export async function up() { throw new Error('boom'); }");
         const types = { text: 'text', integer: 'integer', bigint: 'bigint', double: 'real', boolean: 'integer', json: 'text', timestamp: 'text', serial: 'integer' } as const;
-        const outcome = await runMigrations(t.store.db, types, t.schema, dir + '/');
+        const outcome = await runMigrations(t.store.db, { dialect, columnTypes: types, schema: t.schema }, dir + '/');
         expect(outcome.results).toEqual([
           { name: '0001-fine', status: 'Success' },
           { name: '0002-broken', status: 'Error' },
@@ -147,7 +147,7 @@ describe('openStore', () => {
     const error = await openStore({ url: 'postgres://mirror:s3cr3t-pw@127.0.0.1:1/db' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DsMirrorError);
     expect((error as DsMirrorError).code).toBe('DS_DB_OPEN');
-    expect((error as DsMirrorError).kind).toBe('retriable');
+    expect(errorAction(error)).toBe('retry');
     expect((error as Error).message).toContain('postgres://mirror:***@127.0.0.1:1/db');
     expect((error as Error).message).not.toContain('s3cr3t-pw');
     expect(JSON.stringify(error)).not.toContain('s3cr3t-pw');

@@ -27,7 +27,7 @@ async function migrateToBefore(t: TestStore): Promise<void> {
     for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-.*\.ts$/.test(f) && f < BEFORE)) {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(pathToFileURL(join(MIGRATIONS_DIR, file)).href)};\n`);
     }
-    const outcome = await runMigrations(t.store.db, TYPES[t.store.dialect], t.schema, `${dir}/`);
+    const outcome = await runMigrations(t.store.db, { dialect: t.store.dialect, columnTypes: TYPES[t.store.dialect], schema: t.schema }, `${dir}/`);
     expect(outcome.error).toBeUndefined();
     expect(outcome.results.at(-1)?.name).toBe('0016-view-keys');
   } finally {

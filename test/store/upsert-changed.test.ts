@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMirrorTable, dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { Row } from '../../src/store/index.js';
-import { heldRowsQuery } from '../../src/store/postgres-adapter.js';
+import { heldRowsQuery } from '../../src/store/postgres/postgres-adapter.js';
 import { sql } from 'kysely';
 
 const T1 = '2025-01-01T00:00:00.000Z';

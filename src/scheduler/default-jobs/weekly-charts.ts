@@ -1,5 +1,5 @@
 // Once a week, the chart list (33 pages at real sizes): charts change rarely.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const weeklyCharts: JobDef = {
   name: 'weekly-charts',

@@ -1,6 +1,6 @@
 // Monitoring events move fastest: every five minutes, the window since the high-water mark (minus the
 // lookback) is read again.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const monitoringEvents: JobDef = {
   name: 'monitoring-events',

@@ -2,7 +2,7 @@
 // requests at real sizes, half the month's quota): the only way to see every asset's change and
 // removal, since /v1/assets has no change filter. Incremental mode, so a pass stopped by a quota
 // resumes at its checkpoint instead of starting over.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const monthlyAssets: JobDef = {
   name: 'monthly-assets',

@@ -1,5 +1,5 @@
 // Every hour, the one-request monitoring lists: token-unlock coverage and the category taxonomy.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const monitoringLists: JobDef = {
   name: 'monitoring-lists',

@@ -1,10 +1,10 @@
 // `ds-mirror receive`: runs the webhook receiver until SIGINT/SIGTERM, then shuts down gracefully
 // (stop accepting, finish in-flight deliveries, close the database). Secrets never come from flags.
 import type { Command } from 'commander';
-import type { CliIo } from '../cli.js';
-import { commandContext, openConfiguredStore, wholeNumber } from '../cli/context.js';
-import { loadSecrets } from './load-secrets.js';
-import { startReceiver } from './start-receiver.js';
+import type { CliIo } from './io.js';
+import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { loadSecrets } from '../receiver/load-secrets.js';
+import { startReceiver } from '../receiver/start-receiver.js';
 
 export const DEFAULT_RECEIVER_PORT = 8787;
 

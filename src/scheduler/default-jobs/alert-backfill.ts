@@ -1,7 +1,7 @@
 // Alert history the receiver missed (down, misconfigured, a delivery the sender gave up on) is filled
 // from each configured view's matches, every hour: the stream `ds-mirror backfill alerts` runs, reading
 // the matches since its last pass, and every match once per monitoring.fullPassEveryHours.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const alertBackfill: JobDef = {
   name: 'alert-backfill',

@@ -1,6 +1,6 @@
 // Twice a day, the top of each asset class by market_cap.rank (topAssets, default 100 per class): three
 // /v1 requests where the prices that matter move. Partial: it never soft-deletes.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const assetsTopJob: JobDef = {
   name: 'assets-top',

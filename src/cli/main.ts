@@ -2,16 +2,11 @@
 // config file > defaults); bad input is one clear line on stderr and exit code 2.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, DsMirrorError } from './errors.js';
-import { registerCommands } from './cli/commands.js';
+import { ConfigError, errorAction } from '../errors.js';
+import { registerCommands } from './commands.js';
+import { EXIT, type CliIo } from './io.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, stopped: 3 } as const;
-
-export interface CliIo {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  env: NodeJS.ProcessEnv;
-}
+export { EXIT, type CliIo } from './io.js';
 
 export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
   const program = new Command('ds-mirror')
@@ -44,13 +39,13 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`ds-mirror: ${message}\n`);
-    return error instanceof DsMirrorError && error.code === 'DS_LEASE_HELD' ? EXIT.stopped : EXIT.failed;
+    return errorAction(error) === 'stop' ? EXIT.stopped : EXIT.failed;
   }
 }
 
-/** The version in package.json: one folder up from src/, two from dist/src/. */
+/** The version in package.json: two folders up from src/cli/, three from dist/src/cli/. */
 function packageVersion(): string {
-  for (const up of ['../package.json', '../../package.json']) {
+  for (const up of ['../../package.json', '../../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
       if (pkg.name === 'ds-mirror' && pkg.version) return pkg.version;

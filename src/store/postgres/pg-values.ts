@@ -2,7 +2,7 @@
 // checked in JS before a page is written: one record with a string in a bigint column or a NUL in a
 // text would otherwise fail the page's one statement, and with it the page on every run. Only what
 // certainly fails is refused here; anything subtler is caught by the row-by-row retry.
-import { textProblem } from './storable.js';
+import { textProblem } from '../storable.js';
 
 export type ValueCheck = (value: unknown) => string | null;
 

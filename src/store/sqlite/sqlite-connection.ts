@@ -3,7 +3,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { toDbCommon } from './store-adapter.js';
 
 const BUSY_TIMEOUT_MS = 10_000;
 const PAGE_SIZE = 16_384;
@@ -39,10 +38,4 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Database.Dat
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_BYTES / pageSize}`);
   sqlite.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`);
   return sqlite;
-}
-
-/** A JS value as SQLite stores it: booleans as 0/1, objects as JSON, Dates as ISO text. */
-export function toSqliteValue(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return toDbCommon(value);
 }

@@ -1,6 +1,6 @@
 // Once a day, the /v1 lists that fit in a page or a date window (about 9 /v1 requests at real sizes),
 // incremental: a page served again byte for byte is not even parsed, date windows read their last days.
-import type { JobDef } from '../src/scheduler/job-def.js';
+import type { JobDef } from '../job-def.js';
 
 export const dailyCatalog: JobDef = {
   name: 'daily-catalog',

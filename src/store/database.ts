@@ -1,0 +1,175 @@
+// The engine's own tables as Kysely sees them (Kysely<Database>), values as both adapters read them
+// back: integers as numbers, JSON and times as text (ISO UTC), booleans as SQLite's 0/1 or
+// PostgreSQL's true/false. The mirrored tables are declared by the catalog, not here: code that
+// writes them by name goes through `MirrorTables`.
+import type { ColumnType, Generated, Kysely } from 'kysely';
+
+type StoredBoolean = ColumnType<boolean | number, boolean | number, boolean | number>;
+/** A column with a default: optional on insert. */
+type Counter = ColumnType<number, number | undefined, number>;
+
+export interface SyncRunsTable {
+  id: Generated<number>;
+  started_at: string;
+  finished_at: string | null;
+  mode: string;
+  streams: string;
+  outcome: string | null;
+  job: string | null;
+  owner: string | null;
+}
+
+export interface SyncRunStreamsTable {
+  run_id: number;
+  stream: string;
+  fetched: Counter;
+  inserted: Counter;
+  updated: Counter;
+  unchanged: Counter;
+  deleted: Counter;
+  errors: Counter;
+  requests: Counter;
+  details: Counter;
+  duration_ms: Counter;
+  outcome: string;
+  error: string | null;
+}
+
+export interface StreamStateTable {
+  stream: string;
+  checkpoint: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_run_id: number | null;
+  updated_at: string;
+}
+
+export interface PassMarksTable {
+  stream: string;
+  part: string;
+  full_pass_at: string | null;
+  high_water: string | null;
+  updated_at: string;
+}
+
+export interface MirroredServiceTable {
+  base_url: string;
+  claimed_at: string;
+}
+
+export interface QuarantineTable {
+  id: Generated<number>;
+  stream: string;
+  reason: string;
+  record: string | null;
+  seen_at: string;
+}
+
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: string;
+}
+
+export interface PageHashesTable {
+  stream: string;
+  variant: string;
+  page: number;
+  request: string;
+  body_hash: string;
+  records: number;
+  keys: string;
+  synced_at: string;
+}
+
+export interface FanoutParentsTable {
+  stream: string;
+  parent_key: string;
+  row_hash: string;
+  rows: number;
+  synced_at: string;
+}
+
+export interface UsageLedgerTable {
+  family: string;
+  day: string;
+  requests: Counter;
+}
+
+export interface QuotaHoldsTable {
+  family: string;
+  until: string;
+  reason: string;
+  set_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  view_id: string;
+  view_name: string;
+  event_id: string;
+  development_id: string;
+  type: string;
+  event_timestamp: string;
+  signed: StoredBoolean;
+  body: string;
+  received_at: string;
+}
+
+export interface AlertHistoryTable {
+  view_id: string;
+  event_id: string;
+  first_seen_at: string;
+  source: 'webhook' | 'backfill';
+  delivery_id: string | null;
+  development_id: string | null;
+  matched_at: string | null;
+  view_name: string | null;
+}
+
+export interface RowHistoryTable {
+  id: Generated<number>;
+  table_name: string;
+  row_key: string;
+  raw: string;
+  row_hash: string;
+  first_seen_at: string;
+  valid_from: string;
+  valid_to: string;
+  change: 'updated' | 'deleted';
+  run_id: number | null;
+  ended_by_run_id: number | null;
+}
+
+export interface HistorySettingsTable {
+  table_name: string;
+  enabled: StoredBoolean;
+  retention_days: number | null;
+}
+
+/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017 and later columns). */
+export interface Database {
+  sync_runs: SyncRunsTable;
+  sync_run_streams: SyncRunStreamsTable;
+  stream_state: StreamStateTable;
+  pass_marks: PassMarksTable;
+  mirrored_service: MirroredServiceTable;
+  quarantine: QuarantineTable;
+  leases: LeasesTable;
+  page_hashes: PageHashesTable;
+  fanout_parents: FanoutParentsTable;
+  usage_ledger: UsageLedgerTable;
+  quota_holds: QuotaHoldsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  alert_history: AlertHistoryTable;
+  row_history: RowHistoryTable;
+  history_settings: HistorySettingsTable;
+}
+
+/** Any mirrored table by name (the catalog declares them): columns by name, values as the driver binds them. */
+export type MirrorTables = Record<string, Record<string, unknown>>;
+
+/** The same connection, for statements on a table named at run time (a mirrored table, a view). */
+export function mirrorTables(db: Kysely<Database>): Kysely<MirrorTables> {
+  return db as unknown as Kysely<MirrorTables>;
+}

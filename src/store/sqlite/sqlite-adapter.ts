@@ -1,0 +1,76 @@
+// SQLite through better-sqlite3 (connection and pragmas: sqlite-connection.ts; page upserts:
+// sqlite-upsert.ts). Booleans are 0/1, JSON and times text; lease times are ISO texts from this clock.
+import { resolve } from 'node:path';
+import { Kysely, sql } from 'kysely';
+import type { Database } from '../database.js';
+import { mirrorTables } from '../database.js';
+import { rowsUnder } from '../store-adapter.js';
+import type { ColumnTypes, Row, StoreAdapter } from '../types.js';
+import { openSqlite } from './sqlite-connection.js';
+import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
+import { sqliteTables } from './sqlite-tables.js';
+import { sqliteUpserter } from './sqlite-upsert.js';
+import { toSqliteValue } from './sqlite-values.js';
+
+export const SQLITE_COLUMN_TYPES: ColumnTypes = Object.freeze({
+  text: 'text',
+  integer: 'integer',
+  bigint: 'integer',
+  double: 'real',
+  boolean: 'integer',
+  json: 'text',
+  timestamp: 'text',
+  serial: 'integer',
+});
+
+const MAX_PARAMS = 32_766;
+
+const LEASE_HINT =
+  'another ds-mirror process is working on this SQLite file; wait for it to finish (or for the lease to ' +
+  'expire if it crashed), or use PostgreSQL (--db postgres://...) to run several workers side by side';
+
+export function createSqliteAdapter(path: string): StoreAdapter {
+  const sqlite = openSqlite(path);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const upserter = sqliteUpserter(sqlite);
+  return {
+    dialect: 'sqlite',
+    db,
+    columnTypes: SQLITE_COLUMN_TYPES,
+    knowsColumnKinds: false,
+    leaseHint: LEASE_HINT,
+    // An in-memory database exists only on this connection.
+    sharedFile: path === ':memory:' || path === '' ? undefined : resolve(path),
+    rowsPerStatement: rowsUnder(MAX_PARAMS),
+    toDb: toSqliteValue,
+    toColumn: () => toSqliteValue,
+    upsertPage: async (_trx, page) => upserter.upsertPage(page),
+    listTables: () => sqliteTables(db),
+    readBatches: (relation, batchRows) => sqliteBatches(db, relation, batchRows),
+    // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power
+    // loss; a transaction that acknowledges something to the outside (a webhook) commits with FULL.
+    async durableCommits(conn, on) {
+      await sql.raw(`pragma synchronous = ${on ? 'FULL' : 'NORMAL'}`).execute(conn);
+    },
+    async durableTransaction() {},
+    leaseNow: () => sql<string>`${new Date().toISOString()}`,
+    leaseExpiry: (ttlMs) => sql<string>`${new Date(Date.now() + ttlMs).toISOString()}`,
+    async close() {
+      upserter.clear();
+      await db.destroy();
+    },
+  };
+}
+
+/** One statement iterated (better-sqlite3's iterate), cut into batches. */
+async function* sqliteBatches(db: Kysely<Database>, relation: string, batchRows: number): AsyncGenerator<Row[]> {
+  let batch: Row[] = [];
+  for await (const row of mirrorTables(db).selectFrom(relation).selectAll().stream(batchRows)) {
+    batch.push(row);
+    if (batch.length >= batchRows) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -1,0 +1,33 @@
+// The SQL text of the statements SQLite runs through better-sqlite3's prepared statements (the store's
+// page upsert, the receiver's writer thread): Kysely would re-prepare them on every call.
+import { quoteIdent } from '../store-adapter.js';
+
+/** Insert one row of `columns`; a row whose `key` is already held is skipped (insert-only, first wins). */
+export function insertIgnoreSql(table: string, columns: readonly string[], key: readonly string[]): string {
+  return (
+    `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) values (${columns.map(() => '?').join(', ')}) ` +
+    `on conflict (${key.map(quoteIdent).join(', ')}) do nothing`
+  );
+}
+
+/** A mirrored table's row by key: select its stored version, insert it new, update it in place. */
+export interface UpsertSql {
+  /** row_hash, deleted_at of one key (the changed-row rule's inputs). */
+  select: string;
+  /** `columns`, then first_seen_at and synced_at. */
+  insert: string;
+  /** `setColumns`, then synced_at, then the key. */
+  update: string;
+}
+
+export function upsertSql(table: string, key: readonly string[], columns: readonly string[], setColumns: readonly string[]): UpsertSql {
+  const t = quoteIdent(table);
+  const keyWhere = key.map((k) => `${quoteIdent(k)} = ?`).join(' and ');
+  return {
+    select: `select row_hash, deleted_at from ${t} where ${keyWhere}`,
+    insert:
+      `insert into ${t} (${columns.map(quoteIdent).join(', ')}, first_seen_at, synced_at, deleted_at) ` +
+      `values (${columns.map(() => '?').join(', ')}, ?, ?, null)`,
+    update: `update ${t} set ${setColumns.map((c) => `${quoteIdent(c)} = ?`).join(', ')}, synced_at = ?, deleted_at = null where ${keyWhere}`,
+  };
+}

@@ -1,0 +1,60 @@
+// The typed Database (src/store/database.ts) is written by hand beside the migrations: this fails when
+// the two disagree, on either store. COLUMNS must name every column of every typed table (the type
+// below refuses a missing or an extra one), and each table must hold exactly those columns.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/store/database.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
+  sync_runs: { id: true, started_at: true, finished_at: true, mode: true, streams: true, outcome: true, job: true, owner: true },
+  sync_run_streams: {
+    run_id: true, stream: true, fetched: true, inserted: true, updated: true, unchanged: true, deleted: true,
+    errors: true, requests: true, details: true, duration_ms: true, outcome: true, error: true,
+  },
+  stream_state: { stream: true, checkpoint: true, last_success_at: true, last_error: true, last_run_id: true, updated_at: true },
+  pass_marks: { stream: true, part: true, full_pass_at: true, high_water: true, updated_at: true },
+  mirrored_service: { base_url: true, claimed_at: true },
+  quarantine: { id: true, stream: true, reason: true, record: true, seen_at: true },
+  leases: { name: true, owner: true, expires_at: true },
+  page_hashes: { stream: true, variant: true, page: true, request: true, body_hash: true, records: true, keys: true, synced_at: true },
+  fanout_parents: { stream: true, parent_key: true, row_hash: true, rows: true, synced_at: true },
+  usage_ledger: { family: true, day: true, requests: true },
+  quota_holds: { family: true, until: true, reason: true, set_at: true },
+  webhook_deliveries: {
+    id: true, view_id: true, view_name: true, event_id: true, development_id: true, type: true,
+    event_timestamp: true, signed: true, body: true, received_at: true,
+  },
+  alert_history: { view_id: true, event_id: true, first_seen_at: true, source: true, delivery_id: true, development_id: true, matched_at: true, view_name: true },
+  row_history: {
+    id: true, table_name: true, row_key: true, raw: true, row_hash: true, first_seen_at: true, valid_from: true,
+    valid_to: true, change: true, run_id: true, ended_by_run_id: true,
+  },
+  history_settings: { table_name: true, enabled: true, retention_days: true },
+};
+
+for (const dialect of dialects) {
+  describe(`typed Database (${dialect})`, () => {
+    let t: TestStore;
+    afterEach(() => t.cleanup());
+
+    it('declares exactly the columns the migrations create, table by table', async () => {
+      t = await openTestStore(dialect);
+      const tables = new Map((await t.store.adapter.listTables()).map((table) => [table.name, table.columns.map((c) => c.name).sort()]));
+      for (const [table, columns] of Object.entries(COLUMNS)) {
+        expect({ table, columns: tables.get(table) }).toEqual({ table, columns: Object.keys(columns).sort() });
+      }
+    });
+
+    it('reads back what it writes through the typed connection', async () => {
+      t = await openTestStore(dialect);
+      const db = t.store.adapter.db;
+      const { id } = await db
+        .insertInto('sync_runs')
+        .values({ started_at: '2026-01-02T03:04:05.000Z', mode: 'full', streams: '["assets"]', outcome: null, finished_at: null, job: null, owner: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const run = await db.selectFrom('sync_runs').select(['mode', 'streams']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(run).toEqual({ mode: 'full', streams: '["assets"]' });
+    });
+  });
+}
