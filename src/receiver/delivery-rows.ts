@@ -19,22 +19,30 @@ export interface DeliveryRows {
 }
 
 export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
-  const { envelope: e, receivedAt } = d;
-  const dev = e.data.latest_development;
-  const devJson = JSON.stringify(dev);
-  const delivery: Row = {
+  return { delivery: deliveryRow(d), alert: alertRow(d), development: developmentRow(d) };
+}
+
+/** The delivery as received: its ids, whether it was signed, and the body byte for byte. */
+function deliveryRow(d: AcceptedDelivery): Row {
+  const { envelope: e } = d;
+  return {
     id: e.id,
     view_id: e.data.view.id,
     view_name: e.data.view.name,
     event_id: e.data.event.id,
-    development_id: dev.id,
+    development_id: e.data.latest_development.id,
     type: e.type,
     event_timestamp: e.timestamp,
     signed: d.signed,
     body: d.body,
-    received_at: receivedAt,
+    received_at: d.receivedAt,
   };
-  const alert: Row = {
+}
+
+/** The view's match of the event, as the backfill would record it. */
+function alertRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
+  const dev = e.data.latest_development;
+  return {
     view_id: e.data.view.id,
     event_id: e.data.event.id,
     first_seen_at: receivedAt,
@@ -45,9 +53,14 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     matched_at: e.timestamp,
     view_name: e.data.view.name,
   };
+}
+
+function developmentRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
+  const dev = e.data.latest_development;
+  const devJson = JSON.stringify(dev);
   // The webhook carries a subset of the detail: detail_fetched_at stays null so the next sync fetches
   // the rest; fields the webhook does not carry stay null rather than guessed.
-  const development: Row = {
+  return {
     id: dev.id,
     event_id: e.data.event.id,
     title: dev.title,
@@ -73,5 +86,4 @@ export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
     synced_at: receivedAt,
     deleted_at: null,
   };
-  return { delivery, alert, development };
 }

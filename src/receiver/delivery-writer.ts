@@ -1,16 +1,18 @@
-// Where accepted deliveries are committed. A SQLite file gets a writer thread with its own
-// connection (sqlite-writer.ts): better-sqlite3 runs the inserts and the commit's fsync
-// synchronously, which on the HTTP thread stalled every request behind each group commit.
-// PostgreSQL (whose driver is asynchronous) and an in-memory SQLite database commit through the store.
-import type { Store } from '../store/types.js';
-import type { DeliveryWriter } from './delivery-writer-contract.js';
-import { startSqliteWriter } from './sqlite-writer.js';
-import { storeWriter } from './store-writer.js';
+// What commits accepted deliveries: the contract the group committer writes through, and that the
+// SQLite writer thread (sqlite-writer.ts) and the store's own transactions (store-writer.ts) fulfil.
+import type { AcceptedDelivery } from './delivery-rows.js';
 
-export type { Committed, DeliveryWriter } from './delivery-writer-contract.js';
+export interface DeliveryWriter {
+  /** Groups handed to it before the first has committed. */
+  readonly maxInFlight: number;
+  /** Commits the group durably (it survives power loss). */
+  write(group: readonly AcceptedDelivery[]): Promise<Committed>;
+  close(): Promise<void>;
+}
 
-export async function openDeliveryWriter(store: Store): Promise<DeliveryWriter> {
-  // A file a second connection can open (SQLite on disk); an in-memory database has none.
-  const file = store.adapter.sharedFile;
-  return file === undefined ? storeWriter(store) : startSqliteWriter(file);
+export interface Committed {
+  /** Delivery ids of the group that were new (the rest were retries or deliveries to another view). */
+  inserted: number;
+  /** Numbers the writer's commits: groups committed together share it. */
+  commit: number;
 }

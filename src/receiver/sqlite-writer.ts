@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AcceptedDelivery } from './delivery-rows.js';
-import type { Committed, DeliveryWriter } from './delivery-writer-contract.js';
+import type { Committed, DeliveryWriter } from './delivery-writer.js';
 
 /** One group: [raw body, signed, received at] per delivery; the thread builds the rows. */
 export interface ThreadRequest {

@@ -2,7 +2,7 @@
 // insert per table. Used for PostgreSQL, whose driver does not block the event loop.
 import { keyString, type Row, type Store } from '../store/types.js';
 import { deliveryRows, type AcceptedDelivery } from './delivery-rows.js';
-import type { DeliveryWriter } from './delivery-writer-contract.js';
+import type { DeliveryWriter } from './delivery-writer.js';
 
 export function storeWriter(store: Store): DeliveryWriter {
   let commits = 0;

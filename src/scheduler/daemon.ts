@@ -12,10 +12,10 @@ import type { Store } from '../store/types.js';
 import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
 import type { ScheduledJob } from './configure-jobs.js';
-import { createDaemonMetrics } from './daemon-metrics.js';
+import { createDaemonMetrics, type DaemonMetrics } from './daemon-metrics.js';
 import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
-import { startScheduler, type JobStatus, type Scheduler } from './scheduler.js';
+import { startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
 import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
 
 export interface DaemonOptions {
@@ -77,97 +77,122 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const now = opts.now ?? Date.now;
   const startedAt = new Date(now());
   const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none');
-  let stopping = false;
-
-  let receiver: Receiver | null = null;
-  let scheduler: Scheduler | undefined;
-  let server: HealthServer | undefined;
+  const life = { stopping: false };
+  const parts: { receiver: Receiver | null; scheduler?: Scheduler } = { receiver: null };
   const metrics = createDaemonMetrics({
-    store: opts.store,
-    client: opts.client,
-    receiver: () => receiver?.stats() ?? null,
-    jobs: () => scheduler?.status() ?? [],
+    store: opts.store, client: opts.client, receiver: () => parts.receiver?.stats() ?? null, jobs: () => parts.scheduler?.status() ?? [],
   });
+  let health = (): DaemonHealth => {
+    throw new Error('the daemon is still starting');
+  };
+  const servers = await startServers(opts, metrics, () => ({ ok: !life.stopping, body: health() }));
+  parts.receiver = servers.receiver;
+
+  const scheduler = startScheduler({
+    jobs: enabled, logger: opts.logger, run: runSyncWith(opts), history: await jobHistory(opts.store, enabled.map((e) => e.job.name)),
+    onFinished: (e) => metrics.jobFinished(e), onSkipped: (job) => metrics.jobSkipped(job),
+  });
+  parts.scheduler = scheduler;
+  const startupDone = runStartupJobs(startup, scheduler, log, () => life.stopping);
+  health = () => daemonHealth({ opts, scheduler, receiver: servers.receiver, startup, startedAt, at: now(), stopping: life.stopping });
+
+  const { http, receiver } = servers;
+  log.info({ health: `${http.url}/healthz`, metrics: `${http.url}/metrics`, receiver: receiver?.url ?? null, jobs: enabled.length }, 'daemon started');
+  let stopped: Promise<boolean> | undefined;
+  const stop = () => {
+    life.stopping = true;
+    return (stopped ??= stopDaemon({ log, scheduler, receiver, http, startupDone, timeoutMs: opts.stopTimeoutMs ?? 30_000 }));
+  };
+  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler, health: () => health(), stop };
+}
+
+/** The receiver (when configured) and the /healthz + /metrics server; a receiver started is closed if the other fails. */
+async function startServers(
+  opts: DaemonOptions,
+  metrics: DaemonMetrics,
+  health: () => { ok: boolean; body: object },
+): Promise<{ receiver: Receiver | null; http: HealthServer }> {
+  let receiver: Receiver | null = null;
   try {
     if (opts.receiver) receiver = await startReceiver({ ...opts.receiver, store: opts.store, logger: opts.logger });
-    server = await startHealthServer({
-      ...opts.http,
-      logger: log,
-      metrics,
-      health: () => ({ ok: !stopping, body: health() }),
-    }).catch((err: NodeJS.ErrnoException) => {
+    const http = await startHealthServer({ ...opts.http, logger: opts.logger.child({ component: 'daemon' }), metrics, health }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new ConfigError(`port ${opts.http.port} on ${opts.http.host} is in use: choose another with --metrics-port or "metricsPort"`);
       throw err;
     });
+    return { receiver, http };
   } catch (err) {
     await receiver?.close();
     throw err;
   }
+}
 
-  scheduler = startScheduler({
-    jobs: enabled,
-    logger: opts.logger,
-    run: (job, streams, signal) =>
-      runSync({
-        client: opts.client,
-        store: opts.store,
-        logger: opts.logger.child({ job: job.name }),
-        settings: { ...opts.settings, mode: job.mode },
-        streams,
-        signal,
-        progress: opts.progress,
-        job: job.name,
-      }),
-    history: await jobHistory(opts.store, enabled.map((e) => e.job.name)),
-    onFinished: (e) => metrics.jobFinished(e),
-    onSkipped: (job) => metrics.jobSkipped(job),
-  });
-  const running = scheduler;
-  // One after the other, each under the schedule's rules (a job already running is not started twice).
-  const startupDone = (async () => {
-    for (const s of startup) {
-      if (stopping) return;
-      s.state = 'running';
-      log.info({ job: s.job, why: s.reason }, 'start-up run');
-      await running.runNow(s.job).catch((err: unknown) => log.error({ job: s.job, err: err instanceof Error ? err.message : String(err) }, 'start-up run failed'));
-      s.state = 'done';
-    }
-  })();
+/** A job's run: one sync of its streams in the job's mode. */
+function runSyncWith(opts: DaemonOptions): RunJob {
+  return (job, streams, signal) =>
+    runSync({
+      client: opts.client, store: opts.store, logger: opts.logger.child({ job: job.name }), settings: { ...opts.settings, mode: job.mode },
+      streams, signal, progress: opts.progress, job: job.name,
+    });
+}
 
-  function health(): DaemonHealth {
-    const states = new Map(running.status().map((s) => [s.name, s]));
-    const at = now();
-    const soonest = running.status().filter((s) => s.nextRunAt !== null).sort((a, b) => Date.parse(a.nextRunAt!) - Date.parse(b.nextRunAt!))[0];
-    return {
-      status: stopping ? 'stopping' : 'ok',
-      startedAt: startedAt.toISOString(),
-      uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
-      jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleStatus(j)), enabled: j.enabled })),
-      receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
-      next: soonest ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) } : null,
-      startup: startup.map((s) => ({ ...s })),
-    };
+/** The runs made at start, one after the other, each under the schedule's rules (a job already running is not started twice). */
+async function runStartupJobs(startup: StartupJob[], scheduler: Scheduler, log: Logger, stopping: () => boolean): Promise<void> {
+  for (const s of startup) {
+    if (stopping()) return;
+    s.state = 'running';
+    log.info({ job: s.job, why: s.reason }, 'start-up run');
+    await scheduler.runNow(s.job).catch((err: unknown) => log.error({ job: s.job, err: err instanceof Error ? err.message : String(err) }, 'start-up run failed'));
+    s.state = 'done';
   }
+}
 
-  log.info({ health: `${server.url}/healthz`, metrics: `${server.url}/metrics`, receiver: receiver?.url ?? null, jobs: enabled.length }, 'daemon started');
-  const http = server;
-  let stopped: Promise<boolean> | undefined;
-  async function shutdown(): Promise<boolean> {
-    stopping = true;
-    const timeoutMs = opts.stopTimeoutMs ?? 30_000;
-    log.warn({ timeoutMs }, 'stopping: no new runs; the pages in flight commit and checkpoint');
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const drained = Promise.all([running.stop(), receiver?.close(), startupDone]).then(() => true as const);
-    const clean = await Promise.race([drained, bound]);
-    clearTimeout(timer);
-    await http.close();
-    if (clean) log.info('daemon stopped');
-    else log.error({ running: running.status().filter((s) => s.running).map((s) => s.name) }, `runs still going after ${timeoutMs} ms; exiting anyway (the next run resumes from the last checkpoint)`);
-    return clean;
-  }
+interface HealthSources {
+  opts: DaemonOptions;
+  scheduler: Scheduler;
+  receiver: Receiver | null;
+  startup: readonly StartupJob[];
+  startedAt: Date;
+  /** Now, in milliseconds. */
+  at: number;
+  stopping: boolean;
+}
 
-  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler: running, health, stop: () => (stopped ??= shutdown()) };
+function daemonHealth({ opts, scheduler, receiver, startup, startedAt, at, stopping }: HealthSources): DaemonHealth {
+  const statuses = scheduler.status();
+  const states = new Map(statuses.map((s) => [s.name, s]));
+  const soonest = statuses.filter((s) => s.nextRunAt !== null).sort((a, b) => Date.parse(a.nextRunAt!) - Date.parse(b.nextRunAt!))[0];
+  return {
+    status: stopping ? 'stopping' : 'ok',
+    startedAt: startedAt.toISOString(),
+    uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
+    jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleStatus(j)), enabled: j.enabled })),
+    receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
+    next: soonest ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) } : null,
+    startup: startup.map((s) => ({ ...s })),
+  };
+}
+
+interface Running {
+  log: Logger;
+  scheduler: Scheduler;
+  receiver: Receiver | null;
+  http: HealthServer;
+  startupDone: Promise<void>;
+  timeoutMs: number;
+}
+
+/** No new runs; the runs in flight and the receiver's deliveries finish within the bound; then the HTTP server closes. */
+async function stopDaemon({ log, scheduler, receiver, http, startupDone, timeoutMs }: Running): Promise<boolean> {
+  log.warn({ timeoutMs }, 'stopping: no new runs; the pages in flight commit and checkpoint');
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const drained = Promise.all([scheduler.stop(), receiver?.close(), startupDone]).then(() => true as const);
+  const clean = await Promise.race([drained, bound]);
+  clearTimeout(timer);
+  await http.close();
+  if (clean) log.info('daemon stopped');
+  else log.error({ running: scheduler.status().filter((s) => s.running).map((s) => s.name) }, `runs still going after ${timeoutMs} ms; exiting anyway (the next run resumes from the last checkpoint)`);
+  return clean;
 }
 
 function idleStatus(job: ScheduledJob): JobStatus {

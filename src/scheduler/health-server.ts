@@ -1,6 +1,6 @@
 // The daemon's own HTTP endpoints: GET /healthz (liveness, and each job's state) and GET /metrics
 // (Prometheus). Bound to loopback unless configured otherwise: the job states name streams and errors.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 
@@ -20,11 +20,34 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(opts: HealthServerOptions): Promise<HealthServer> {
-  const send = (res: ServerResponse, status: number, type: string, body: string) => {
-    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
-    res.end(body);
+  const server = createServer(answerWith(opts));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
-  const server = createServer((req, res) => {
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+/** The request listener: /healthz from `health`, /metrics rendered at each scrape, anything else 404. */
+function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
     if (path === '/healthz') {
@@ -42,22 +65,5 @@ export async function startHealthServer(opts: HealthServerOptions): Promise<Heal
       return;
     }
     send(res, 404, 'text/plain', 'not found: try /healthz or /metrics\n');
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${host}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
 }

@@ -36,8 +36,20 @@ export interface MirrorStats {
 }
 
 export async function readMirrorStats(store: Store, now: number = Date.now()): Promise<MirrorStats> {
-  const { db } = store;
-  const sums = await db
+  const [sums, states, deliveries] = await Promise.all([passSums(store.db), streamStates(store.db), deliveryTotals(store.db)]);
+  const byName = new Map(states.map((s) => [String(s.stream), s]));
+  // The catalog's streams only: a stream an earlier version had (or a name a test made up) is not reported.
+  const known = new Set(allStreams().map((s) => s.name));
+  const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].filter((n) => known.has(n)).sort();
+  const streams = names.map((stream) => streamTotals(stream, sums.find((s) => s.stream === stream), byName.get(stream), now));
+  return { streams, deliveries };
+}
+
+type Db = Store['db'];
+
+/** Per stream, the sums over every pass recorded in sync_run_streams. */
+function passSums(db: Db) {
+  return db
     .selectFrom('sync_run_streams')
     .select((eb) => [
       'stream',
@@ -52,43 +64,47 @@ export async function readMirrorStats(store: Store, now: number = Date.now()): P
     ])
     .groupBy('stream')
     .execute();
-  const states = await db
+}
+
+/** Per stream, its state and how its last pass ended. */
+function streamStates(db: Db) {
+  return db
     .selectFrom('stream_state as s')
     .leftJoin('sync_run_streams as r', (j) => j.onRef('r.run_id', '=', 's.last_run_id').onRef('r.stream', '=', 's.stream'))
     .select(['s.stream', 's.last_success_at', 's.last_error', 's.checkpoint', 'r.outcome', 'r.duration_ms'])
     .execute();
-  const deliveries = (await db
+}
+
+async function deliveryTotals(db: Db): Promise<DeliveryTotals> {
+  const row = (await db
     .selectFrom('webhook_deliveries')
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('received_at').as('last')])
     .executeTakeFirst()) as { n: number | string; last: string | Date | null } | undefined;
+  return { received: num(row?.n), lastReceivedAt: iso(row?.last) };
+}
 
-  const byName = new Map(states.map((s) => [String(s.stream), s]));
-  // The catalog's streams only: a stream an earlier version had (or a name a test made up) is not reported.
-  const known = new Set(allStreams().map((s) => s.name));
-  const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].filter((n) => known.has(n)).sort();
-  const streams = names.map((stream): StreamTotals => {
-    const sum = sums.find((s) => s.stream === stream);
-    const state = byName.get(stream);
-    const lastSuccessAt = iso(state?.last_success_at);
-    return {
-      stream,
-      runs: num(sum?.runs),
-      failures: num(sum?.failures),
-      fetched: num(sum?.fetched),
-      inserted: num(sum?.inserted),
-      updated: num(sum?.updated),
-      deleted: num(sum?.deleted),
-      requests: num(sum?.requests),
-      errors: num(sum?.errors),
-      lastSuccessAt,
-      lagSeconds: lastSuccessAt === null ? null : Math.max(0, Math.round((now - Date.parse(lastSuccessAt)) / 1000)),
-      lastOutcome: state?.outcome ?? null,
-      lastError: state?.last_error ?? null,
-      lastDurationMs: state?.duration_ms === null || state?.duration_ms === undefined ? null : num(state.duration_ms),
-      resumes: state?.checkpoint !== null && state?.checkpoint !== undefined,
-    };
-  });
-  return { streams, deliveries: { received: num(deliveries?.n), lastReceivedAt: iso(deliveries?.last) } };
+type PassSums = Awaited<ReturnType<typeof passSums>>[number];
+type StreamStateRow = Awaited<ReturnType<typeof streamStates>>[number];
+
+function streamTotals(stream: string, sum: PassSums | undefined, state: StreamStateRow | undefined, now: number): StreamTotals {
+  const lastSuccessAt = iso(state?.last_success_at);
+  return {
+    stream,
+    runs: num(sum?.runs),
+    failures: num(sum?.failures),
+    fetched: num(sum?.fetched),
+    inserted: num(sum?.inserted),
+    updated: num(sum?.updated),
+    deleted: num(sum?.deleted),
+    requests: num(sum?.requests),
+    errors: num(sum?.errors),
+    lastSuccessAt,
+    lagSeconds: lastSuccessAt === null ? null : Math.max(0, Math.round((now - Date.parse(lastSuccessAt)) / 1000)),
+    lastOutcome: state?.outcome ?? null,
+    lastError: state?.last_error ?? null,
+    lastDurationMs: state?.duration_ms === null || state?.duration_ms === undefined ? null : num(state.duration_ms),
+    resumes: state?.checkpoint !== null && state?.checkpoint !== undefined,
+  };
 }
 
 // PostgreSQL returns sums as strings (numeric) and counts as bigint strings; timestamps as Date.

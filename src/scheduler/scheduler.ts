@@ -47,6 +47,11 @@ export interface SchedulerOptions {
   onSkipped?: (job: string) => void;
   /** Each job's last run and success before this process started (from sync_runs). */
   history?: Readonly<Record<string, Partial<JobStatus>>>;
+  /**
+   * Milliseconds since the epoch, for the times a job reports and its duration (default Date.now).
+   * The cron ticks follow the timers and Date, which tests replace with fake timers.
+   */
+  now?: () => number;
 }
 
 export interface Scheduler {
@@ -57,108 +62,137 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
+/** A configured job as the scheduler holds it: its cron timer and what it reports. */
+interface JobEntry {
+  job: ScheduledJob;
+  streams: readonly StreamDef[];
+  status: JobStatus;
+  cron: CronJob;
+}
+
+/** What every tick of this scheduler shares. */
+interface SchedulerState {
+  opts: SchedulerOptions;
+  log: Logger;
+  now: () => number;
+  /** Aborted by stop(): no new run, and the running ones stop at their next page. */
+  stopRuns: AbortController;
+  /** Stream name → the job syncing it now. */
+  busyStreams: Map<string, string>;
+  runsInFlight: Set<Promise<void>>;
+}
+
 export function startScheduler(opts: SchedulerOptions): Scheduler {
-  const log = opts.logger.child({ component: 'scheduler' });
-  const stopRuns = new AbortController();
-  const busy = new Map<string, string>(); // stream → job running it
-  const running = new Set<Promise<void>>();
-  const entries = opts.jobs.map(({ job, streams }) => {
-    const status: JobStatus = {
-      name: job.name, schedule: job.schedule, timeZone: job.timeZone ?? null, mode: job.mode,
-      streams: streams.map((s) => s.name), running: false, nextRunAt: null, lastStartedAt: null,
-      lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null, lastError: null, lastRunId: null, runs: 0, skipped: 0,
-      ...opts.history?.[job.name],
-    };
-    const entry = { job, streams, status, cron: null as CronJob | null };
-    entry.cron = CronJob.from({
-      cronTime: job.schedule,
-      timeZone: job.timeZone,
-      name: job.name,
-      start: false,
-      onTick: () => void tick(entry),
-    });
-    return entry;
-  });
-  type Entry = (typeof entries)[number];
-
-  function skip(entry: Entry, why: string): void {
-    entry.status.skipped++;
-    opts.onSkipped?.(entry.job.name);
-    log.warn({ job: entry.job.name }, `tick skipped: ${why}`);
-  }
-
-  function tick(entry: Entry): Promise<void> {
-    if (stopRuns.signal.aborted) return Promise.resolve();
-    if (entry.status.running) {
-      skip(entry, 'the previous run is still going');
-      return Promise.resolve();
-    }
-    const free = entry.streams.filter((s) => !busy.has(s.name));
-    const held = entry.streams.filter((s) => busy.has(s.name)).map((s) => `${s.name} (${busy.get(s.name)})`);
-    if (free.length === 0) {
-      skip(entry, `every stream is being synced by another job: ${held.join(', ')}`);
-      return Promise.resolve();
-    }
-    if (held.length > 0) log.info({ job: entry.job.name, held }, 'streams synced by another job are left to it');
-    const run = execute(entry, free);
-    running.add(run);
-    return run.finally(() => running.delete(run));
-  }
-
-  async function execute(entry: Entry, streams: readonly StreamDef[]): Promise<void> {
-    const { job, status } = entry;
-    for (const s of streams) busy.set(s.name, job.name);
-    status.running = true;
-    status.runs++;
-    status.lastStartedAt = new Date().toISOString();
-    const started = performance.now();
-    log.info({ job: job.name, mode: job.mode, streams: streams.map((s) => s.name) }, 'job started');
-    let result: RunResult | null = null;
-    let outcome: StreamRunStats['outcome'];
-    let error: string | null = null;
-    try {
-      result = await opts.run(job, streams, stopRuns.signal);
-      outcome = result.outcome;
-      const failed = result.streams.filter((s) => s.error);
-      error = failed.length ? failed.map((s) => `${s.stream}: ${s.error}`).join('; ') : null;
-    } catch (err) {
-      // The run could not even be recorded (database down, ...): the next tick tries again.
-      outcome = 'failed';
-      error = err instanceof Error ? err.message : String(err);
-    } finally {
-      for (const s of streams) busy.delete(s.name);
-      status.running = false;
-    }
-    const durationMs = performance.now() - started;
-    status.lastFinishedAt = new Date().toISOString();
-    status.lastOutcome = outcome;
-    status.lastError = error;
-    status.lastRunId = result?.runId ?? status.lastRunId;
-    if (outcome === 'success' || outcome === 'partial') status.lastSuccessAt = status.lastFinishedAt;
-    const line = { job: job.name, runId: result?.runId, outcome, ms: Math.round(durationMs), ...(error ? { err: error } : {}) };
-    if (outcome === 'failed') log.error(line, 'job failed; it runs again on its next tick');
-    else log.info(line, 'job finished');
-    opts.onFinished?.({ job: job.name, outcome, durationMs, result });
-  }
-
-  for (const entry of entries) entry.cron?.start();
-  log.info({ jobs: entries.map((e) => ({ job: e.job.name, schedule: e.job.schedule, next: nextRun(e) })) }, 'scheduler started');
-
-  function nextRun(entry: Entry): string | null {
-    return entry.cron?.isActive ? entry.cron.nextDate().toJSDate().toISOString() : null;
-  }
+  const state: SchedulerState = {
+    opts, log: opts.logger.child({ component: 'scheduler' }), now: opts.now ?? Date.now,
+    stopRuns: new AbortController(), busyStreams: new Map(), runsInFlight: new Set(),
+  };
+  const entries = opts.jobs.map(({ job, streams }) => jobEntry(job, streams, opts.history?.[job.name], (entry) => void tick(state, entry)));
+  for (const entry of entries) entry.cron.start();
+  state.log.info({ jobs: entries.map((e) => ({ job: e.job.name, schedule: e.job.schedule, next: nextRun(e) })) }, 'scheduler started');
 
   return {
     status: () => entries.map((e) => ({ ...e.status, streams: [...e.status.streams], nextRunAt: nextRun(e) })),
     runNow(name) {
       const entry = entries.find((e) => e.job.name === name);
       if (!entry) return Promise.reject(new Error(`no enabled job named ${name}`));
-      return tick(entry);
+      return tick(state, entry);
     },
     async stop() {
-      for (const e of entries) await e.cron?.stop();
-      stopRuns.abort();
-      await Promise.all(running);
+      for (const e of entries) await e.cron.stop();
+      state.stopRuns.abort();
+      await Promise.all(state.runsInFlight);
     },
   };
+}
+
+function jobEntry(job: ScheduledJob, streams: readonly StreamDef[], history: Partial<JobStatus> | undefined, onTick: (entry: JobEntry) => void): JobEntry {
+  const status: JobStatus = {
+    name: job.name, schedule: job.schedule, timeZone: job.timeZone ?? null, mode: job.mode,
+    streams: streams.map((s) => s.name), running: false, nextRunAt: null, lastStartedAt: null,
+    lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null, lastError: null, lastRunId: null, runs: 0, skipped: 0,
+    ...history,
+  };
+  const cron = CronJob.from({ cronTime: job.schedule, timeZone: job.timeZone, name: job.name, start: false, onTick: () => onTick(entry) });
+  const entry: JobEntry = { job, streams, status, cron };
+  return entry;
+}
+
+function nextRun(entry: JobEntry): string | null {
+  return entry.cron.isActive ? entry.cron.nextDate().toJSDate().toISOString() : null;
+}
+
+/** A tick runs the job's free streams, unless the job is still running or all its streams are busy. */
+function tick(state: SchedulerState, entry: JobEntry): Promise<void> {
+  if (state.stopRuns.signal.aborted) return Promise.resolve();
+  if (entry.status.running) {
+    skip(state, entry, 'the previous run is still going');
+    return Promise.resolve();
+  }
+  const { busyStreams } = state;
+  const free = entry.streams.filter((s) => !busyStreams.has(s.name));
+  const held = entry.streams.filter((s) => busyStreams.has(s.name)).map((s) => `${s.name} (${busyStreams.get(s.name)})`);
+  if (free.length === 0) {
+    skip(state, entry, `every stream is being synced by another job: ${held.join(', ')}`);
+    return Promise.resolve();
+  }
+  if (held.length > 0) state.log.info({ job: entry.job.name, held }, 'streams synced by another job are left to it');
+  const run = execute(state, entry, free);
+  state.runsInFlight.add(run);
+  return run.finally(() => state.runsInFlight.delete(run));
+}
+
+function skip(state: SchedulerState, entry: JobEntry, why: string): void {
+  entry.status.skipped++;
+  state.opts.onSkipped?.(entry.job.name);
+  state.log.warn({ job: entry.job.name }, `tick skipped: ${why}`);
+}
+
+async function execute(state: SchedulerState, entry: JobEntry, streams: readonly StreamDef[]): Promise<void> {
+  const { job, status } = entry;
+  for (const s of streams) state.busyStreams.set(s.name, job.name);
+  status.running = true;
+  status.runs++;
+  const started = state.now();
+  status.lastStartedAt = new Date(started).toISOString();
+  state.log.info({ job: job.name, mode: job.mode, streams: streams.map((s) => s.name) }, 'job started');
+  let ended: RunEnd;
+  try {
+    ended = await runJob(state, job, streams);
+  } finally {
+    for (const s of streams) state.busyStreams.delete(s.name);
+    status.running = false;
+  }
+  const finished = state.now();
+  recordEnd(status, ended, finished);
+  const durationMs = finished - started;
+  const line = { job: job.name, runId: ended.result?.runId, outcome: ended.outcome, ms: Math.round(durationMs), ...(ended.error ? { err: ended.error } : {}) };
+  if (ended.outcome === 'failed') state.log.error(line, 'job failed; it runs again on its next tick');
+  else state.log.info(line, 'job finished');
+  state.opts.onFinished?.({ job: job.name, outcome: ended.outcome, durationMs, result: ended.result });
+}
+
+interface RunEnd {
+  result: RunResult | null;
+  outcome: StreamRunStats['outcome'];
+  error: string | null;
+}
+
+async function runJob(state: SchedulerState, job: ScheduledJob, streams: readonly StreamDef[]): Promise<RunEnd> {
+  try {
+    const result = await state.opts.run(job, streams, state.stopRuns.signal);
+    const failed = result.streams.filter((s) => s.error);
+    return { result, outcome: result.outcome, error: failed.length ? failed.map((s) => `${s.stream}: ${s.error}`).join('; ') : null };
+  } catch (err) {
+    // The run could not even be recorded (database down, ...): the next tick tries again.
+    return { result: null, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function recordEnd(status: JobStatus, { result, outcome, error }: RunEnd, finishedAt: number): void {
+  status.lastFinishedAt = new Date(finishedAt).toISOString();
+  status.lastOutcome = outcome;
+  status.lastError = error;
+  status.lastRunId = result?.runId ?? status.lastRunId;
+  if (outcome === 'success' || outcome === 'partial') status.lastSuccessAt = status.lastFinishedAt;
 }

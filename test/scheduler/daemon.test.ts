@@ -67,8 +67,8 @@ describe('daemon', () => {
     const slow = await runsOf(store, 'chains');
     expect(fast.length).toBeGreaterThanOrEqual(4);
     expect(fast.every((r) => r.outcome === 'success')).toBe(true);
-    // Each run starts just after a whole second; the */3 job only on seconds divisible by 3.
-    for (const r of [...fast, ...slow]) expect(new Date(r.started_at).getUTCMilliseconds()).toBeLessThan(500);
+    // The */3 job starts only on seconds divisible by 3 (scheduler-clock.test.ts proves the exact fire
+    // times on fake timers; here a busy machine may start a run hundreds of milliseconds after its tick).
     for (const r of slow) expect(new Date(r.started_at).getUTCSeconds() % 3).toBe(0);
     // One run a second: consecutive starts one tick apart (a tick skipped under load leaves a gap of two).
     const span = (Date.parse(fast.at(-1)!.started_at) - Date.parse(fast[0].started_at)) / 1000;
