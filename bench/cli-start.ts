@@ -45,8 +45,14 @@ const cases: { name: string; run: (i: number) => Promise<number> }[] = [
   { name: '`node -e 0` (baseline)', run: () => timeOf(['-e', '0']) },
   { name: '`ds-mirror --help`', run: () => timeOf([bin, '--help']) },
   { name: '`ds-mirror --version`', run: () => timeOf([bin, '--version']) },
-  { name: '`ds-mirror receive`: listening, existing mirror', run: () => timeOf([bin, '--db', existing, 'receive', '--port', '0'], LISTENING) },
-  { name: '`ds-mirror receive`: listening, new mirror (migrations)', run: (i) => timeOf([bin, '--db', `sqlite:${join(dir, `new-${i}.db`)}`, 'receive', '--port', '0'], LISTENING) },
+  {
+    name: '`ds-mirror receive`: listening, existing mirror',
+    run: () => timeOf([bin, '--db', existing, 'receive', '--port', '0'], LISTENING),
+  },
+  {
+    name: '`ds-mirror receive`: listening, new mirror (migrations)',
+    run: (i) => timeOf([bin, '--db', `sqlite:${join(dir, `new-${i}.db`)}`, 'receive', '--port', '0'], LISTENING),
+  },
 ];
 
 try {
@@ -62,17 +68,19 @@ try {
     const m = median(samples[i]);
     return `| ${c.name} | ${m.toFixed(0)} | ${sorted[0].toFixed(0)} | ${sorted[sorted.length - 1].toFixed(0)} | ${(m / base).toFixed(2)} | ${(m - base).toFixed(0)} |`;
   });
-  process.stdout.write([
-    `### CLI start-up (${runs} runs each, alternating)`,
-    '',
-    '| command | median ms | min ms | max ms | ratio to node -e 0 | ms above node -e 0 |',
-    '|---|---|---|---|---|---|',
-    ...rows,
-    '',
-    `Targets: --help under 300 ms, receiver listening under 1000 ms. Medians here: --help ${median(samples[1]).toFixed(0)} ms, ` +
-      `receiver ${median(samples[3]).toFixed(0)} ms (new mirror ${median(samples[4]).toFixed(0)} ms); node itself ${base.toFixed(0)} ms.`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      `### CLI start-up (${runs} runs each, alternating)`,
+      '',
+      '| command | median ms | min ms | max ms | ratio to node -e 0 | ms above node -e 0 |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+      '',
+      `Targets: --help under 300 ms, receiver listening under 1000 ms. Medians here: --help ${median(samples[1]).toFixed(0)} ms, ` +
+        `receiver ${median(samples[3]).toFixed(0)} ms (new mirror ${median(samples[4]).toFixed(0)} ms); node itself ${base.toFixed(0)} ms.`,
+      '',
+    ].join('\n'),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

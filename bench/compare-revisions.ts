@@ -31,7 +31,10 @@ function numericCells(markdown: string): Cells {
       header = [];
       continue;
     }
-    const row = line.split('|').slice(1, -1).map((c) => c.trim());
+    const row = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (row.every((c) => /^:?-+:?$/.test(c))) continue;
     if (header.length === 0) {
       header = row;
@@ -50,7 +53,9 @@ for (let i = 0; i < Number(values.runs); i++) {
   for (const side of ['old', 'new'] as const) {
     process.stderr.write(`run ${i + 1}, ${side}: ${script} ${args.join(' ')}\n`);
     const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: sides[side], maxBuffer: 64 * 1024 * 1024, timeout: 30 * 60_000,
+      cwd: sides[side],
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 30 * 60_000,
     });
     samples[side].push(numericCells(stdout));
   }
@@ -60,8 +65,12 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const lines = [`\`npx tsx ${script} ${args.join(' ')}\`, ${values.runs} interleaved runs per side, medians`, '',
-  '| row › column | old | new | new / old |', '|---|---:|---:|---:|'];
+const lines = [
+  `\`npx tsx ${script} ${args.join(' ')}\`, ${values.runs} interleaved runs per side, medians`,
+  '',
+  '| row › column | old | new | new / old |',
+  '|---|---:|---:|---:|',
+];
 for (const key of samples.new[0]?.keys() ?? []) {
   const old = samples.old.map((c) => c.get(key)).filter((n): n is number => n !== undefined);
   const now = samples.new.map((c) => c.get(key)).filter((n): n is number => n !== undefined);

@@ -21,7 +21,9 @@ import { ANALYST_VIEWS } from '../schema/views/index.js';
 import { mirroredTables } from '../schema/history/triggers.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 
-const { values: args } = parseArgs({ options: { scale: { type: 'string', default: '1' }, repeat: { type: 'string', default: '3' }, db: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { scale: { type: 'string', default: '1' }, repeat: { type: 'string', default: '3' }, db: { type: 'string' } },
+});
 const SCALE = Number(args.scale);
 const REPEAT = Number(args.repeat);
 
@@ -38,8 +40,12 @@ async function open(): Promise<Opened> {
     return {
       store,
       bytes: async () =>
-        Number((await sql<{ n: string }>`select coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint as n from pg_class c
-          join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relkind = 'r'`.execute(store.db)).rows[0].n),
+        Number(
+          (
+            await sql<{ n: string }>`select coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint as n from pg_class c
+          join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relkind = 'r'`.execute(store.db)
+          ).rows[0].n,
+        ),
       async cleanup() {
         await sql.raw(`drop schema ${schema} cascade`).execute(store.db);
         await store.close();
@@ -66,16 +72,30 @@ async function open(): Promise<Opened> {
 async function dropHistoryAndViews(store: Store): Promise<void> {
   for (const view of [...ANALYST_VIEWS].reverse()) await sql.raw(`drop view if exists ${view.name}`).execute(store.db);
   for (const table of await mirroredTables(store.db, store.dialect)) {
-    await sql.raw(store.dialect === 'sqlite' ? `drop trigger ${table.name}_keep_history` : `drop trigger ${table.name}_keep_history on ${table.name}`).execute(store.db);
+    await sql
+      .raw(
+        store.dialect === 'sqlite' ? `drop trigger ${table.name}_keep_history` : `drop trigger ${table.name}_keep_history on ${table.name}`,
+      )
+      .execute(store.db);
   }
 }
 
 async function syncSeconds(store: Store, sandbox: SandboxProcess): Promise<number> {
   const fast = { requestsPerMinute: 100_000_000, concurrency: 16 };
-  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast } });
+  const client = createClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.apiKey,
+    limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
+  });
   const started = performance.now();
   try {
-    const result = await runSync({ client, store, logger: pino({ level: 'silent' }), settings: syncSettings({}), streams: resolveStreams(['all']) });
+    const result = await runSync({
+      client,
+      store,
+      logger: pino({ level: 'silent' }),
+      settings: syncSettings({}),
+      streams: resolveStreams(['all']),
+    });
     if (result.outcome !== 'success') throw new Error(JSON.stringify(result.streams.filter((s) => s.outcome !== 'success')));
     return (performance.now() - started) / 1000;
   } finally {
@@ -83,7 +103,15 @@ async function syncSeconds(store: Store, sandbox: SandboxProcess): Promise<numbe
   }
 }
 
-interface Sample { first: number; firstBytes: number; incr: number; incrBytes: number; historyRows: number; viewMs: number; tableMs: number }
+interface Sample {
+  first: number;
+  firstBytes: number;
+  incr: number;
+  incrBytes: number;
+  historyRows: number;
+  viewMs: number;
+  tableMs: number;
+}
 
 async function once(withHistory: boolean): Promise<Sample> {
   const sandbox = await startSandboxProcess(SCALE, 42);
@@ -96,7 +124,14 @@ async function once(withHistory: boolean): Promise<Sample> {
     await sandbox.advance({ seconds: 3600, updateFraction: 0.01, addFraction: 0, removeFraction: 0 });
     const incr = await syncSeconds(o.store, sandbox);
     const afterIncr = await o.bytes();
-    const historyRows = Number((await o.store.db.selectFrom('row_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const historyRows = Number(
+      (
+        await o.store.db
+          .selectFrom('row_history')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     let started = performance.now();
     const tableRows = (await o.store.db.selectFrom('assets').selectAll().where('deleted_at', 'is', null).execute()).length;
     const tableMs = performance.now() - started;
@@ -126,7 +161,12 @@ async function changedRowsMs(withHistory: boolean, n: number): Promise<{ insertM
     const write = async (hash: string) => {
       const started = performance.now();
       for (let i = 0; i < n; i += 1000) {
-        const rows = Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ id: i + j + 1, asset_class: 'token', raw, row_hash: `${hash}${i + j}` }));
+        const rows = Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
+          id: i + j + 1,
+          asset_class: 'token',
+          raw,
+          row_hash: `${hash}${i + j}`,
+        }));
         await o.store.transaction((tx) => tx.upsertChanged('assets', ['id'], rows, new Date().toISOString()));
       }
       return performance.now() - started;
@@ -150,7 +190,8 @@ for (let i = 0; i < REPEAT; i++) {
 const CHANGED = 20_000;
 const micro = { base: [] as Awaited<ReturnType<typeof changedRowsMs>>[], history: [] as Awaited<ReturnType<typeof changedRowsMs>>[] };
 for (let i = 0; i < REPEAT; i++) {
-  for (const variant of i % 2 === 0 ? (['base', 'history'] as const) : (['history', 'base'] as const)) micro[variant].push(await changedRowsMs(variant === 'history', CHANGED));
+  for (const variant of i % 2 === 0 ? (['base', 'history'] as const) : (['history', 'base'] as const))
+    micro[variant].push(await changedRowsMs(variant === 'history', CHANGED));
 }
 const mm = (variant: 'base' | 'history', key: 'insertMs' | 'changeMs' | 'historyBytes') => median(micro[variant].map((s) => s[key]));
 const m = (variant: 'base' | 'history', key: keyof Sample) => median(samples[variant].map((s) => s[key]));

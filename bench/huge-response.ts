@@ -29,7 +29,12 @@ const server = createServer((_req, res) => {
   write();
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', retries: 0, maxResponseBytes: limit });
+const client = createClient({
+  baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  apiKey: 'k',
+  retries: 0,
+  maxResponseBytes: limit,
+});
 
 const before = process.memoryUsage();
 let peakRss = 0;

@@ -51,7 +51,13 @@ async function measure(label: string, store: Store, sandbox: { url: string; apiK
   };
   const started = performance.now();
   try {
-    const result = await runSync({ client: counting, store, logger: pino({ level: 'silent' }), settings, streams: resolveStreams(['monitoring']) });
+    const result = await runSync({
+      client: counting,
+      store,
+      logger: pino({ level: 'silent' }),
+      settings,
+      streams: resolveStreams(['monitoring']),
+    });
     if (result.outcome !== 'success') throw new Error(`${label}: ${JSON.stringify(result.streams.filter((s) => s.outcome !== 'success'))}`);
     return {
       label,
@@ -71,7 +77,10 @@ export async function benchMonitoring(opts: { scale?: number } = {}): Promise<st
   const scale = opts.scale ?? 10;
   // The view ids are seeded: the same service in-process names them without a request.
   const local = createMonitoringService({ seed: SEED, scale, profile: 'default', apiKey: 'unused', now: () => new Date() });
-  const views = local.views().slice(0, VIEWS).map((v) => v.id);
+  const views = local
+    .views()
+    .slice(0, VIEWS)
+    .map((v) => v.id);
   const sizes = local.sizes;
   await local.close();
   const sandbox = await startSandboxProcess(scale, SEED);

@@ -22,7 +22,11 @@ interface Timed {
  * Reads every row of the tables once, then times COPY of them into unindexed copies: with the
  * server's default compression (`plain`) and with the mirror's own (`sameCompression`).
  */
-export async function copyBaselines(url: string, schema: string, tables: readonly string[]): Promise<{ plain: Timed; sameCompression: Timed }> {
+export async function copyBaselines(
+  url: string,
+  schema: string,
+  tables: readonly string[],
+): Promise<{ plain: Timed; sameCompression: Timed }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -30,14 +34,19 @@ export async function copyBaselines(url: string, schema: string, tables: readonl
     const data: { table: string; columns: string[]; lines: string[] }[] = [];
     for (const table of tables) {
       const result = await client.query({ text: `select * from "${table}"`, rowMode: 'array' });
-      data.push({ table, columns: result.fields.map((f) => f.name), lines: result.rows.map((r: unknown[]) => `${r.map(field).join('\t')}\n`) });
+      data.push({
+        table,
+        columns: result.fields.map((f) => f.name),
+        lines: result.rows.map((r: unknown[]) => `${r.map(field).join('\t')}\n`),
+      });
     }
     /** The median of three loads into fresh copies made `like` the tables. */
     const load = async (like: string): Promise<Timed> => {
       const seconds: number[] = [];
       let rows = 0;
       for (let run = 0; run < 3; run++) {
-        for (const { table } of data) await client.query(`drop table if exists "copy_${table}"; create table "copy_${table}" (like "${table}" ${like})`);
+        for (const { table } of data)
+          await client.query(`drop table if exists "copy_${table}"; create table "copy_${table}" (like "${table}" ${like})`);
         const started = performance.now();
         rows = 0;
         for (const { table, columns, lines } of data) {

@@ -122,7 +122,10 @@ async function durablePostgres(): Promise<{ url: string; stop(): Promise<void> }
   const cluster = given ? undefined : await startPgCluster();
   const url = given ?? cluster!.url;
   if (cluster) await restartWithDefaults(url);
-  const settings = await pgSettings(url, "select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes')");
+  const settings = await pgSettings(
+    url,
+    "select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes')",
+  );
   const off = settings.filter((s) => s.setting !== 'on').map((s) => `${s.name}=${s.setting}`);
   if (off.length > 0) throw new Error(`the PostgreSQL server does not commit durably (${off.join(', ')}): turn these on to benchmark it`);
   return { url, stop: async () => cluster?.stop() };
@@ -139,17 +142,33 @@ async function pgSettings(url: string, query: string): Promise<Record<string, st
 }
 
 async function restartWithDefaults(url: string): Promise<void> {
-  const [s] = await pgSettings(url, "select current_setting('data_directory') as data, current_setting('port') as port, current_setting('unix_socket_directories') as sockets");
+  const [s] = await pgSettings(
+    url,
+    "select current_setting('data_directory') as data, current_setting('port') as port, current_setting('unix_socket_directories') as sockets",
+  );
   const asRoot = process.getuid?.() === 0;
   const options = `-h 127.0.0.1 -p ${s.port} -k ${s.sockets} -c max_connections=300`;
-  const argv = [...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []), join(findPgBin()!, 'pg_ctl'), '-D', s.data, '-w', '-m', 'fast', '-o', options, 'restart'];
+  const argv = [
+    ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []),
+    join(findPgBin()!, 'pg_ctl'),
+    '-D',
+    s.data,
+    '-w',
+    '-m',
+    'fast',
+    '-o',
+    options,
+    'restart',
+  ];
   execFileSync(argv[0], argv.slice(1), { stdio: 'ignore' });
 }
 
 async function main(): Promise<void> {
   const requests = argInt('requests', 20_000);
   const concurrency = argInt('concurrency', 64);
-  const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
+  const loadBefore = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-receiver-'));
   const postgres = await durablePostgres();
 
@@ -183,7 +202,10 @@ async function main(): Promise<void> {
     const result = await load(receiver.url);
     const after = receiver.stats();
     await receiver.close();
-    const stored = await store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const stored = await store.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     await store.close();
     if (Number(stored.n) !== requests + 2000) throw new Error(`${name}: ${String(stored.n)} rows stored, expected ${requests + 2000}`);
     rows.push([name, { ...result, perCommit: (after.received - before.received) / (after.commits - before.commits) }]);
@@ -194,7 +216,10 @@ async function main(): Promise<void> {
   const sqlite = (file: string) => openStore({ url: `sqlite:${join(dir, file)}` });
   // Group commits are durable (synchronous=FULL at each commit, an fsync) since the receiver acknowledges them.
   await receiverPhase('receiver, SQLite WAL, durable group commits (fsync per commit)', await sqlite('durable.db'));
-  await receiverPhase('receiver, PostgreSQL, fsync + synchronous_commit on', await openStore({ url: postgres.url, schema: `bench_${process.pid}` }));
+  await receiverPhase(
+    'receiver, PostgreSQL, fsync + synchronous_commit on',
+    await openStore({ url: postgres.url, schema: `bench_${process.pid}` }),
+  );
   rows.push(['bare node:http (200, no work), again', await load(bareUrl)]);
   child.kill();
   await new Promise((resolve) => bare.close(resolve));
@@ -202,13 +227,29 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 
   const bareRps = (rows[0][1].rps + rows[rows.length - 1][1].rps) / 2;
-  console.log(`\nload average before: ${loadBefore}, after: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the CPUs)`);
+  console.log(
+    `\nload average before: ${loadBefore}, after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (other processes share the CPUs)`,
+  );
   console.log(`${requests} signed ~1 KB deliveries per phase, ${concurrency} concurrent senders, loopback, Node ${process.version}\n`);
-  console.log('| target | deliveries/s | vs bare (mean) | p50 ms | p99 ms | server CPU µs/req | deliveries per commit | non-2xx | errors |');
+  console.log(
+    '| target | deliveries/s | vs bare (mean) | p50 ms | p99 ms | server CPU µs/req | deliveries per commit | non-2xx | errors |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [name, r] of rows) {
     const perCommit = r.perCommit === undefined ? '-' : r.perCommit.toFixed(1);
-    const cells = [name, r.rps.toFixed(0), (r.rps / bareRps).toFixed(2), r.p50.toFixed(1), r.p99.toFixed(1), r.cpuUs?.toFixed(0), perCommit, r.non2xx, r.errors];
+    const cells = [
+      name,
+      r.rps.toFixed(0),
+      (r.rps / bareRps).toFixed(2),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      r.cpuUs?.toFixed(0),
+      perCommit,
+      r.non2xx,
+      r.errors,
+    ];
     console.log(`| ${cells.join(' | ')} |`);
   }
 }

@@ -14,7 +14,10 @@ async function bench(title: string, script: string, args: string[] = []): Promis
   process.stderr.write(`bench: ${title}...\n`);
   const started = Date.now();
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60_000 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 20 * 60_000,
+    });
     process.stderr.write(`bench: ${title} done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     return `## ${title}\n\n\`npx tsx ${script} ${args.join(' ')}\`\n\n${stdout.trim()}\n`;
   } catch (error) {
@@ -33,7 +36,14 @@ const cluster = await startPgCluster().catch((e: Error) => {
 if (cluster) {
   try {
     sections.push(await bench('Mirror engine: /v1 sync on PostgreSQL, scale 10', 'bench/sync.ts', ['--scale', '10', '--db', cluster.url]));
-    sections.push(await bench('History and analyst views on PostgreSQL: extra cost, scale 1', 'bench/history.ts', ['--scale', '1', '--db', cluster.url]));
+    sections.push(
+      await bench('History and analyst views on PostgreSQL: extra cost, scale 1', 'bench/history.ts', [
+        '--scale',
+        '1',
+        '--db',
+        cluster.url,
+      ]),
+    );
   } finally {
     await cluster.stop();
   }
@@ -48,7 +58,8 @@ sections.push(await bench('Sandbox: start time at scale 1 and 50', 'bench/sandbo
 sections.push(await bench('CLI start-up: --help and the receiver listening, against node -e 0', 'bench/cli-start.ts'));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
-const header = `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +
+const header =
+  `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +
   'Each benchmark compares against a baseline measured in the same run; read the ratios (the machine is shared and noisy).\n';
 const text = [header, ...sections].join('\n');
 writeFileSync('bench/RESULTS.md', text);

@@ -16,9 +16,13 @@ export interface SandboxProcess {
 }
 
 export async function startSandboxProcess(scale: number, seed = 42): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--seed', String(seed), '--control'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--scale', String(scale), '--seed', String(seed), '--control'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   let url = '';
   let apiKey = '';

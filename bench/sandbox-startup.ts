@@ -35,7 +35,11 @@ const monitoring = (scale: number) => async () =>
   createMonitoringService({ seed: 42, scale, profile: 'default', apiKey: 'k', now: () => new Date('2025-06-01T12:00:00Z') });
 
 const rows: Array<[string, Sample, Sample]> = [
-  ['startSandbox (/v1 world, monitoring, HTTP server)', await measure(() => startSandbox({ scale: 1 })), await measure(() => startSandbox({ scale: 50 }))],
+  [
+    'startSandbox (/v1 world, monitoring, HTTP server)',
+    await measure(() => startSandbox({ scale: 1 })),
+    await measure(() => startSandbox({ scale: 50 })),
+  ],
   ['monitoring service alone', await measure(monitoring(1)), await measure(monitoring(50))],
 ];
 
@@ -43,5 +47,7 @@ console.log(`median of ${runs} starts; ratio = scale 50 / scale 1 (50 would mean
 console.log('| what | scale 1 ms | scale 50 ms | ratio | scale 50 heap + array buffers added MB |');
 console.log('|---|---|---|---|---|');
 for (const [what, one, fifty] of rows) {
-  console.log(`| ${what} | ${one.ms.toFixed(0)} | ${fifty.ms.toFixed(0)} | ${(fifty.ms / one.ms).toFixed(1)} | ${fifty.heapMb.toFixed(0)} |`);
+  console.log(
+    `| ${what} | ${one.ms.toFixed(0)} | ${fifty.ms.toFixed(0)} | ${(fifty.ms / one.ms).toFixed(1)} | ${fifty.heapMb.toFixed(0)} |`,
+  );
 }

@@ -46,24 +46,28 @@ async function run(durationMs: number): Promise<{ requests: number; bytes: numbe
   let requests = 0;
   let bytes = 0;
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < stopAt) {
-      const page = (next++ % pages) + 1;
-      const res = await pool.request({ method: 'GET', path: `/v1/assets?limit=100&page=${page}${expand}`, headers });
-      const body = await res.body.arrayBuffer();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
-      bytes += body.byteLength;
-      requests++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < stopAt) {
+        const page = (next++ % pages) + 1;
+        const res = await pool.request({ method: 'GET', path: `/v1/assets?limit=100&page=${page}${expand}`, headers });
+        const body = await res.body.arrayBuffer();
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+        bytes += body.byteLength;
+        requests++;
+      }
+    }),
+  );
   return { requests, bytes };
 }
 
 await run(1000); // warm-up: fills the page cache and the JIT
 const { requests, bytes } = await run(seconds * 1000);
 const rps = Math.round(requests / seconds);
-console.log(`| sandbox /v1/assets limit=100${expand ? ' expanded' : ''}, scale 10 | ${pages} pages | ${CONCURRENCY} in flight | `
-  + `${rps} req/s | ${Math.round(bytes / requests / 1024)} KB/page | ${Math.round(bytes / seconds / 1e6)} MB/s |`);
+console.log(
+  `| sandbox /v1/assets limit=100${expand ? ' expanded' : ''}, scale 10 | ${pages} pages | ${CONCURRENCY} in flight | ` +
+    `${rps} req/s | ${Math.round(bytes / requests / 1024)} KB/page | ${Math.round(bytes / seconds / 1e6)} MB/s |`,
+);
 await pool.close();
 child.kill('SIGTERM');
 await once(child, 'exit');

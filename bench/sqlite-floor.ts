@@ -3,7 +3,11 @@
 // page. No sync that writes the same rows to SQLite can take less time than this.
 import { openSqlite } from '../src/store/sqlite/sqlite-connection.js';
 
-export function sqliteFloor(mirrorPath: string, floorPath: string, lists: readonly { table: string; pageSize: number }[]): { rows: number; seconds: number } {
+export function sqliteFloor(
+  mirrorPath: string,
+  floorPath: string,
+  lists: readonly { table: string; pageSize: number }[],
+): { rows: number; seconds: number } {
   const db = openSqlite(floorPath);
   db.prepare('attach database ? as mirror').run(mirrorPath);
   const data = lists.map(({ table, pageSize }) => {

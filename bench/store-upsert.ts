@@ -33,28 +33,64 @@ function argValue(name: string, fallback: number | string | undefined) {
 
 // name → [sqlite type, postgres type]
 const COLUMNS: Record<string, [string, string]> = {
-  id: ['integer', 'bigint'], code: ['text', 'text'], title: ['text', 'text'], slug: ['text', 'text'],
-  tag_line: ['text', 'text'], description: ['text', 'text'], image_url: ['text', 'text'], category: ['text', 'text'],
-  is_preview: ['integer', 'boolean'], updated_at: ['integer', 'bigint'], type: ['text', 'text'],
-  asset_class: ['text', 'text'], sector: ['text', 'text'], sparkline: ['text', 'text'],
-  market_cap_rank: ['integer', 'bigint'], market_cap_usd: ['real', 'double precision'],
-  market_cap_dominance: ['real', 'double precision'], pct_usd_1h: ['real', 'double precision'],
-  pct_usd_24h: ['real', 'double precision'], pct_usd_7d: ['real', 'double precision'],
-  price_usd: ['real', 'double precision'], price_btc: ['real', 'double precision'],
-  price_eth: ['real', 'double precision'], project_id: ['integer', 'bigint'], project_slug: ['text', 'text'],
-  raw: ['text', 'jsonb'], row_hash: ['text', 'text'],
+  id: ['integer', 'bigint'],
+  code: ['text', 'text'],
+  title: ['text', 'text'],
+  slug: ['text', 'text'],
+  tag_line: ['text', 'text'],
+  description: ['text', 'text'],
+  image_url: ['text', 'text'],
+  category: ['text', 'text'],
+  is_preview: ['integer', 'boolean'],
+  updated_at: ['integer', 'bigint'],
+  type: ['text', 'text'],
+  asset_class: ['text', 'text'],
+  sector: ['text', 'text'],
+  sparkline: ['text', 'text'],
+  market_cap_rank: ['integer', 'bigint'],
+  market_cap_usd: ['real', 'double precision'],
+  market_cap_dominance: ['real', 'double precision'],
+  pct_usd_1h: ['real', 'double precision'],
+  pct_usd_24h: ['real', 'double precision'],
+  pct_usd_7d: ['real', 'double precision'],
+  price_usd: ['real', 'double precision'],
+  price_btc: ['real', 'double precision'],
+  price_eth: ['real', 'double precision'],
+  project_id: ['integer', 'bigint'],
+  project_slug: ['text', 'text'],
+  raw: ['text', 'jsonb'],
+  row_hash: ['text', 'text'],
 };
 const NAMES = Object.keys(COLUMNS);
 
 function assetRows(n: number): Row[] {
   return Array.from({ length: n }, (_, i) => {
     const row: Row = {
-      id: i + 1, code: `A${i}`, title: `Asset number ${i}`, slug: `asset-${i}`, tag_line: 'A token for the benchmark',
-      description: 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(3), image_url: `https://img.test/${i}.png`,
-      category: 'Payments', is_preview: i % 10 === 0, updated_at: 1_700_000_000 + i, type: 'Application',
-      asset_class: 'token', sector: 'Finance', sparkline: '1,2,3,4,5,6,7', market_cap_rank: i + 1,
-      market_cap_usd: 1e9 / (i + 1), market_cap_dominance: 0.01, pct_usd_1h: 0.1, pct_usd_24h: -1.5, pct_usd_7d: 3.2,
-      price_usd: 1.23 + i, price_btc: 0.00002, price_eth: 0.0004, project_id: i + 10, project_slug: `project-${i}`,
+      id: i + 1,
+      code: `A${i}`,
+      title: `Asset number ${i}`,
+      slug: `asset-${i}`,
+      tag_line: 'A token for the benchmark',
+      description: 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(3),
+      image_url: `https://img.test/${i}.png`,
+      category: 'Payments',
+      is_preview: i % 10 === 0,
+      updated_at: 1_700_000_000 + i,
+      type: 'Application',
+      asset_class: 'token',
+      sector: 'Finance',
+      sparkline: '1,2,3,4,5,6,7',
+      market_cap_rank: i + 1,
+      market_cap_usd: 1e9 / (i + 1),
+      market_cap_dominance: 0.01,
+      pct_usd_1h: 0.1,
+      pct_usd_24h: -1.5,
+      pct_usd_7d: 3.2,
+      price_usd: 1.23 + i,
+      price_btc: 0.00002,
+      price_eth: 0.0004,
+      project_id: i + 10,
+      project_slug: `project-${i}`,
     };
     row.raw = { ...row, extra: { links: ['https://a.test', 'https://b.test'] } };
     row.row_hash = `hash-${i}`;
@@ -68,7 +104,14 @@ function pages(rows: Row[], size: number): Row[][] {
   return out;
 }
 
-interface Result { store: string; method: string; page: number; pass: string; rowsPerSec: number; written: number }
+interface Result {
+  store: string;
+  method: string;
+  page: number;
+  pass: string;
+  rowsPerSec: number;
+  written: number;
+}
 const results: Result[] = [];
 
 async function timed(store: string, method: string, page: number, pass: string, run: () => Promise<number>) {
@@ -80,7 +123,9 @@ async function timed(store: string, method: string, page: number, pass: string, 
 
 const tableDdl = (table: string, dialect: 0 | 1, keyed: boolean) =>
   `create table ${table} (${NAMES.map((n) => `"${n}" ${COLUMNS[n][dialect]}`).join(', ')}` +
-  (keyed ? `, first_seen_at ${dialect ? 'timestamptz' : 'text'} not null, synced_at ${dialect ? 'timestamptz' : 'text'} not null, deleted_at ${dialect ? 'timestamptz' : 'text'}, primary key (id)` : '') +
+  (keyed
+    ? `, first_seen_at ${dialect ? 'timestamptz' : 'text'} not null, synced_at ${dialect ? 'timestamptz' : 'text'} not null, deleted_at ${dialect ? 'timestamptz' : 'text'}, primary key (id)`
+    : '') +
   ')';
 
 async function upsertPasses(store: Store, label: string, method: string, rows: Row[], size: number, reset: () => Promise<void>) {
@@ -108,7 +153,8 @@ async function benchSqlite(rows: Row[]) {
       raw.exec(tableDdl('bench_plain', 0, false));
       const insert = raw.prepare(`insert into bench_plain values (${NAMES.map(() => '?').join(', ')})`);
       const insertPage = raw.transaction((page: Row[]) => {
-        for (const r of page) insert.run(NAMES.map((n) => (typeof r[n] === 'boolean' ? Number(r[n]) : typeof r[n] === 'object' ? JSON.stringify(r[n]) : r[n])));
+        for (const r of page)
+          insert.run(NAMES.map((n) => (typeof r[n] === 'boolean' ? Number(r[n]) : typeof r[n] === 'object' ? JSON.stringify(r[n]) : r[n])));
       });
       await timed('SQLite', 'baseline: prepared INSERT, unindexed', size, 'insert', async () => {
         for (const page of pages(rows, size)) insertPage(page);
@@ -135,12 +181,17 @@ const csvValue = (v: unknown): string => {
 };
 
 async function copyPage(client: pg.PoolClient, table: string, page: Row[]) {
-  const lines = page.map((r) => NAMES.map((n) => csvValue(r[n])).join(',') + '\n');
-  await pipeline(Readable.from(lines), client.query(copyFrom(`copy ${table} (${NAMES.map((n) => `"${n}"`).join(', ')}) from stdin with (format csv)`)));
+  const lines = page.map((r) => `${NAMES.map((n) => csvValue(r[n])).join(',')}\n`);
+  await pipeline(
+    Readable.from(lines),
+    client.query(copyFrom(`copy ${table} (${NAMES.map((n) => `"${n}"`).join(', ')}) from stdin with (format csv)`)),
+  );
 }
 
 const mergeTail = (source: string) =>
-  `on conflict (id) do update set ${NAMES.filter((n) => n !== 'id').map((n) => `"${n}" = excluded."${n}"`).join(', ')}, ` +
+  `on conflict (id) do update set ${NAMES.filter((n) => n !== 'id')
+    .map((n) => `"${n}" = excluded."${n}"`)
+    .join(', ')}, ` +
   `synced_at = excluded.synced_at, deleted_at = null where t.row_hash is distinct from excluded.row_hash or t.deleted_at is not null ${source}`;
 
 /** Alternative upsert forms, measured to choose the adapter's: one unnest array per column, multi-row VALUES, and COPY into a staging table then merge. */
@@ -158,15 +209,30 @@ async function pgVariant(pool: pg.Pool, form: 'unnest' | 'values' | 'copy-merge'
       if (form === 'unnest') {
         const arrays = NAMES.map((n) => page.map((r) => (typeof r[n] === 'object' && r[n] !== null ? JSON.stringify(r[n]) : r[n])));
         const unnest = NAMES.map((n, i) => `$${i + 2}::${COLUMNS[n][1]}[]`).join(', ');
-        result = await client.query(`insert into bench_assets as t (${NAMES.map((n) => `"${n}"`).join(', ')}, first_seen_at, synced_at, deleted_at) select u.*, $1::timestamptz, $1::timestamptz, null from unnest(${unnest}) as u ${mergeTail('returning (xmax = 0)')}`, [now, ...arrays]);
+        result = await client.query(
+          `insert into bench_assets as t (${NAMES.map((n) => `"${n}"`).join(', ')}, first_seen_at, synced_at, deleted_at) select u.*, $1::timestamptz, $1::timestamptz, null from unnest(${unnest}) as u ${mergeTail('returning (xmax = 0)')}`,
+          [now, ...arrays],
+        );
       } else if (form === 'values') {
         const params: unknown[] = [now];
-        const tuples = page.map((r) => `(${NAMES.map((n) => { params.push(typeof r[n] === 'object' && r[n] !== null ? JSON.stringify(r[n]) : r[n]); return `$${params.length}`; }).join(', ')}, $1, $1, null)`);
-        result = await client.query(`insert into bench_assets as t (${NAMES.map((n) => `"${n}"`).join(', ')}, first_seen_at, synced_at, deleted_at) values ${tuples.join(', ')} ${mergeTail('returning (xmax = 0)')}`, params);
+        const tuples = page.map(
+          (r) =>
+            `(${NAMES.map((n) => {
+              params.push(typeof r[n] === 'object' && r[n] !== null ? JSON.stringify(r[n]) : r[n]);
+              return `$${params.length}`;
+            }).join(', ')}, $1, $1, null)`,
+        );
+        result = await client.query(
+          `insert into bench_assets as t (${NAMES.map((n) => `"${n}"`).join(', ')}, first_seen_at, synced_at, deleted_at) values ${tuples.join(', ')} ${mergeTail('returning (xmax = 0)')}`,
+          params,
+        );
       } else {
         await client.query('truncate stage');
         await copyPage(client, 'stage', page);
-        result = await client.query(`insert into bench_assets as t select ${NAMES.map((n) => `"${n}"`).join(', ')}, $1::timestamptz, $1::timestamptz, null from stage ${mergeTail('returning (xmax = 0)')}`, [now]);
+        result = await client.query(
+          `insert into bench_assets as t select ${NAMES.map((n) => `"${n}"`).join(', ')}, $1::timestamptz, $1::timestamptz, null from stage ${mergeTail('returning (xmax = 0)')}`,
+          [now],
+        );
       }
       await client.query('commit');
       written += result.rowCount ?? 0;
@@ -204,7 +270,11 @@ async function benchPostgres(url: string, rows: Row[]) {
       await upsertPasses(store, 'PostgreSQL', 'upsertChanged (jsonb rows)', rows, size, reset);
       for (const form of ['unnest', 'values', 'copy-merge'] as const) {
         await reset();
-        const method = { unnest: 'candidate: unnest arrays', values: 'candidate: multi-row VALUES', 'copy-merge': 'candidate: COPY to staging + merge' }[form];
+        const method = {
+          unnest: 'candidate: unnest arrays',
+          values: 'candidate: multi-row VALUES',
+          'copy-merge': 'candidate: COPY to staging + merge',
+        }[form];
         await timed('PostgreSQL', method, size, 'first insert', () => pgVariant(pool, form, rows, size, new Date().toISOString()));
         await timed('PostgreSQL', method, size, 'unchanged re-run', () => pgVariant(pool, form, rows, size, new Date().toISOString()));
       }
@@ -227,5 +297,7 @@ console.log(`\n${ROWS.toLocaleString('en')} asset-like rows, ${NAMES.length} col
 console.log('| store | method | page | pass | rows/s | rows written |');
 console.log('|---|---|---:|---|---:|---:|');
 for (const r of results) {
-  console.log(`| ${r.store} | ${r.method} | ${r.page} | ${r.pass} | ${r.rowsPerSec.toLocaleString('en')} | ${r.written.toLocaleString('en')} |`);
+  console.log(
+    `| ${r.store} | ${r.method} | ${r.page} | ${r.pass} | ${r.rowsPerSec.toLocaleString('en')} | ${r.written.toLocaleString('en')} |`,
+  );
 }

@@ -23,7 +23,13 @@ import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaselines } from './pg-copy-baseline.js';
 import { sqliteFloor } from './sqlite-floor.js';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' }, 'latency-ms': { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '10' },
+    db: { type: 'string', default: 'sqlite' },
+    'latency-ms': { type: 'string', default: '50' },
+  },
+});
 const latencyMs = Number(values['latency-ms']);
 const scale = Number(values.scale);
 const logger = createLogger('warn');
@@ -45,10 +51,17 @@ async function baseline(): Promise<{ rows: number; requests: number; seconds: nu
   const c = client();
   const started = performance.now();
   let rows = 0;
-  await Promise.all(lists.flatMap((s) => (s.variants ?? [{ query: {} }]).map(async (v) => {
-    const fetchPage = async (page: number) => ({ count: (await c.get<{ data: unknown[] }>(s.path, pageQuery(s, settings, { ...s.query, ...v.query }, page, null))).data.length });
-    for await (const p of pages({ fetchPage, pageSize: pageSizeOf(s), startPage: 1, expectedRows: 0, window: pageWindow(s, settings) })) rows += p.fetched.count;
-  })));
+  await Promise.all(
+    lists.flatMap((s) =>
+      (s.variants ?? [{ query: {} }]).map(async (v) => {
+        const fetchPage = async (page: number) => ({
+          count: (await c.get<{ data: unknown[] }>(s.path, pageQuery(s, settings, { ...s.query, ...v.query }, page, null))).data.length,
+        });
+        for await (const p of pages({ fetchPage, pageSize: pageSizeOf(s), startPage: 1, expectedRows: 0, window: pageWindow(s, settings) }))
+          rows += p.fetched.count;
+      }),
+    ),
+  );
   const seconds = (performance.now() - started) / 1000;
   await c.close();
   return { rows, requests: c.stats.requests, seconds };
@@ -66,9 +79,12 @@ async function sync(mode: 'full' | 'incremental', into = store): Promise<{ resul
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   sample();
-  process.stderr.write(`${mode}: ${seconds.toFixed(2)} s, peak RSS so far ${(syncPeakRss / 2 ** 20).toFixed(0)} MB, heap ${(process.memoryUsage().heapTotal / 2 ** 20).toFixed(0)} MB\n`);
+  process.stderr.write(
+    `${mode}: ${seconds.toFixed(2)} s, peak RSS so far ${(syncPeakRss / 2 ** 20).toFixed(0)} MB, heap ${(process.memoryUsage().heapTotal / 2 ** 20).toFixed(0)} MB\n`,
+  );
   await c.close();
-  if (result.outcome !== 'success') throw new Error(`sync ${mode}: ${result.outcome} ${JSON.stringify(result.streams.filter((s) => s.error))}`);
+  if (result.outcome !== 'success')
+    throw new Error(`sync ${mode}: ${result.outcome} ${JSON.stringify(result.streams.filter((s) => s.error))}`);
   return { result, requests: c.stats.requests, seconds };
 }
 
@@ -85,14 +101,31 @@ try {
   const changed = Object.values(change.resources).reduce((n, r) => n + r.updated.length + r.added.length, 0);
   const d = await sync('incremental');
   const e = await sync('full');
-  const perStream = d.result.streams.map((s) => `${s.stream} ${s.inserted + s.updated}/${(change.resources[s.stream]?.updated.length ?? 0) + (change.resources[s.stream]?.added.length ?? 0)}`);
+  const perStream = d.result.streams.map(
+    (s) =>
+      `${s.stream} ${s.inserted + s.updated}/${(change.resources[s.stream]?.updated.length ?? 0) + (change.resources[s.stream]?.added.length ?? 0)}`,
+  );
   const minimum = await minimumRequests();
   const rss = process.resourceUsage().maxRSS / 1024;
   const heap = process.memoryUsage();
-  process.stderr.write(`memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`);
+  process.stderr.write(
+    `memory now: rss ${(heap.rss / 2 ** 20).toFixed(0)} MB, heap ${(heap.heapUsed / 2 ** 20).toFixed(0)}/${(heap.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(heap.external / 2 ** 20).toFixed(0)} MB, array buffers ${(heap.arrayBuffers / 2 ** 20).toFixed(0)} MB\n`,
+  );
   const remote = latencyMs > 0 ? await withLatency() : null;
-  const copies = pgSchema ? await copyBaselines(values.db!, pgSchema, lists.map((l) => l.table)) : null;
-  const floor = pgSchema ? null : sqliteFloor(join(dir, 'mirror.db'), join(dir, 'floor.db'), lists.map((s) => ({ table: s.table, pageSize: pageSizeOf(s) })));
+  const copies = pgSchema
+    ? await copyBaselines(
+        values.db!,
+        pgSchema,
+        lists.map((l) => l.table),
+      )
+    : null;
+  const floor = pgSchema
+    ? null
+    : sqliteFloor(
+        join(dir, 'mirror.db'),
+        join(dir, 'floor.db'),
+        lists.map((s) => ({ table: s.table, pageSize: pageSizeOf(s) })),
+      );
   const rate = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-US');
   const lines = [
     `### Sync, scale ${scale} (${values.db === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
@@ -107,17 +140,40 @@ try {
     '',
     `(d) + (e) wrote ${sum(d.result, 'inserted') + sum(d.result, 'updated') + sum(e.result, 'inserted') + sum(e.result, 'updated')} rows and soft-deleted ${sum(d.result, 'deleted') + sum(e.result, 'deleted')} for ${changed} records the sandbox changed; (d) alone misses the changes that a date window cannot see (old SEC filings updated), which the full pass catches. Per stream, written/changed in (d): ${perStream.join(', ')}.`,
     '',
-    ...(floor ? [`SQLite alone, for scale: inserting the same ${floor.rows} rows with prepared INSERTs into unindexed tables of a fresh file (same pragmas, one transaction per page, no fetch, mapping or change check) takes ${floor.seconds.toFixed(2)} s, ${(floor.seconds / a.seconds).toFixed(2)}× (a)'s time. Even with fetching overlapped and free, a sync that writes these rows to SQLite here cannot exceed ${(a.seconds / floor.seconds).toFixed(2)} of (a)'s speed.`, ''] : []),
-    ...(copies ? [`PostgreSQL COPY of the same ${copies.plain.rows} rows into unindexed tables (median of 3 loads): ${rate(copies.plain.rows, copies.plain.seconds)} rows/s; the first sync's rate is ${(copies.plain.seconds / b.seconds).toFixed(2)} of it. Into unindexed tables with the mirror's lz4 compression as well: ${rate(copies.sameCompression.rows, copies.sameCompression.seconds)} rows/s, ${(copies.sameCompression.seconds / b.seconds).toFixed(2)}.`, ''] : []),
-    ...(remote ? [`With ${latencyMs} ms added to every request (a real service's round trip rather than loopback's), in the same run: (a) ${remote.a.seconds.toFixed(2)} s, (b) a full first sync into an empty ${values.db === 'sqlite' ? 'file' : 'schema'} ${remote.b.seconds.toFixed(2)} s, ${(remote.a.seconds / remote.b.seconds).toFixed(2)} of (a)'s speed: the writes hide behind the requests in flight.`, ''] : []),
+    ...(floor
+      ? [
+          `SQLite alone, for scale: inserting the same ${floor.rows} rows with prepared INSERTs into unindexed tables of a fresh file (same pragmas, one transaction per page, no fetch, mapping or change check) takes ${floor.seconds.toFixed(2)} s, ${(floor.seconds / a.seconds).toFixed(2)}× (a)'s time. Even with fetching overlapped and free, a sync that writes these rows to SQLite here cannot exceed ${(a.seconds / floor.seconds).toFixed(2)} of (a)'s speed.`,
+          '',
+        ]
+      : []),
+    ...(copies
+      ? [
+          `PostgreSQL COPY of the same ${copies.plain.rows} rows into unindexed tables (median of 3 loads): ${rate(copies.plain.rows, copies.plain.seconds)} rows/s; the first sync's rate is ${(copies.plain.seconds / b.seconds).toFixed(2)} of it. Into unindexed tables with the mirror's lz4 compression as well: ${rate(copies.sameCompression.rows, copies.sameCompression.seconds)} rows/s, ${(copies.sameCompression.seconds / b.seconds).toFixed(2)}.`,
+          '',
+        ]
+      : []),
+    ...(remote
+      ? [
+          `With ${latencyMs} ms added to every request (a real service's round trip rather than loopback's), in the same run: (a) ${remote.a.seconds.toFixed(2)} s, (b) a full first sync into an empty ${values.db === 'sqlite' ? 'file' : 'schema'} ${remote.b.seconds.toFixed(2)} s, ${(remote.a.seconds / remote.b.seconds).toFixed(2)} of (a)'s speed: the writes hide behind the requests in flight.`,
+          '',
+        ]
+      : []),
     `(b) is the process's second first sync, into an empty ${values.db === 'sqlite' ? 'file' : 'schema'}; the first, cold (JIT, connections), took ${cold.toFixed(2)} s.`,
     '',
     `Requests of the full sync: ${b.requests}; the minimum (Σ over lists of ⌊rows/page⌋ + 1): ${minimum}. Peak RSS during the syncs (b)–(e): ${(syncPeakRss / 2 ** 20).toFixed(0)} MB (sampled every 5 ms; the process's maxRSS, baseline included: ${rss.toFixed(0)} MB).`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stderr.write(`${JSON.stringify({ scale, rssMb: Math.round(syncPeakRss / 2 ** 20), maxRssMb: Math.round(rss), a: a.seconds, b: b.seconds, c: c.seconds, d: d.seconds })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ scale, rssMb: Math.round(syncPeakRss / 2 ** 20), maxRssMb: Math.round(rss), a: a.seconds, b: b.seconds, c: c.seconds, d: d.seconds })}\n`,
+  );
 } finally {
-  if (pgSchema) await store.db.schema.dropSchema(pgSchema).ifExists().cascade().execute().catch(() => {});
+  if (pgSchema)
+    await store.db.schema
+      .dropSchema(pgSchema)
+      .ifExists()
+      .cascade()
+      .execute()
+      .catch(() => {});
   await store.close();
   await sandbox.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -130,7 +186,13 @@ async function withEmptyStore<T>(name: string, fn: (empty: typeof store) => Prom
   try {
     return await fn(empty);
   } finally {
-    if (schema) await empty.db.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
+    if (schema)
+      await empty.db.schema
+        .dropSchema(schema)
+        .ifExists()
+        .cascade()
+        .execute()
+        .catch(() => {});
     await empty.close();
   }
 }
@@ -154,7 +216,10 @@ async function minimumRequests(): Promise<number> {
   let n = 0;
   for (const s of lists) {
     for (const v of s.variants ?? [{ scope: {} }]) {
-      let q = store.db.selectFrom(s.table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+      let q = store.db
+        .selectFrom(s.table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('deleted_at', 'is', null);
       for (const [k, val] of Object.entries(v.scope)) q = q.where(k, '=', val);
       const rows = Number(((await q.executeTakeFirst()) as { n: number }).n);
       n += Math.floor(rows / pageSizeOf(s)) + 1;

@@ -32,31 +32,63 @@ function quotaSpec(raw: string) {
 
 const program = new Command('sandbox')
   .description('A local, seeded implementation of the Data Service API for tests, benchmarks and demos.')
-  .option('--port <n>', 'port to listen on (0 = any free port)', number('--port', (n) => Number.isInteger(n) && n >= 0 && n < 65536), 4010)
+  .option(
+    '--port <n>',
+    'port to listen on (0 = any free port)',
+    number('--port', (n) => Number.isInteger(n) && n >= 0 && n < 65536),
+    4010,
+  )
   .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .option('--scale <n>', 'data size: 1 = about 2,000 assets, grows linearly', number('--scale', (n) => n > 0), 1)
+  .option(
+    '--scale <n>',
+    'data size: 1 = about 2,000 assets, grows linearly',
+    number('--scale', (n) => n > 0),
+    1,
+  )
   .option('--seed <n>', 'seed of the generated data', number('--seed', Number.isInteger), 42)
   .addOption(new Option('--profile <name>', 'data sizes').choices(['default', 'real']).default('default'))
   .option('--chaos <spec>', 'faults, e.g. "5xx=0.05,429=0.02,reset=0.01,truncate=0.01,latency=20ms"', chaosSpec)
-  .option('--quota <spec>', 'refuse requests beyond these limits (429), on the sandbox clock, e.g. "v1=2500/month,monitoring=200/min"', quotaSpec)
+  .option(
+    '--quota <spec>',
+    'refuse requests beyond these limits (429), on the sandbox clock, e.g. "v1=2500/month,monitoring=200/min"',
+    quotaSpec,
+  )
   .option('--control', 'enable the /_sandbox/* control endpoints (clock, chaos, counters, records)', false)
-  .option('--tick <seconds>', 'advance the sandbox clock by this much every this many real seconds', number('--tick', (n) => n > 0))
+  .option(
+    '--tick <seconds>',
+    'advance the sandbox clock by this much every this many real seconds',
+    number('--tick', (n) => n > 0),
+  )
   .option('--start <iso>', 'sandbox time at start (default 2025-06-01T12:00:00Z)')
   .option('--webhook-url <url>', 'POST monitoring alerts to this URL (secret: env SANDBOX_WEBHOOK_SECRET)')
-  .option('--webhook-time-factor <n>', 'scale webhook retry back-off and time-outs (measured on the sandbox clock) by this factor', number('--webhook-time-factor', (n) => n > 0))
+  .option(
+    '--webhook-time-factor <n>',
+    'scale webhook retry back-off and time-outs (measured on the sandbox clock) by this factor',
+    number('--webhook-time-factor', (n) => n > 0),
+  )
   .showHelpAfterError()
   // Bad flags exit 2, like ds-mirror's own commands.
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 program.parse();
 const o = program.opts<{
-  port: number; host: string; scale: number; seed: number; profile: 'default' | 'real'; chaos?: ReturnType<typeof parseChaos>;
+  port: number;
+  host: string;
+  scale: number;
+  seed: number;
+  profile: 'default' | 'real';
+  chaos?: ReturnType<typeof parseChaos>;
   quota?: QuotaLimit[];
-  control: boolean; tick?: number; start?: string; webhookUrl?: string; webhookTimeFactor?: number;
+  control: boolean;
+  tick?: number;
+  start?: string;
+  webhookUrl?: string;
+  webhookTimeFactor?: number;
 }>();
 
 const start = o.start === undefined ? undefined : new Date(o.start);
-if (start && Number.isNaN(start.getTime())) program.error('--start must be an ISO 8601 date-time, e.g. 2025-06-01T12:00:00Z', { exitCode: 2 });
+if (start && Number.isNaN(start.getTime()))
+  program.error('--start must be an ISO 8601 date-time, e.g. 2025-06-01T12:00:00Z', { exitCode: 2 });
 if (o.webhookUrl && !/^https?:\/\//.test(o.webhookUrl)) program.error('--webhook-url must be an http:// or https:// URL', { exitCode: 2 });
 
 const secret = process.env.SANDBOX_WEBHOOK_SECRET || undefined;
@@ -82,9 +114,11 @@ const sandbox = await startSandbox({
 
 console.log(`sandbox listening on ${sandbox.url}`);
 console.log(`API key: ${sandbox.apiKey}`);
-console.log(`seed ${o.seed}, ${o.profile === 'real' ? 'profile real' : `scale ${o.scale}`}, clock ${sandbox.now().toISOString()}`
-  + `${o.chaos ? ', chaos on' : ''}${o.quota?.length ? `, quota ${formatQuota(o.quota)}` : ''}${o.control ? ', control on' : ''}${o.tick ? `, tick ${o.tick}s` : ''}`
-  + `${o.webhookUrl ? `, webhooks to ${o.webhookUrl}${secret ? ' (signed)' : ' (unsigned)'}` : ''}`);
+console.log(
+  `seed ${o.seed}, ${o.profile === 'real' ? 'profile real' : `scale ${o.scale}`}, clock ${sandbox.now().toISOString()}` +
+    `${o.chaos ? ', chaos on' : ''}${o.quota?.length ? `, quota ${formatQuota(o.quota)}` : ''}${o.control ? ', control on' : ''}${o.tick ? `, tick ${o.tick}s` : ''}` +
+    `${o.webhookUrl ? `, webhooks to ${o.webhookUrl}${secret ? ' (signed)' : ' (unsigned)'}` : ''}`,
+);
 
 // The API has no list of views: this is where a user finds the ids to put in DS_MONITORING_VIEWS.
 const views = sandbox.monitoring.views();

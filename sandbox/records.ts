@@ -4,8 +4,15 @@ import { Router, v1Routes } from './routes/router.js';
 import type { World } from './data/world.js';
 
 const ASSET_EXPAND = 'market_cap,price,equity_market_data,project';
-const PROJECT_EXPAND = ['asset.market_cap', 'asset.price', 'asset.equity_market_data', 'asset.project',
-  'asset.ohlcv_last_24h', 'parent_project', 'child_projects.asset.market_cap'].join(',');
+const PROJECT_EXPAND = [
+  'asset.market_cap',
+  'asset.price',
+  'asset.equity_market_data',
+  'asset.project',
+  'asset.ohlcv_last_24h',
+  'parent_project',
+  'child_projects.asset.market_cap',
+].join(',');
 const TAXONOMY = 'order_by=title&order_dir=asc&limit=1000';
 
 const LISTS: Record<string, { path: string; queries: string[]; limit: number }> = {

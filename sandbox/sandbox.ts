@@ -77,7 +77,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const apiKey = opts.apiKey ?? `sbx_${randomBytes(12).toString('hex')}`;
   const now = () => new Date(world.now * 1000);
   const monitoring = createMonitoringService({
-    seed: world.seed, scale, profile: world.profile, apiKey, now, webhooks: opts.webhooks,
+    seed: world.seed,
+    scale,
+    profile: world.profile,
+    apiKey,
+    now,
+    webhooks: opts.webhooks,
   });
   const chaos = new Chaos(opts.chaos ?? null);
   const quota = new QuotaMeter(() => world.now, toLimits(opts.quota ?? null));
@@ -112,12 +117,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     views: () => monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })),
   };
   server = new ApiServer({
-    world, apiKey, chaos, quota, monitoring, control: opts.control ? controlHandler(target, apiKey) : null,
+    world,
+    apiKey,
+    chaos,
+    quota,
+    monitoring,
+    control: opts.control ? controlHandler(target, apiKey) : null,
   });
   const url = await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
-  const tick = opts.tickSeconds && opts.tickSeconds > 0
-    ? setInterval(() => void advance({ seconds: opts.tickSeconds! }).catch(() => undefined), opts.tickSeconds * 1000)
-    : null;
+  const tick =
+    opts.tickSeconds && opts.tickSeconds > 0
+      ? setInterval(() => void advance({ seconds: opts.tickSeconds! }).catch(() => undefined), opts.tickSeconds * 1000)
+      : null;
   tick?.unref();
 
   return {

@@ -28,7 +28,12 @@ say(`receiver: ${receiver.url} (signed deliveries only)`);
 // Every view alerts immediately by webhook to our receiver, signed with the demo's secret.
 const views = sandbox.monitoring.views();
 for (const view of views) {
-  sandbox.monitoring.setAlertPolicy(view.id, { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: receiver.url, webhook_secret: secret });
+  sandbox.monitoring.setAlertPolicy(view.id, {
+    cadence: 'immediately',
+    delivery_types: ['webhook'],
+    webhook_url: receiver.url,
+    webhook_secret: secret,
+  });
 }
 
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -51,9 +56,17 @@ try {
 
   const sent = sandbox.monitoring.deliveries();
   const stats = receiver.stats();
-  const landed = await store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  const alerts = await store.db.selectFrom('alert_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  say(`\nwebhooks: ${sent.length} sent by the sandbox, ${stats.received} received (${stats.duplicates} duplicates), ${Number(landed?.n)} delivery rows, ${Number(alerts?.n)} alert-history rows`);
+  const landed = await store.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  const alerts = await store.db
+    .selectFrom('alert_history')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  say(
+    `\nwebhooks: ${sent.length} sent by the sandbox, ${stats.received} received (${stats.duplicates} duplicates), ${Number(landed?.n)} delivery rows, ${Number(alerts?.n)} alert-history rows`,
+  );
   say(`\nthe mirror is in ${DB}; try: npx ds-mirror status`);
 } finally {
   await receiver.close();
@@ -62,7 +75,17 @@ try {
   await sandbox.close();
 }
 
-function summary(streams: readonly { stream: string; fetched: number; inserted: number; updated: number; unchanged: number; deleted: number; requests: number }[]): string {
+function summary(
+  streams: readonly {
+    stream: string;
+    fetched: number;
+    inserted: number;
+    updated: number;
+    unchanged: number;
+    deleted: number;
+    requests: number;
+  }[],
+): string {
   return formatTable(
     ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'requests'],
     streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.requests]),

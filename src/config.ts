@@ -10,10 +10,17 @@ const TOP = /^top:([1-9]\d*)$/;
 const pace = { requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) };
 // A quota of the plan: null removes the standard plan's (a plan without that quota).
 const quota = z.number().int().positive().nullable();
-const limits = z.object({ ...pace, requestsPerDay: quota, requestsPerMonth: quota }).partial().strict();
+const limits = z
+  .object({ ...pace, requestsPerDay: quota, requestsPerMonth: quota })
+  .partial()
+  .strict();
 // Charts are on the /v1 service and count against its quota: a pace of their own, no quota.
 const chartsLimits = z.object(pace).partial().strict();
-const selection = z.union([z.literal('all'), z.string().regex(TOP, 'all, top:N with N at least 1, or a list of ids'), z.array(z.string().min(1))]);
+const selection = z.union([
+  z.literal('all'),
+  z.string().regex(TOP, 'all, top:N with N at least 1, or a list of ids'),
+  z.array(z.string().min(1)),
+]);
 const stringList = z.array(z.string().min(1));
 
 /** The config file (JSON): every key optional. */
@@ -48,7 +55,11 @@ export const fileSchema = z
         events: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), stringList])),
         tokenUnlocks: z.record(z.string(), z.union([z.string(), stringList])),
         queryParams: z
-          .object({ events: z.record(z.string(), z.string()), viewEvents: z.record(z.string(), z.string()), tokenUnlocks: z.record(z.string(), z.string()) })
+          .object({
+            events: z.record(z.string(), z.string()),
+            viewEvents: z.record(z.string(), z.string()),
+            tokenUnlocks: z.record(z.string(), z.string()),
+          })
           .partial()
           .strict(),
       })
@@ -101,20 +112,30 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
   const configFile = flags.config ?? env.DS_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
   const file = configFile ? readConfigFile(configFile) : {};
   // An empty variable is an unset one (`DS_BASE_URL= ds-mirror ...`).
-  const fromEnv = parse(fileSchema, 'environment', {
-    baseUrl: env.DS_BASE_URL || undefined,
-    db: env.DS_DB || undefined,
-    dbSchema: env.DS_DB_SCHEMA || undefined,
-    logLevel: env.DS_LOG_LEVEL || undefined,
-    timezone: env.DS_TIMEZONE || undefined,
-    ...(env.DS_MONITORING_VIEWS ? { monitoring: { ...file.monitoring, views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
-  }, ENV_NAMES);
-  const fromFlags = parse(fileSchema, 'command line', {
-    baseUrl: flags.baseUrl,
-    db: flags.db,
-    dbSchema: flags.dbSchema,
-    logLevel: flags.logLevel,
-  }, FLAG_NAMES);
+  const fromEnv = parse(
+    fileSchema,
+    'environment',
+    {
+      baseUrl: env.DS_BASE_URL || undefined,
+      db: env.DS_DB || undefined,
+      dbSchema: env.DS_DB_SCHEMA || undefined,
+      logLevel: env.DS_LOG_LEVEL || undefined,
+      timezone: env.DS_TIMEZONE || undefined,
+      ...(env.DS_MONITORING_VIEWS ? { monitoring: { ...file.monitoring, views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
+    },
+    ENV_NAMES,
+  );
+  const fromFlags = parse(
+    fileSchema,
+    'command line',
+    {
+      baseUrl: flags.baseUrl,
+      db: flags.db,
+      dbSchema: flags.dbSchema,
+      logLevel: flags.logLevel,
+    },
+    FLAG_NAMES,
+  );
   const merged = { ...file, ...defined(fromEnv), ...defined(fromFlags) };
   const apiKey = env.DS_API_KEY ?? (merged.apiKeyFile ? readSecretFile(merged.apiKeyFile, 'apiKeyFile') : null);
   return Object.freeze({
@@ -145,7 +166,10 @@ export function toSelection(value: string | readonly string[]): Selection {
 }
 
 export function splitList(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function readConfigFile(path: string): FileConfig {
@@ -174,7 +198,12 @@ export function readSecretFile(path: string, what: string): string {
 
 /** Where a bad value came from, named as the user wrote it: DS_BASE_URL, --base-url, or the file's key. */
 const ENV_NAMES: Record<string, string> = {
-  baseUrl: 'DS_BASE_URL', db: 'DS_DB', dbSchema: 'DS_DB_SCHEMA', logLevel: 'DS_LOG_LEVEL', timezone: 'DS_TIMEZONE', 'monitoring.views': 'DS_MONITORING_VIEWS',
+  baseUrl: 'DS_BASE_URL',
+  db: 'DS_DB',
+  dbSchema: 'DS_DB_SCHEMA',
+  logLevel: 'DS_LOG_LEVEL',
+  timezone: 'DS_TIMEZONE',
+  'monitoring.views': 'DS_MONITORING_VIEWS',
 };
 const FLAG_NAMES: Record<string, string> = { baseUrl: '--base-url', db: '--db', dbSchema: '--db-schema', logLevel: '--log-level' };
 

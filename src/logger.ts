@@ -3,8 +3,18 @@
 import pino, { type Logger } from 'pino';
 
 const REDACT = [
-  'apiKey', '*.apiKey', 'secret', '*.secret', 'secrets', '*.secrets', 'webhookSecret', '*.webhookSecret',
-  'headers["x-api-key"]', 'headers["x-service-api-key"]', '*.headers["x-api-key"]', '*.headers["x-service-api-key"]',
+  'apiKey',
+  '*.apiKey',
+  'secret',
+  '*.secret',
+  'secrets',
+  '*.secrets',
+  'webhookSecret',
+  '*.webhookSecret',
+  'headers["x-api-key"]',
+  'headers["x-service-api-key"]',
+  '*.headers["x-api-key"]',
+  '*.headers["x-service-api-key"]',
 ];
 
 export function createLogger(level: string, destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true })): Logger {

@@ -128,7 +128,10 @@ export class Collection {
 
 /** Maps indices to ids that are not positions (a stride and an offset), so clients cannot confuse them. */
 export class IdSpace {
-  constructor(readonly base: number, readonly stride: number) {}
+  constructor(
+    readonly base: number,
+    readonly stride: number,
+  ) {}
 
   idOf(i: number): number {
     return this.base + i * this.stride;

@@ -6,7 +6,10 @@ export class Expand {
 
   private readonly paths: ReadonlySet<string>;
 
-  constructor(paths: Iterable<string>, private readonly everything = false) {
+  constructor(
+    paths: Iterable<string>,
+    private readonly everything = false,
+  ) {
     this.paths = new Set(paths);
   }
 

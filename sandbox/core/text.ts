@@ -3,14 +3,79 @@
 import type { Rng } from './prng.js';
 
 const SYLLABLES = [
-  'ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'xi', 'zen', 'bel', 'cor', 'dra', 'fin', 'gal', 'hex', 'ion',
-  'jet', 'kyr', 'lum', 'mor', 'nyx', 'or', 'pax', 'qua', 'ral', 'sol', 'tor', 'ul', 'vex', 'wyn', 'yor', 'zu',
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'xi',
+  'zen',
+  'bel',
+  'cor',
+  'dra',
+  'fin',
+  'gal',
+  'hex',
+  'ion',
+  'jet',
+  'kyr',
+  'lum',
+  'mor',
+  'nyx',
+  'or',
+  'pax',
+  'qua',
+  'ral',
+  'sol',
+  'tor',
+  'ul',
+  'vex',
+  'wyn',
+  'yor',
+  'zu',
 ];
 const WORDS = [
-  'protocol', 'network', 'liquidity', 'staking', 'validator', 'governance', 'bridge', 'oracle', 'ledger',
-  'settlement', 'yield', 'collateral', 'treasury', 'consensus', 'rollup', 'throughput', 'custody', 'market',
-  'issuer', 'revenue', 'exchange', 'token', 'supply', 'index', 'volume', 'security', 'audit', 'upgrade',
-  'users', 'fees', 'chain', 'asset', 'layer', 'data', 'risk', 'capital', 'growth', 'shares', 'earnings',
+  'protocol',
+  'network',
+  'liquidity',
+  'staking',
+  'validator',
+  'governance',
+  'bridge',
+  'oracle',
+  'ledger',
+  'settlement',
+  'yield',
+  'collateral',
+  'treasury',
+  'consensus',
+  'rollup',
+  'throughput',
+  'custody',
+  'market',
+  'issuer',
+  'revenue',
+  'exchange',
+  'token',
+  'supply',
+  'index',
+  'volume',
+  'security',
+  'audit',
+  'upgrade',
+  'users',
+  'fees',
+  'chain',
+  'asset',
+  'layer',
+  'data',
+  'risk',
+  'capital',
+  'growth',
+  'shares',
+  'earnings',
 ];
 
 export function capitalize(s: string): string {
@@ -40,7 +105,10 @@ export function paragraph(rng: Rng, sentences: number): string {
 
 /** Lower-case, dash-separated, ASCII letters and digits only. */
 export function kebab(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** `kebab(title)-<index in base 36>`: unique by construction, max 100 characters. */

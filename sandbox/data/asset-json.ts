@@ -1,6 +1,6 @@
 // The API shapes built from an asset: Asset (list item), AssetDetail, ProjectAsset, ChildProject's
 // asset, and the per-asset detail records (markets, ohlcv, price, market-cap, supply).
-import { Expand } from '../core/expand.js';
+import type { Expand } from '../core/expand.js';
 import { assetIdentity, assetValues, type AssetIdentity, type AssetValues } from './assets.js';
 import { shortProject } from './project-identity.js';
 import { kebab } from '../core/text.js';
@@ -86,11 +86,16 @@ export function assetSubResource(w: World, i: number, kind: AssetDetailKind): Js
   const ref = { asset_code: a.code, asset_slug: a.slug };
   const idRef = { asset_id: a.id, ...ref };
   switch (kind) {
-    case 'markets': return { ...v.markets, ...ref };
-    case 'ohlcv': return { ...v.ohlcv, ...ref };
-    case 'price': return { ...idRef, ...v.price };
-    case 'market-cap': return { ...idRef, ...v.marketCap };
-    case 'supply': return { ...idRef, ...v.supply };
+    case 'markets':
+      return { ...v.markets, ...ref };
+    case 'ohlcv':
+      return { ...v.ohlcv, ...ref };
+    case 'price':
+      return { ...idRef, ...v.price };
+    case 'market-cap':
+      return { ...idRef, ...v.marketCap };
+    case 'supply':
+      return { ...idRef, ...v.supply };
   }
 }
 

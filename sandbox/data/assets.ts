@@ -6,8 +6,7 @@ import type { World } from './world.js';
 
 export type AssetClass = 'token' | 'equity' | 'tokenizedStock';
 
-const TOKEN_CATEGORIES = ['Layer 1', 'DeFi', 'Stablecoin', 'Meme', 'Gaming', 'Oracle', 'Exchange Token',
-  'Privacy', 'Storage', 'Payments'];
+const TOKEN_CATEGORIES = ['Layer 1', 'DeFi', 'Stablecoin', 'Meme', 'Gaming', 'Oracle', 'Exchange Token', 'Privacy', 'Storage', 'Payments'];
 const EQUITY_CATEGORIES = ['Technology', 'Financials', 'Health Care', 'Energy', 'Consumer', 'Industrials'];
 const TOKEN_SUFFIXES = ['', ' Protocol', ' Network', ' Finance', ' Chain', ' Labs'];
 const EQUITY_SUFFIXES = [' Inc.', ' Corp.', ' Holdings', ' Group', ' Industries'];
@@ -46,8 +45,7 @@ export function assetIdentity(w: World, i: number): AssetIdentity {
   const assetClass = assetClassOf(w, i);
   const equityLike = assetClass !== 'token';
   const name = properName(rng);
-  const title = (name + rng.pick(equityLike ? EQUITY_SUFFIXES : TOKEN_SUFFIXES))
-    + (assetClass === 'tokenizedStock' ? ' (Tokenized)' : '');
+  const title = name + rng.pick(equityLike ? EQUITY_SUFFIXES : TOKEN_SUFFIXES) + (assetClass === 'tokenizedStock' ? ' (Tokenized)' : '');
   let code = tickerCode(name, rng);
   if (assetClass === 'tokenizedStock') code = `${code}x`;
   const projectIndex = i < w.projects.baseCount ? i : null;
@@ -97,8 +95,14 @@ export interface AssetValues {
   price: { usd: number | null; btc: number | null; eth: number | null; updated_at: number | null };
   marketCap: Record<string, number | null>;
   equity: Record<string, number | null>;
-  ohlcv: { open: number | null; high: number | null; low: number | null; close: number | null;
-    volume: number | null; updated_at: number | null };
+  ohlcv: {
+    open: number | null;
+    high: number | null;
+    low: number | null;
+    close: number | null;
+    volume: number | null;
+    updated_at: number | null;
+  };
   markets: Record<string, number | null>;
   supply: { circulating: number | null; total: number | null; max: number | null; updated_at: number | null };
   fdv: number;
@@ -128,16 +132,25 @@ export function assetValues(w: World, a: AssetIdentity): AssetValues {
   return {
     updatedAt,
     sparkline: spark.join(','),
-    price: { usd: n() ? null : sig(usd), btc: n() ? null : sig(usd / BTC_USD), eth: n() ? null : sig(usd / ETH_USD),
-      updated_at: updatedAt },
+    price: {
+      usd: n() ? null : sig(usd),
+      btc: n() ? null : sig(usd / BTC_USD),
+      eth: n() ? null : sig(usd / ETH_USD),
+      updated_at: updatedAt,
+    },
     marketCap: {
       rank: a.rank,
       usd: n() ? null : sig(mcUsd),
       dominance: n() ? null : sig((mcUsd / 3e12) * 100, 6),
-      percent_change_btc_1h: pct(1), percent_change_btc_24h: pct(4),
-      percent_change_usd_1h: pct(1), percent_change_usd_24h: pct(5), percent_change_usd_7d: pct(10),
-      percent_change_usd_30d: pct(20), percent_change_usd_ytd: pct(40),
-      percent_change_eth_1h: pct(1), percent_change_eth_24h: pct(4),
+      percent_change_btc_1h: pct(1),
+      percent_change_btc_24h: pct(4),
+      percent_change_usd_1h: pct(1),
+      percent_change_usd_24h: pct(5),
+      percent_change_usd_7d: pct(10),
+      percent_change_usd_30d: pct(20),
+      percent_change_usd_ytd: pct(40),
+      percent_change_eth_1h: pct(1),
+      percent_change_eth_24h: pct(4),
       updated_at: updatedAt,
     },
     equity: {

@@ -34,8 +34,7 @@ export function chainJson(w: World, k: number): Record<string, unknown> {
   const rng = new Rng(w.seed, 'chain-text', k);
   const vr = new Rng(w.seed, 'chain-v', k, w.chains.version(k));
   const noDescription = rng.chance(0.1);
-  const native = c.nativeAssetIndex !== null && w.assets.isLive(c.nativeAssetIndex)
-    ? assetIdentity(w, c.nativeAssetIndex) : null;
+  const native = c.nativeAssetIndex !== null && w.assets.isLive(c.nativeAssetIndex) ? assetIdentity(w, c.nativeAssetIndex) : null;
   return {
     id: c.id,
     slug: c.slug,

@@ -5,9 +5,22 @@ import { indexedSlug, properName, sentence } from '../core/text.js';
 import type { World } from './world.js';
 
 const TITLES = [
-  'Active Addresses', 'Transaction Count', 'Transaction Volume', 'Fees Paid', 'Revenue', 'Total Value Locked',
-  'Developer Commits', 'New Addresses', 'Exchange Inflows', 'Exchange Outflows', 'Staked Supply',
-  'Validator Count', 'Realized Cap', 'Open Interest', 'Funding Rate', 'Stablecoin Supply',
+  'Active Addresses',
+  'Transaction Count',
+  'Transaction Volume',
+  'Fees Paid',
+  'Revenue',
+  'Total Value Locked',
+  'Developer Commits',
+  'New Addresses',
+  'Exchange Inflows',
+  'Exchange Outflows',
+  'Staked Supply',
+  'Validator Count',
+  'Realized Cap',
+  'Open Interest',
+  'Funding Rate',
+  'Stablecoin Supply',
 ];
 const DATA_TYPES = ['number', 'usd', 'percentage'] as const;
 const SERIES_DAYS = 365;

@@ -1,7 +1,7 @@
 // Projects: relations (asset, parent, children, chains) and the Project shape.
-import { Expand } from '../core/expand.js';
+import type { Expand } from '../core/expand.js';
 import { Rng } from '../core/prng.js';
-import { paragraph, properName, sentence } from '../core/text.js';
+import { paragraph, sentence } from '../core/text.js';
 import { assetIdentity, assetValues } from './assets.js';
 import { childAssetJson, projectAssetJson } from './asset-json.js';
 import { projectIdentity, shortProject, type ProjectIdentity } from './project-identity.js';
@@ -71,8 +71,7 @@ export function projectJson(w: World, j: number, expand: Expand): Json {
     leaderboards,
   };
   if (expand.has('asset')) {
-    out.asset = p.assetIndex !== null && w.assets.isLive(p.assetIndex)
-      ? projectAssetJson(w, p.assetIndex, expand.sub('asset')) : null;
+    out.asset = p.assetIndex !== null && w.assets.isLive(p.assetIndex) ? projectAssetJson(w, p.assetIndex, expand.sub('asset')) : null;
   }
   if (expand.has('parent_project')) {
     out.parent_project = p.parentIndex !== null && w.projects.isLive(p.parentIndex) ? shortProject(w, p.parentIndex) : null;

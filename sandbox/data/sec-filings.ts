@@ -5,8 +5,14 @@ import { properName } from '../core/text.js';
 import type { World } from './world.js';
 
 const FORMS: readonly [string, string][] = [
-  ['10-K', 'Annual Report'], ['10-Q', 'Quarterly Report'], ['8-K', 'Current Report'], ['S-1', 'Registration'],
-  ['4', 'Insider Trading'], ['SC 13G', 'Ownership'], ['13F-HR', 'Holdings'], ['DEF 14A', 'Proxy'],
+  ['10-K', 'Annual Report'],
+  ['10-Q', 'Quarterly Report'],
+  ['8-K', 'Current Report'],
+  ['S-1', 'Registration'],
+  ['4', 'Insider Trading'],
+  ['SC 13G', 'Ownership'],
+  ['13F-HR', 'Holdings'],
+  ['DEF 14A', 'Proxy'],
 ];
 const SUFFIXES = [' Inc.', ' Corp.', ' Holdings', ' Group', ' Technologies', ' Financial'];
 
@@ -17,7 +23,17 @@ function companyCount(w: World): number {
 function company(w: World, c: number): { name: string; cik: number; ticker: string | null } {
   const rng = new Rng(w.seed, 'sec-company', c);
   const name = properName(rng) + rng.pick(SUFFIXES);
-  return { name, cik: 1_000_000 + c * 37, ticker: rng.orNull(0.2, name.replace(/[^A-Za-z]/g, '').slice(0, 4).toUpperCase()) };
+  return {
+    name,
+    cik: 1_000_000 + c * 37,
+    ticker: rng.orNull(
+      0.2,
+      name
+        .replace(/[^A-Za-z]/g, '')
+        .slice(0, 4)
+        .toUpperCase(),
+    ),
+  };
 }
 
 export interface FilingIdentity {

@@ -8,18 +8,47 @@ import type { World } from './world.js';
 export type TaxonomyKind = 'sectors' | 'groups' | 'industries';
 
 const SECTORS = [
-  'Smart Contract Platforms', 'Decentralized Finance', 'Stablecoins', 'Exchanges', 'Gaming', 'Infrastructure',
-  'Privacy', 'Storage', 'Oracles', 'Payments', 'Lending', 'Derivatives', 'Collectibles', 'Social',
-  'Artificial Intelligence', 'Real World Assets', 'Identity', 'Interoperability', 'Memes', 'Data',
-  'Technology', 'Financials', 'Health Care', 'Energy',
+  'Smart Contract Platforms',
+  'Decentralized Finance',
+  'Stablecoins',
+  'Exchanges',
+  'Gaming',
+  'Infrastructure',
+  'Privacy',
+  'Storage',
+  'Oracles',
+  'Payments',
+  'Lending',
+  'Derivatives',
+  'Collectibles',
+  'Social',
+  'Artificial Intelligence',
+  'Real World Assets',
+  'Identity',
+  'Interoperability',
+  'Memes',
+  'Data',
+  'Technology',
+  'Financials',
+  'Health Care',
+  'Energy',
 ];
 const GROUPS = [
-  'Layer 1', 'Layer 2', 'DeFi', 'CeFi', 'Consumer', 'Infrastructure Services', 'Tokenized Assets', 'Equities',
-  'Developer Tools', 'Security', 'Governance', 'Other',
+  'Layer 1',
+  'Layer 2',
+  'DeFi',
+  'CeFi',
+  'Consumer',
+  'Infrastructure Services',
+  'Tokenized Assets',
+  'Equities',
+  'Developer Tools',
+  'Security',
+  'Governance',
+  'Other',
 ];
 const MARKETS = ['Retail', 'Institutional', 'Cross-chain', 'On-chain', 'Enterprise', 'Consumer'];
-const ACTIVITIES = ['Lending', 'Trading', 'Payments', 'Custody', 'Analytics', 'Gaming', 'Staking', 'Insurance',
-  'Identity', 'Storage'];
+const ACTIVITIES = ['Lending', 'Trading', 'Payments', 'Custody', 'Analytics', 'Gaming', 'Staking', 'Insurance', 'Identity', 'Storage'];
 const INDUSTRIES = MARKETS.flatMap((m) => ACTIVITIES.map((a) => `${m} ${a}`));
 
 const NAMES: Record<TaxonomyKind, readonly string[]> = { sectors: SECTORS, groups: GROUPS, industries: INDUSTRIES };

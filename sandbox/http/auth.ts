@@ -22,11 +22,13 @@ export function checkAuth(rule: AuthRule, headers: IncomingHttpHeaders, key: Buf
   if (rule === 'charts' && apiKey !== undefined && serviceKey !== undefined) {
     throw unauthorized('Send one credential: x-api-key or x-service-api-key, not both');
   }
-  const given = rule === 'charts' ? apiKey ?? serviceKey : apiKey;
+  const given = rule === 'charts' ? (apiKey ?? serviceKey) : apiKey;
   if (given === undefined) {
-    throw unauthorized(rule === 'charts'
-      ? 'Missing API key: send it in the x-api-key or x-service-api-key header'
-      : 'Missing API key: send it in the x-api-key header');
+    throw unauthorized(
+      rule === 'charts'
+        ? 'Missing API key: send it in the x-api-key or x-service-api-key header'
+        : 'Missing API key: send it in the x-api-key header',
+    );
   }
   if (!same(given, key)) throw unauthorized('Invalid API key');
 }

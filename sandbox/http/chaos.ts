@@ -26,14 +26,23 @@ export interface ChaosOptions {
 export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate' | 'html';
 
 const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html'>> = {
-  '5xx': 'rate5xx', '429': 'rate429', reset: 'rateReset', truncate: 'rateTruncate', html: 'rateHtml', latency: 'latencyMs',
-  'retry-after': 'retryAfterSeconds', seed: 'seed',
+  '5xx': 'rate5xx',
+  '429': 'rate429',
+  reset: 'rateReset',
+  truncate: 'rateTruncate',
+  html: 'rateHtml',
+  latency: 'latencyMs',
+  'retry-after': 'retryAfterSeconds',
+  seed: 'seed',
 };
 
 /** Parses `5xx=0.05,429=0.02,reset=0.01,truncate=0.01,html=0.01,latency=20ms,retry-after=1,seed=7`. */
 export function parseChaos(spec: string): ChaosOptions {
   const out: ChaosOptions = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, raw = ''] = part.split('=');
     const key = KEYS[name.trim()];
     const text = raw.trim();

@@ -13,12 +13,17 @@ export type ParamSpec =
   | { type: 'date' }
   | { type: 'json'; max: number };
 
-type Out<P> = P extends { type: 'int' } ? number
-  : P extends { type: 'enum' | 'string' | 'date' | 'json' } ? string
-  : P extends { type: 'strings' } ? string[]
-  : P extends { type: 'ints' } ? number[]
-  : P extends { type: 'bool' } ? boolean | null
-  : never;
+type Out<P> = P extends { type: 'int' }
+  ? number
+  : P extends { type: 'enum' | 'string' | 'date' | 'json' }
+    ? string
+    : P extends { type: 'strings' }
+      ? string[]
+      : P extends { type: 'ints' }
+        ? number[]
+        : P extends { type: 'bool' }
+          ? boolean | null
+          : never;
 
 export type Parsed<S> = { [K in keyof S]: Out<S[K]> | undefined };
 

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkAuth } from './auth.js';
-import { Chaos, type Fault } from './chaos.js';
+import type { Chaos, Fault } from './chaos.js';
 import { HttpError } from './http-error.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
 import { quotaFamily, quotaRefusal, rateLimitHeaders, type QuotaMeter } from '../quota/index.js';
@@ -20,8 +20,12 @@ export interface MonitoringHandler {
 }
 
 /** Handles /_sandbox/* when control is enabled; `body` is the parsed JSON request body (or undefined). */
-export type ControlHandler = (method: string, path: string, body: unknown, headers: IncomingMessage['headers'])
-  => Promise<{ status: number; body: unknown }>;
+export type ControlHandler = (
+  method: string,
+  path: string,
+  body: unknown,
+  headers: IncomingMessage['headers'],
+) => Promise<{ status: number; body: unknown }>;
 
 export interface ServerDeps {
   world: World;
@@ -111,9 +115,12 @@ export class ApiServer {
     }
     let out: CachedResponse;
     try {
-      out = req.method !== 'GET' && req.method !== 'HEAD'
-        ? json(404, { statusCode: 404, message: `Cannot ${req.method} ${path}`, error: 'Not Found' })
-        : monitoringPath ? this.monitoring(req, path, search) : this.v1(req, url, path, search);
+      out =
+        req.method !== 'GET' && req.method !== 'HEAD'
+          ? json(404, { statusCode: 404, message: `Cannot ${req.method} ${path}`, error: 'Not Found' })
+          : monitoringPath
+            ? this.monitoring(req, path, search)
+            : this.v1(req, url, path, search);
     } catch (err) {
       out = errorResponse(err);
     }
@@ -151,7 +158,13 @@ export class ApiServer {
 
   private async onControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const control = this.deps.control;
-    if (!control) return send(res, 404, JSON_TYPE, Buffer.from(JSON.stringify({ statusCode: 404, message: 'control API is off (start with --control)' })));
+    if (!control)
+      return send(
+        res,
+        404,
+        JSON_TYPE,
+        Buffer.from(JSON.stringify({ statusCode: 404, message: 'control API is off (start with --control)' })),
+      );
     try {
       const raw = await readBody(req);
       const body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
@@ -176,7 +189,9 @@ function errorResponse(err: unknown): CachedResponse {
 }
 
 /** What a proxy or load balancer in front of a service answers when the service behind it is down. */
-const PROXY_PAGE = Buffer.from('<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n');
+const PROXY_PAGE = Buffer.from(
+  '<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n',
+);
 
 function send(res: ServerResponse, status: number, type: string, body: Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, 'content-length': body.length, ...headers });

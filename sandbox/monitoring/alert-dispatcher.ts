@@ -16,7 +16,8 @@ const CADENCES = new Set(['immediately', 'daily', 'weekly']);
 
 /** Throws with a message that says what to fix (never quoting the secret). */
 export function validatePolicy(policy: AlertPolicy): AlertPolicy {
-  if (!CADENCES.has(policy.cadence)) throw new TypeError(`alert policy cadence must be immediately, daily or weekly; got "${policy.cadence}"`);
+  if (!CADENCES.has(policy.cadence))
+    throw new TypeError(`alert policy cadence must be immediately, daily or weekly; got "${policy.cadence}"`);
   if (!Array.isArray(policy.delivery_types)) throw new TypeError('alert policy delivery_types must be an array');
   if (policy.delivery_types.includes('webhook')) {
     let url: URL;
@@ -79,14 +80,28 @@ export class AlertDispatcher {
           timestamp: rfc3339(now),
           view: { id: t.view.id, name: t.view.name },
           event: { id: eventId(this.w, e), title: eventTitle(this.w, e) },
-          assets: this.w.assetsOf(e).map((a) => ({ id: this.w.assets.id(a), name: this.w.assets.name(a), logo_url: this.w.assets.logoUrl(a) })),
+          assets: this.w
+            .assetsOf(e)
+            .map((a) => ({ id: this.w.assets.id(a), name: this.w.assets.name(a), logo_url: this.w.assets.logoUrl(a) })),
           development: {
-            id: dev.id, title: dev.title, summary: dev.summary, categories: dev.intelCategories, subcategories: dev.intelSubcategories,
-            importance: dev.importance, actionable: dev.actionable, startedAt: dev.startedAt,
+            id: dev.id,
+            title: dev.title,
+            summary: dev.summary,
+            categories: dev.intelCategories,
+            subcategories: dev.intelSubcategories,
+            importance: dev.importance,
+            actionable: dev.actionable,
+            startedAt: dev.startedAt,
             endedAt: this.w.dev.cols.endedAt[d] <= now ? dev.endedAt : undefined,
           },
         });
-        this.sender.enqueue({ id: deliveryId, viewId: t.view.id, url: t.policy.webhook_url!, secret: t.policy.webhook_secret || undefined, body: JSON.stringify(envelope) });
+        this.sender.enqueue({
+          id: deliveryId,
+          viewId: t.view.id,
+          url: t.policy.webhook_url!,
+          secret: t.policy.webhook_secret || undefined,
+          body: JSON.stringify(envelope),
+        });
         queued.push({ id: deliveryId, viewId: t.view.id, developmentId: dev.id });
       }
     }

@@ -21,7 +21,10 @@ export class AssetUniverse {
   readonly networks: Uint16Array;
   private slugIndex: Map<string, number> | null = null;
 
-  constructor(private readonly seed: number, readonly size: number) {
+  constructor(
+    private readonly seed: number,
+    readonly size: number,
+  ) {
     if (size > NAME_SPACE) throw new RangeError(`asset universe of ${size} exceeds ${NAME_SPACE} names`);
     this.sector = new Uint8Array(size);
     this.subsector = new Uint8Array(size);
@@ -55,7 +58,9 @@ export class AssetUniverse {
 
   symbol(i: number): string {
     if (i < WELL_KNOWN_ASSETS.length) return WELL_KNOWN_ASSETS[i][1];
-    return this.syllables(i).map((s) => s[0].toUpperCase()).join('');
+    return this.syllables(i)
+      .map((s) => s[0].toUpperCase())
+      .join('');
   }
 
   slug(i: number): string {

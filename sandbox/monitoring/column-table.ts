@@ -8,7 +8,10 @@ export class ColumnTable<K extends string> {
   private capacity: number;
   length = 0;
 
-  constructor(private readonly spec: Record<K, NumericArrayCtor>, capacity: number) {
+  constructor(
+    private readonly spec: Record<K, NumericArrayCtor>,
+    capacity: number,
+  ) {
     this.capacity = Math.max(16, capacity);
     this.cols = {} as Record<K, NumericArray>;
     for (const key of Object.keys(spec) as K[]) this.cols[key] = new spec[key](this.capacity);

@@ -18,7 +18,8 @@ export function categoryMask(slugs: readonly string[]): number {
 }
 
 export function subcategoryMask(slugs: readonly string[]): { lo: number; hi: number } {
-  let lo = 0, hi = 0;
+  let lo = 0,
+    hi = 0;
   for (const s of slugs) {
     const i = subcategoryIndex(s);
     if (i === undefined) continue;
@@ -85,15 +86,19 @@ export function eventsPredicate(w: EventWorld, query: URLSearchParams): Predicat
   const p: Predicate = {};
 
   // Unresolved asset tokens are dropped silently; nothing left means no asset restriction.
-  const assets = listParam(query, n.assetIds).map((t) => w.assets.resolve(t)).filter((a) => a >= 0);
+  const assets = listParam(query, n.assetIds)
+    .map((t) => w.assets.resolve(t))
+    .filter((a) => a >= 0);
   if (assets.length > 0) p.assets = new Set(assets);
 
   if (has(n.eventIds)) {
-    p.events = new Set(listParam(query, n.eventIds).map((token) => {
-      const e = resolveEvent(w, token);
-      if (e < 0) throw new QueryError(`unknown event identifier "${token}"`);
-      return e;
-    }));
+    p.events = new Set(
+      listParam(query, n.eventIds).map((token) => {
+        const e = resolveEvent(w, token);
+        if (e < 0) throw new QueryError(`unknown event identifier "${token}"`);
+        return e;
+      }),
+    );
   }
   if (has(n.intelCategories)) p.categoryMask = categoryMask(listParam(query, n.intelCategories));
   if (has(n.intelSubcategories)) p.subcategoryMask = subcategoryMask(listParam(query, n.intelSubcategories));

@@ -40,15 +40,20 @@ export function developmentTitle(w: EventWorld, d: number): string {
   return `${asset}: ${SUBCATEGORIES[w.dev.cols.sub0[d]].name.toLowerCase()} ${rng.pick(QUALIFIERS)}`;
 }
 
-export const developmentSlug = (w: EventWorld, d: number): string =>
-  `${developmentId(w, d)}-${slugify(developmentTitle(w, d))}`;
+export const developmentSlug = (w: EventWorld, d: number): string => `${developmentId(w, d)}-${slugify(developmentTitle(w, d))}`;
 
 /** Markdown; changes with every new version of the development. */
 export function developmentSummary(w: EventWorld, d: number): string {
   const version = w.dev.cols.version[d];
   const rng = new Rng(w.seed, Kind.development, d, 600 + version);
   const source = rng.pick(SOURCES);
-  const text = [`**${developmentTitle(w, d)}**`, '', `${rng.pick(SENTENCES)} ${rng.pick(SENTENCES)}`, '', `Source: [${source}](${documentUrl(w, d, 0)})`];
+  const text = [
+    `**${developmentTitle(w, d)}**`,
+    '',
+    `${rng.pick(SENTENCES)} ${rng.pick(SENTENCES)}`,
+    '',
+    `Source: [${source}](${documentUrl(w, d, 0)})`,
+  ];
   if (version > 0) text.push('', `_Updated (revision ${version})_: ${rng.pick(SENTENCES)}`);
   return text.join('\n');
 }
@@ -61,5 +66,4 @@ export function developmentDocuments(w: EventWorld, d: number): { url: string; t
   }));
 }
 
-const documentUrl = (w: EventWorld, d: number, k: number): string =>
-  `https://news.sandbox.invalid/${developmentId(w, d)}/${k + 1}`;
+const documentUrl = (w: EventWorld, d: number, k: number): string => `https://news.sandbox.invalid/${developmentId(w, d)}/${k + 1}`;

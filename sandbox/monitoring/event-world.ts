@@ -11,16 +11,38 @@ export const NO_SUBCATEGORY = 255;
 export const Flag = { verified: 1, actionable: 2, governance: 4 } as const;
 
 const EVENT_COLUMNS = {
-  removed: Uint8Array, version: Uint16Array, theme: Uint8Array, firstDev: Int32Array,
-  devCount: Uint16Array, docCount: Uint16Array, importance: Uint8Array, flags: Uint8Array,
-  catMask: Uint16Array, subLo: Uint32Array, subHi: Uint32Array,
-  startedAt: Uint32Array, endedAt: Uint32Array, createdAt: Uint32Array, updatedAt: Uint32Array,
-  asset0: Int32Array, asset1: Int32Array, asset2: Int32Array,
+  removed: Uint8Array,
+  version: Uint16Array,
+  theme: Uint8Array,
+  firstDev: Int32Array,
+  devCount: Uint16Array,
+  docCount: Uint16Array,
+  importance: Uint8Array,
+  flags: Uint8Array,
+  catMask: Uint16Array,
+  subLo: Uint32Array,
+  subHi: Uint32Array,
+  startedAt: Uint32Array,
+  endedAt: Uint32Array,
+  createdAt: Uint32Array,
+  updatedAt: Uint32Array,
+  asset0: Int32Array,
+  asset1: Int32Array,
+  asset2: Int32Array,
 };
 const DEV_COLUMNS = {
-  event: Uint32Array, next: Int32Array, version: Uint16Array, importance: Uint8Array, flags: Uint8Array,
-  sub0: Uint8Array, sub1: Uint8Array, docs: Uint8Array,
-  startedAt: Uint32Array, endedAt: Uint32Array, createdAt: Uint32Array, updatedAt: Uint32Array,
+  event: Uint32Array,
+  next: Int32Array,
+  version: Uint16Array,
+  importance: Uint8Array,
+  flags: Uint8Array,
+  sub0: Uint8Array,
+  sub1: Uint8Array,
+  docs: Uint8Array,
+  startedAt: Uint32Array,
+  endedAt: Uint32Array,
+  createdAt: Uint32Array,
+  updatedAt: Uint32Array,
 };
 
 // Share of developments per importance level: not-important, low, medium, high.
@@ -33,7 +55,12 @@ export class EventWorld {
   private sortedByUpdate: Uint32Array | null = null;
 
   /** `anchor`: Unix seconds the generated history ends at (the sandbox clock at start). */
-  constructor(readonly seed: number, readonly assets: AssetUniverse, count: number, readonly anchor: number) {
+  constructor(
+    readonly seed: number,
+    readonly assets: AssetUniverse,
+    count: number,
+    readonly anchor: number,
+  ) {
     this.ev = new ColumnTable(EVENT_COLUMNS, count);
     this.dev = new ColumnTable(DEV_COLUMNS, count * 6);
     for (let i = 0; i < count; i++) this.createEvent(anchor - 365 * DAY, anchor - 3600, anchor);
@@ -145,8 +172,17 @@ export class EventWorld {
   private recompute(e: number): void {
     const ec = this.ev.cols;
     const dc = this.dev.cols;
-    let count = 0, docs = 0, importance = 0, flags = 0, catMask = 0, subLo = 0, subHi = 0;
-    let started = 0xffffffff, ended = 0, created = 0xffffffff, updated = ec.updatedAt[e];
+    let count = 0,
+      docs = 0,
+      importance = 0,
+      flags = 0,
+      catMask = 0,
+      subLo = 0,
+      subHi = 0;
+    let started = 0xffffffff,
+      ended = 0,
+      created = 0xffffffff,
+      updated = ec.updatedAt[e];
     for (let d = ec.firstDev[e]; d >= 0; d = dc.next[d]) {
       count++;
       docs += dc.docs[d];

@@ -12,8 +12,16 @@ import { sizesFor, type Sizes } from './sizes.js';
 import { rfc3339 } from './time-format.js';
 import { TokenUnlocks } from './token-unlocks.js';
 import type {
-  AdvanceOptions, AssetRef, Development, HandleRequest, HandleResult, MonitoringChange, MonitoringEvent, MonitoringView,
-  Profile, TokenUnlockAsset,
+  AdvanceOptions,
+  AssetRef,
+  Development,
+  HandleRequest,
+  HandleResult,
+  MonitoringChange,
+  MonitoringEvent,
+  MonitoringView,
+  Profile,
+  TokenUnlockAsset,
 } from './types.js';
 import { advanceWorld } from './world-advance.js';
 
@@ -99,7 +107,10 @@ export function createMonitoringService(opts: MonitoringServiceOptions): Monitor
       return { at: rfc3339(target), events: change.events, developments: change.developments, tokenUnlockAssets, deliveries };
     },
     close: () => sender.close(),
-    events: () => Array.from(world.byStartDescending()).filter((e) => world.isLive(e)).map((e) => eventRecord(world, e)),
+    events: () =>
+      Array.from(world.byStartDescending())
+        .filter((e) => world.isLive(e))
+        .map((e) => eventRecord(world, e)),
     event(idOrSlug) {
       const e = resolveEvent(world, idOrSlug);
       return e < 0 ? undefined : eventRecord(world, e);

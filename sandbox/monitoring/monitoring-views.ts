@@ -14,15 +14,33 @@ import { NETWORK_COUNT, SECTORS, slugify } from './vocabulary.js';
 /** A view as stored: the API fields that do not depend on the current data. */
 export type ViewDefinition = Omit<MonitoringView, 'matchCount24h' | 'lastMatchAt'>;
 
-type Filters = Partial<Pick<ViewDefinition, 'assetIds' | 'assetSectors' | 'assetSubsectors' | 'assetPreTge' | 'verified' |
-  'actionable' | 'governance' | 'assetEcosystemNetworkIds' | 'intelCategories' | 'intelSubcategories' | 'minimumImportance'>>;
+type Filters = Partial<
+  Pick<
+    ViewDefinition,
+    | 'assetIds'
+    | 'assetSectors'
+    | 'assetSubsectors'
+    | 'assetPreTge'
+    | 'verified'
+    | 'actionable'
+    | 'governance'
+    | 'assetEcosystemNetworkIds'
+    | 'intelCategories'
+    | 'intelSubcategories'
+    | 'minimumImportance'
+  >
+>;
 
 function archetype(rng: Rng, u: AssetUniverse): { name: string; type: string; filters: Filters } {
   const popular = Math.min(50, u.size);
   switch (rng.int(7)) {
     case 0: {
       const assets = [...new Set(Array.from({ length: 1 + rng.int(4) }, () => rng.int(popular)))];
-      return { name: `Watchlist: ${assets.map((a) => u.name(a)).join(', ')}`, type: 'assets', filters: { assetIds: assets.map((a) => u.id(a)) } };
+      return {
+        name: `Watchlist: ${assets.map((a) => u.name(a)).join(', ')}`,
+        type: 'assets',
+        filters: { assetIds: assets.map((a) => u.id(a)) },
+      };
     }
     case 1: {
       const cat = CATEGORIES[rng.int(CATEGORIES.length - 1)];
@@ -39,7 +57,11 @@ function archetype(rng: Rng, u: AssetUniverse): { name: string; type: string; fi
     }
     case 4: {
       const net = rng.int(Math.min(NETWORK_COUNT, u.size));
-      return { name: `${u.name(net)} ecosystem, actionable`, type: 'custom', filters: { assetEcosystemNetworkIds: [u.id(net)], actionable: true } };
+      return {
+        name: `${u.name(net)} ecosystem, actionable`,
+        type: 'custom',
+        filters: { assetEcosystemNetworkIds: [u.id(net)], actionable: true },
+      };
     }
     case 5:
       return { name: 'Governance', type: 'intel', filters: { governance: true } };
@@ -113,7 +135,12 @@ export function viewRecord(w: EventWorld, v: ViewDefinition, now: number): Monit
   }
   const { id, slug, name, configurationType, teamShared, isOwner, evaluationStartAt, ...filters } = v;
   return {
-    id, slug, name, configurationType, teamShared, isOwner,
+    id,
+    slug,
+    name,
+    configurationType,
+    teamShared,
+    isOwner,
     matchCount24h: recent,
     lastMatchAt: last > 0 ? rfc3339(last) : evaluationStartAt,
     evaluationStartAt,

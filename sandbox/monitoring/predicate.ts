@@ -89,7 +89,9 @@ export function matchesDevelopment(w: EventWorld, p: Predicate, d: number): bool
   const c = w.dev.cols;
   const e = c.event[d];
   if (!w.isLive(e) || (p.events && !p.events.has(e))) return false;
-  let catMask = 0, subLo = 0, subHi = 0;
+  let catMask = 0,
+    subLo = 0,
+    subHi = 0;
   for (const sub of [c.sub0[d], c.sub1[d]]) {
     if (sub === NO_SUBCATEGORY) continue;
     const bit = subcategoryBit(sub);
@@ -97,7 +99,14 @@ export function matchesDevelopment(w: EventWorld, p: Predicate, d: number): bool
     subHi |= bit.hi;
     catMask |= 1 << SUBCATEGORIES[sub].category;
   }
-  const item: Item = { importance: c.importance[d], flags: c.flags[d], catMask, subLo: subLo >>> 0, subHi: subHi >>> 0, startedAt: c.startedAt[d] };
+  const item: Item = {
+    importance: c.importance[d],
+    flags: c.flags[d],
+    catMask,
+    subLo: subLo >>> 0,
+    subHi: subHi >>> 0,
+    startedAt: c.startedAt[d],
+  };
   return matchesAttributes(p, item) && (!hasAssetPredicate(p) || matchesAssets(w, p, w.assetsOf(e)));
 }
 
@@ -109,6 +118,9 @@ export function matchingEvents(w: EventWorld, p: Predicate): number[] {
 }
 
 function searchText(w: EventWorld, e: number): string {
-  const names = w.assetsOf(e).map((a) => `${w.assets.name(a)} ${w.assets.symbol(a)}`).join(' ');
+  const names = w
+    .assetsOf(e)
+    .map((a) => `${w.assets.name(a)} ${w.assets.symbol(a)}`)
+    .join(' ');
   return `${eventTitle(w, e)}\n${eventSummary(w, e)}\n${names}`.toLowerCase();
 }

@@ -29,5 +29,9 @@ export const QUERY_PARAMS = {
 
 /** Values of a list parameter: comma-separated, repeated keys, or both. */
 export function listParam(query: URLSearchParams, name: string): string[] {
-  return query.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return query
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }

@@ -3,8 +3,17 @@
 import type { EventWorld } from './event-world.js';
 import { Flag } from './event-world.js';
 import {
-  developmentDocuments, developmentId, developmentSlug, developmentSubcategories, developmentSummary,
-  developmentTitle, eventId, eventIndustry, eventSlug, eventSummary, eventTitle,
+  developmentDocuments,
+  developmentId,
+  developmentSlug,
+  developmentSubcategories,
+  developmentSummary,
+  developmentTitle,
+  eventId,
+  eventIndustry,
+  eventSlug,
+  eventSummary,
+  eventTitle,
 } from './event-text.js';
 import { Kind, uuidIndex } from './seeded-random.js';
 import { CATEGORIES, IMPORTANCE, SUBCATEGORIES, categorySlugs, subcategorySlugs } from './taxonomy.js';

@@ -44,7 +44,10 @@ const fail = (status: number, error: string): HandleResult => ({ status, body: {
 
 function segments(path: string): string[] | null {
   try {
-    return path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    return path
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
   } catch {
     return null;
   }
@@ -91,5 +94,8 @@ function monitoring(ctx: RouteContext, parts: string[], req: HandleRequest): Han
 
 function eventPage(w: EventWorld, p: Predicate, query: URLSearchParams, n: { limit: string; page: string }): HandleResult {
   const { rows, metadata } = paginate(matchingEvents(w, p), pageSize(query.get(n.limit)), pageNumber(query.get(n.page)));
-  return ok(rows.map((e) => eventRecord(w, e)), { metadata });
+  return ok(
+    rows.map((e) => eventRecord(w, e)),
+    { metadata },
+  );
 }

@@ -11,31 +11,107 @@ export interface Category extends Subcategory {
 }
 
 const TABLE: readonly [slug: string, description: string, subcategories: readonly string[]][] = [
-  ['component_management', 'Changes to the components a protocol or index is built from.',
-    ['component_adjustment', 'onboarding_or_expansion', 'component_upgrade']],
-  ['launches_and_releases', 'New networks, products, tokens and software releases.',
-    ['mainnet_launch', 'new_product_or_feature', 'testnet_launch', 'new_token', 'developer_tooling', 'software_release', 'third_party_tooling']],
-  ['legal_and_regulatory', 'Regulation, enforcement and legal proceedings.',
-    ['approvals_licenses_and_registrations', 'enforcement_actions', 'investigations_and_inquiries', 'financial_instruments', 'statutes_and_executive_actions', 'agency_rulemaking_guidance_or_policy']],
-  ['performance', 'Outages, halts, bugs and other operational incidents.',
-    ['bug_disclosure', 'service_disruption', 'blockchain_halt', 'node_outage', 'protocol_or_smart_contract_halt', 'chain_split']],
-  ['protocol_management', 'Upgrades, governance and strategy of a protocol.',
-    ['network_upgrade', 'governance_update', 'protocol_parameter_change', 'project_strategy', 'protocol_fee_adjustment', 'migration_or_swap', 'discontinuation', 'integration_or_partnership', 'protocol_upgrade']],
-  ['security_and_hacks', 'Exploits, vulnerabilities and losses of funds.',
-    ['protocol_exploit', 'frontend_exploit', 'vulnerability_disclosure', 'custodian_loss_of_funds', 'consensus_related_exploit', 'other_hack_or_attack']],
-  ['team_and_operations', 'The organisation behind a project: people, funding, reports.',
-    ['new_brand_or_rebrand', 'centralized_funding_initiatives', 'organization_change', 'mergers_acquisitions_or_fundraising', 'personnel_change', 'official_report_or_update']],
-  ['token_listing', 'Listings and delistings on trading venues.',
-    ['spot_listing', 'delisting', 'other_listing']],
-  ['tokenomics', 'Supply, distribution and utility of a token.',
-    ['airdrop', 'token_buybacks', 'token_utility', 'revenue_distribution', 'token_supply', 'other_tokenomics_update', 'native_token_allocation']],
-  ['treasury_management', 'How a project manages and spends its treasury.',
-    ['strategic_investment', 'treasury_expense', 'other_treasury_operations']],
+  [
+    'component_management',
+    'Changes to the components a protocol or index is built from.',
+    ['component_adjustment', 'onboarding_or_expansion', 'component_upgrade'],
+  ],
+  [
+    'launches_and_releases',
+    'New networks, products, tokens and software releases.',
+    [
+      'mainnet_launch',
+      'new_product_or_feature',
+      'testnet_launch',
+      'new_token',
+      'developer_tooling',
+      'software_release',
+      'third_party_tooling',
+    ],
+  ],
+  [
+    'legal_and_regulatory',
+    'Regulation, enforcement and legal proceedings.',
+    [
+      'approvals_licenses_and_registrations',
+      'enforcement_actions',
+      'investigations_and_inquiries',
+      'financial_instruments',
+      'statutes_and_executive_actions',
+      'agency_rulemaking_guidance_or_policy',
+    ],
+  ],
+  [
+    'performance',
+    'Outages, halts, bugs and other operational incidents.',
+    ['bug_disclosure', 'service_disruption', 'blockchain_halt', 'node_outage', 'protocol_or_smart_contract_halt', 'chain_split'],
+  ],
+  [
+    'protocol_management',
+    'Upgrades, governance and strategy of a protocol.',
+    [
+      'network_upgrade',
+      'governance_update',
+      'protocol_parameter_change',
+      'project_strategy',
+      'protocol_fee_adjustment',
+      'migration_or_swap',
+      'discontinuation',
+      'integration_or_partnership',
+      'protocol_upgrade',
+    ],
+  ],
+  [
+    'security_and_hacks',
+    'Exploits, vulnerabilities and losses of funds.',
+    [
+      'protocol_exploit',
+      'frontend_exploit',
+      'vulnerability_disclosure',
+      'custodian_loss_of_funds',
+      'consensus_related_exploit',
+      'other_hack_or_attack',
+    ],
+  ],
+  [
+    'team_and_operations',
+    'The organisation behind a project: people, funding, reports.',
+    [
+      'new_brand_or_rebrand',
+      'centralized_funding_initiatives',
+      'organization_change',
+      'mergers_acquisitions_or_fundraising',
+      'personnel_change',
+      'official_report_or_update',
+    ],
+  ],
+  ['token_listing', 'Listings and delistings on trading venues.', ['spot_listing', 'delisting', 'other_listing']],
+  [
+    'tokenomics',
+    'Supply, distribution and utility of a token.',
+    [
+      'airdrop',
+      'token_buybacks',
+      'token_utility',
+      'revenue_distribution',
+      'token_supply',
+      'other_tokenomics_update',
+      'native_token_allocation',
+    ],
+  ],
+  [
+    'treasury_management',
+    'How a project manages and spends its treasury.',
+    ['strategic_investment', 'treasury_expense', 'other_treasury_operations'],
+  ],
   ['no_category', 'Developments that fit no other category.', ['no_subcategory']],
 ];
 
 const titleCase = (slug: string): string =>
-  slug.split('_').map((w) => (w === 'or' || w === 'and' ? w : w[0].toUpperCase() + w.slice(1))).join(' ');
+  slug
+    .split('_')
+    .map((w) => (w === 'or' || w === 'and' ? w : w[0].toUpperCase() + w.slice(1)))
+    .join(' ');
 
 export const CATEGORIES: readonly Category[] = TABLE.map(([slug, description, subs]) => ({
   slug,

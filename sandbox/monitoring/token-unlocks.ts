@@ -15,7 +15,12 @@ export class TokenUnlocks {
   private readonly rows = new ColumnTable({ asset: Uint32Array, version: Uint16Array, removed: Uint8Array }, 0);
   private nextAsset: number;
 
-  constructor(private readonly seed: number, private readonly universe: AssetUniverse, count: number, private readonly anchor: number) {
+  constructor(
+    private readonly seed: number,
+    private readonly universe: AssetUniverse,
+    count: number,
+    private readonly anchor: number,
+  ) {
     const n = Math.min(count, universe.size);
     for (let i = 0; i < n; i++) {
       const row = this.rows.addRow(); // before reading `cols`: adding a row may reallocate them
@@ -43,7 +48,9 @@ export class TokenUnlocks {
       category: u.sectorName(a),
       sector: u.subsectorName(a),
       tags,
-      otherInfo: vary.chance(0.5) ? null : `Schedule revision ${version}: ${vary.int(40) + 5}% of supply vests linearly after a ${vary.int(12) + 1}-month cliff.`,
+      otherInfo: vary.chance(0.5)
+        ? null
+        : `Schedule revision ${version}: ${vary.int(40) + 5}% of supply vests linearly after a ${vary.int(12) + 1}-month cliff.`,
     };
   }
 
@@ -56,12 +63,17 @@ export class TokenUnlocks {
   list(query: URLSearchParams): TokenUnlockAsset[] {
     const n = QUERY_PARAMS.tokenUnlocks;
     const lower = (name: string): Set<string> => new Set(listParam(query, name).map((v) => v.toLowerCase()));
-    const ids = lower(n.assetIds), categories = lower(n.category), sectors = lower(n.sectors), tags = lower(n.tags);
-    return this.all().filter((r) =>
-      (ids.size === 0 || ids.has(r.id)) &&
-      (categories.size === 0 || categories.has(r.category.toLowerCase())) &&
-      (sectors.size === 0 || sectors.has(r.sector.toLowerCase())) &&
-      (tags.size === 0 || (r.tags ?? []).some((t) => tags.has(t.toLowerCase()))));
+    const ids = lower(n.assetIds),
+      categories = lower(n.category),
+      sectors = lower(n.sectors),
+      tags = lower(n.tags);
+    return this.all().filter(
+      (r) =>
+        (ids.size === 0 || ids.has(r.id)) &&
+        (categories.size === 0 || categories.has(r.category.toLowerCase())) &&
+        (sectors.size === 0 || sectors.has(r.sector.toLowerCase())) &&
+        (tags.size === 0 || (r.tags ?? []).some((t) => tags.has(t.toLowerCase()))),
+    );
   }
 
   advance(rng: Rng, opts: AdvanceOptions): IdChanges {
@@ -69,7 +81,11 @@ export class TokenUnlocks {
     const removed = sample(rng, live, countOf(opts.removeFraction, live.length));
     for (const i of removed) this.rows.cols.removed[i] = 1;
     const gone = new Set(removed);
-    const updated = sample(rng, live.filter((i) => !gone.has(i)), countOf(opts.updateFraction, live.length - removed.length));
+    const updated = sample(
+      rng,
+      live.filter((i) => !gone.has(i)),
+      countOf(opts.updateFraction, live.length - removed.length),
+    );
     for (const i of updated) this.rows.cols.version[i]++;
     const added: number[] = [];
     for (let k = countOf(opts.addFraction, live.length); k > 0 && this.nextAsset < this.universe.size; k--) {

@@ -54,7 +54,10 @@ export class QuotaMeter {
   private usage = new Map<QuotaFamily, Usage>();
 
   /** `now`: the sandbox clock in Unix seconds. */
-  constructor(private readonly now: () => number, limits: readonly QuotaLimit[] | null = null) {
+  constructor(
+    private readonly now: () => number,
+    limits: readonly QuotaLimit[] | null = null,
+  ) {
     this.set(limits);
     this.clearCounts();
   }
@@ -101,12 +104,14 @@ export class QuotaMeter {
   }
 
   report(): QuotaReport {
-    const families = Object.fromEntries(QUOTA_FAMILIES.map((f) => {
-      const u = this.usage.get(f)!;
-      const limits = this.statuses(f).map((s) => ({ ...s, resetsAt: new Date(s.resetsAt * 1000).toISOString() }));
-      const used = Object.fromEntries(PERIODS.map((p) => [p, this.used(f, p)])) as Record<Period, number>;
-      return [f, { limits, used, requests: u.requests, refused: u.refused, exceeded: u.exceeded }];
-    })) as Record<QuotaFamily, FamilyReport>;
+    const families = Object.fromEntries(
+      QUOTA_FAMILIES.map((f) => {
+        const u = this.usage.get(f)!;
+        const limits = this.statuses(f).map((s) => ({ ...s, resetsAt: new Date(s.resetsAt * 1000).toISOString() }));
+        const used = Object.fromEntries(PERIODS.map((p) => [p, this.used(f, p)])) as Record<Period, number>;
+        return [f, { limits, used, requests: u.requests, refused: u.refused, exceeded: u.exceeded }];
+      }),
+    ) as Record<QuotaFamily, FamilyReport>;
     const all = Object.values(families);
     return {
       now: new Date(this.now() * 1000).toISOString(),
@@ -119,10 +124,12 @@ export class QuotaMeter {
 
   private statuses(family: QuotaFamily): WindowStatus[] {
     const t = this.now();
-    return this.limits.filter((l) => l.family === family).map((l) => {
-      const used = this.used(family, l.period);
-      return { period: l.period, limit: l.limit, used, remaining: l.limit - used, resetsAt: windowOf(l.period, t).end };
-    });
+    return this.limits
+      .filter((l) => l.family === family)
+      .map((l) => {
+        const used = this.used(family, l.period);
+        return { period: l.period, limit: l.limit, used, remaining: l.limit - used, resetsAt: windowOf(l.period, t).end };
+      });
   }
 
   /** Requests of `family` in the current window of `period` (0 once the window has renewed). */

@@ -17,7 +17,11 @@ export function rateLimitHeaders(s: WindowStatus): Record<string, string> {
 }
 
 /** The 429 for a request refused because `spent` is used up; `now` in Unix seconds. */
-export function quotaRefusal(family: QuotaFamily, spent: WindowStatus, now: number): {
+export function quotaRefusal(
+  family: QuotaFamily,
+  spent: WindowStatus,
+  now: number,
+): {
   body: Record<string, unknown>;
   headers: Record<string, string>;
 } {

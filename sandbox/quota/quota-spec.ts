@@ -16,7 +16,11 @@ export interface QuotaLimit {
 }
 
 const FAMILY_NAMES: Record<string, QuotaFamily> = {
-  v1: 'v1', monitoring: 'monitoring', tokenUnlocks: 'tokenUnlocks', 'token-unlocks': 'tokenUnlocks', open: 'open',
+  v1: 'v1',
+  monitoring: 'monitoring',
+  tokenUnlocks: 'tokenUnlocks',
+  'token-unlocks': 'tokenUnlocks',
+  open: 'open',
 };
 const PERIOD_NAMES: Record<string, Period> = { min: 'minute', minute: 'minute', day: 'day', month: 'month' };
 const USAGE = 'use <family>=<requests>/<period> (family v1|monitoring|tokenUnlocks|open, period min|day|month), e.g. v1=2500/month';
@@ -24,7 +28,10 @@ const USAGE = 'use <family>=<requests>/<period> (family v1|monitoring|tokenUnloc
 /** Parses `v1=2500/month,monitoring=200/min`; throws a one-line Error naming the bad part. */
 export function parseQuota(spec: string): QuotaLimit[] {
   const limits: QuotaLimit[] = [];
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9-]+)\s*=\s*(\d+)\s*\/\s*([a-z]+)$/.exec(part);
     const family = m ? FAMILY_NAMES[m[1]] : undefined;
     const period = m ? PERIOD_NAMES[m[3]] : undefined;

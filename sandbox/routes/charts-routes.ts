@@ -1,7 +1,14 @@
 // /v1/charts and the data rows of one chart (by id, or by dashboard slug + chart slug).
 import { slugIndex } from '../core/text.js';
 import {
-  chartDashboards, chartJson, chartRow, chartRowCount, chartSlug, chartTitle, dashboardCount, dashboardSlug,
+  chartDashboards,
+  chartJson,
+  chartRow,
+  chartRowCount,
+  chartSlug,
+  chartTitle,
+  dashboardCount,
+  dashboardSlug,
   dashboardTitle,
 } from '../data/charts.js';
 import { notFound } from '../http/http-error.js';
@@ -18,8 +25,12 @@ function listCharts({ w, query }: RouteContext) {
   const idx = ordered(w, {
     key: `charts|${needle}`,
     candidates: liveOf(w.charts),
-    filter: needle === undefined ? undefined : (c) => (chartTitle(w, c) ?? '').toLowerCase().includes(needle)
-      || chartDashboards(w, c).some((d) => dashboardTitle(w, d).toLowerCase().includes(needle)),
+    filter:
+      needle === undefined
+        ? undefined
+        : (c) =>
+            (chartTitle(w, c) ?? '').toLowerCase().includes(needle) ||
+            chartDashboards(w, c).some((d) => dashboardTitle(w, d).toLowerCase().includes(needle)),
   });
   return pageOf(idx, q.page!, q.limit!, (c) => chartJson(w, c));
 }
@@ -33,8 +44,13 @@ function chartById(w: World, token: string): number {
 function chartByPath(w: World, dashboard: string, slug: string): number {
   const d = slugIndex(dashboard);
   const c = slugIndex(slug);
-  const ok = d >= 0 && d < dashboardCount(w) && dashboardSlug(w, d) === dashboard
-    && w.charts.isLive(c) && chartSlug(w, c) === slug && chartDashboards(w, c).includes(d);
+  const ok =
+    d >= 0 &&
+    d < dashboardCount(w) &&
+    dashboardSlug(w, d) === dashboard &&
+    w.charts.isLive(c) &&
+    chartSlug(w, c) === slug &&
+    chartDashboards(w, c).includes(d);
   if (!ok) throw notFound(`chart '${dashboard}/${slug}' not found`);
   return c;
 }
@@ -111,7 +127,6 @@ export const chartRoutes: Route[] = [
   {
     path: '/v1/charts/:visualizationIdOrDashboardSlug/:visualizationSlug/data',
     auth: 'charts',
-    handle: ({ w, params, query }) =>
-      chartData(w, chartByPath(w, params.visualizationIdOrDashboardSlug, params.visualizationSlug), query),
+    handle: ({ w, params, query }) => chartData(w, chartByPath(w, params.visualizationIdOrDashboardSlug, params.visualizationSlug), query),
   },
 ];

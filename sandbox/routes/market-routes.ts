@@ -60,8 +60,8 @@ function listMetrics({ w, query }: RouteContext) {
   const idx = ordered(w, {
     key: ['metrics', q.project, q.identifier].join('|'),
     candidates: liveOf(w.metrics),
-    filter: (m) => (!identifiers || identifiers.has(metricIdentifier(w, m)))
-      && (!projects || projects.some((j) => j >= 0 && metricCovers(w, m, j))),
+    filter: (m) =>
+      (!identifiers || identifiers.has(metricIdentifier(w, m))) && (!projects || projects.some((j) => j >= 0 && metricCovers(w, m, j))),
   });
   return pageOf(idx, q.page!, q.limit!, (m) => metricJson(w, m));
 }

@@ -4,7 +4,12 @@ import { assetIdentity } from '../data/assets.js';
 import { chainIdentity, chainJson, chainMarketCap } from '../data/chains.js';
 import { projectIdentity } from '../data/project-identity.js';
 import {
-  projectChainIndices, projectGroupSlug, projectIndustrySlug, projectJson, projectMarketCap, projectSectorSlug,
+  projectChainIndices,
+  projectGroupSlug,
+  projectIndustrySlug,
+  projectJson,
+  projectMarketCap,
+  projectSectorSlug,
 } from '../data/project-json.js';
 import { EXPAND, limit, ORDER_DIR, PAGE, parseQuery, SPARKLINE } from '../http/params.js';
 import { liveOf, lowerSet, ordered, pageOf } from './list.js';
@@ -17,9 +22,20 @@ const INTS = { type: 'ints', min: -2147483647, max: 2147483647, maxItems: 100 } 
 const ORDER = { type: 'enum', values: ['title', 'asset.marketCap.usd'], default: 'title' } as const;
 
 const PROJECTS = {
-  page: PAGE, limit: limit(10000, 100), sparkline: SPARKLINE, search: { type: 'string', max: 100 },
-  sector_slugs: SLUGS, industry_slugs: SLUGS, group_slugs: SLUGS, slugs: SLUGS, asset_codes: SLUGS,
-  id: INTS, parent_project_id: INTS, order_by: ORDER, order_dir: ORDER_DIR, expand: EXPAND,
+  page: PAGE,
+  limit: limit(10000, 100),
+  sparkline: SPARKLINE,
+  search: { type: 'string', max: 100 },
+  sector_slugs: SLUGS,
+  industry_slugs: SLUGS,
+  group_slugs: SLUGS,
+  slugs: SLUGS,
+  asset_codes: SLUGS,
+  id: INTS,
+  parent_project_id: INTS,
+  order_by: ORDER,
+  order_dir: ORDER_DIR,
+  expand: EXPAND,
 } as const;
 
 function listProjects({ w, query }: RouteContext) {
@@ -39,14 +55,18 @@ function listProjects({ w, query }: RouteContext) {
     if (industries && !industries.has(projectIndustrySlug(w, p))) return false;
     if (groups && !groups.has(projectGroupSlug(w, p))) return false;
     if (slugs && !slugs.has(p.slug)) return false;
-    if (codes && (p.assetIndex === null || !w.assets.isLive(p.assetIndex)
-      || !codes.has(assetIdentity(w, p.assetIndex).code.toLowerCase()))) return false;
+    if (codes && (p.assetIndex === null || !w.assets.isLive(p.assetIndex) || !codes.has(assetIdentity(w, p.assetIndex).code.toLowerCase())))
+      return false;
     if (ids && !ids.has(p.id)) return false;
     if (parents && (p.parentIndex === null || !parents.has(w.ids.projects.idOf(p.parentIndex)))) return false;
     return true;
   };
-  const key = ['projects', JSON.stringify([q.search, q.sector_slugs, q.industry_slugs, q.group_slugs, q.slugs,
-    q.asset_codes, q.id, q.parent_project_id]), q.order_by, q.order_dir].join('|');
+  const key = [
+    'projects',
+    JSON.stringify([q.search, q.sector_slugs, q.industry_slugs, q.group_slugs, q.slugs, q.asset_codes, q.id, q.parent_project_id]),
+    q.order_by,
+    q.order_dir,
+  ].join('|');
   const idx = ordered(w, {
     key,
     candidates: liveOf(w.projects),
@@ -67,8 +87,14 @@ function resolveChain(w: World, token: string): number {
 }
 
 const CHAINS = {
-  page: PAGE, limit: limit(10000, 100), sparkline: SPARKLINE, search: { type: 'string', max: 100 },
-  sector_slugs: SLUGS, id: INTS, order_by: ORDER, order_dir: ORDER_DIR,
+  page: PAGE,
+  limit: limit(10000, 100),
+  sparkline: SPARKLINE,
+  search: { type: 'string', max: 100 },
+  sector_slugs: SLUGS,
+  id: INTS,
+  order_by: ORDER,
+  order_dir: ORDER_DIR,
 } as const;
 
 function listChains({ w, query }: RouteContext) {

@@ -23,8 +23,11 @@ function taxonomyRoute(kind: TaxonomyKind): Route {
     handle: ({ w, query }) => {
       const q = parseQuery(query, spec);
       const sortKey = (i: number): SortValue =>
-        q.order_by === 'title' ? taxonomyTitle(w, kind, i).toLowerCase()
-          : q.order_by === 'slug' ? taxonomySlug(w, kind, i) : taxonomyRecord(w, kind, i).created_at;
+        q.order_by === 'title'
+          ? taxonomyTitle(w, kind, i).toLowerCase()
+          : q.order_by === 'slug'
+            ? taxonomySlug(w, kind, i)
+            : taxonomyRecord(w, kind, i).created_at;
       const idx = ordered(w, {
         key: [kind, q.order_by, q.order_dir].join('|'),
         candidates: liveOf(w[kind]),
@@ -53,16 +56,17 @@ function listGlossary({ w, query }: RouteContext) {
   const idx = ordered(w, {
     key: ['glossary', q.status, q.id, q.slug, q.order_dir].join('|'),
     candidates: liveOf(w.glossary),
-    filter: (i) => (q.status === null || glossaryStatus(w, i) === q.status)
-      && (!ids || ids.has(w.ids.glossary.idOf(i))) && (!slugs || slugs.has(glossarySlug(w, i))),
+    filter: (i) =>
+      (q.status === null || glossaryStatus(w, i) === q.status) &&
+      (!ids || ids.has(w.ids.glossary.idOf(i))) &&
+      (!slugs || slugs.has(glossarySlug(w, i))),
     sortKey: (i) => glossarySlug(w, i),
     dir: q.order_dir as 'asc' | 'desc',
   });
   return pageOf(idx, q.page!, q.limit!, (i) => glossaryJson(w, i));
 }
 
-const RATING_ORDER = ['asset_title', 'project_team', 'token_allocation', 'market_structure', 'financial_disclosure',
-  'total'] as const;
+const RATING_ORDER = ['asset_title', 'project_team', 'token_allocation', 'market_structure', 'financial_disclosure', 'total'] as const;
 
 const TRANSPARENCY = {
   page: PAGE,
@@ -76,11 +80,14 @@ function listTransparency({ w, query }: RouteContext) {
   const q = parseQuery(query, TRANSPARENCY);
   const projects = q.project_id && new Set(q.project_id);
   const by = q.order_by as (typeof RATING_ORDER)[number] | undefined;
-  const sortKey = by === undefined ? undefined : (k: number): SortValue => {
-    if (by === 'asset_title') return assetIdentity(w, ratingAssetIndex(w, k)).title.toLowerCase();
-    if (by === 'total') return ratingTotal(w, k);
-    return ratingScores(w, k)[by];
-  };
+  const sortKey =
+    by === undefined
+      ? undefined
+      : (k: number): SortValue => {
+          if (by === 'asset_title') return assetIdentity(w, ratingAssetIndex(w, k)).title.toLowerCase();
+          if (by === 'total') return ratingTotal(w, k);
+          return ratingScores(w, k)[by];
+        };
   const idx = ordered(w, {
     key: ['transparency', q.project_id, q.order_by, q.order_dir].join('|'),
     candidates: liveOf(w.transparency),
@@ -99,8 +106,11 @@ export const referenceRoutes: Route[] = [
   {
     path: '/v1/glossary/:idOrSlug',
     auth: 'api-key',
-    handle: ({ w, params }) => glossaryJson(w,
-      resolveIdOrSlug('glossary entry', w.glossary, w.ids.glossary, params.idOrSlug, (i) => glossarySlug(w, i))),
+    handle: ({ w, params }) =>
+      glossaryJson(
+        w,
+        resolveIdOrSlug('glossary entry', w.glossary, w.ids.glossary, params.idOrSlug, (i) => glossarySlug(w, i)),
+      ),
   },
   { path: '/v1/transparency', auth: 'api-key', handle: listTransparency },
   {

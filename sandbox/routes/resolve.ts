@@ -6,13 +6,7 @@ import type { Collection, IdSpace } from '../core/collection.js';
 
 const MAX_IDENTIFIER = 255;
 
-export function resolveIdOrSlug(
-  what: string,
-  coll: Collection,
-  ids: IdSpace,
-  token: string,
-  slugOf: (i: number) => string,
-): number {
+export function resolveIdOrSlug(what: string, coll: Collection, ids: IdSpace, token: string, slugOf: (i: number) => string): number {
   if (token.length === 0 || token.length > MAX_IDENTIFIER) {
     throw badRequest([`idOrSlug must be shorter than or equal to ${MAX_IDENTIFIER} characters`]);
   }

@@ -12,7 +12,10 @@ export interface RouteContext {
 
 /** A non-JSON 200 body (the transparency download). */
 export class RawBody {
-  constructor(readonly contentType: string, readonly body: Buffer) {}
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer,
+  ) {}
 }
 
 export interface Route {

@@ -45,6 +45,4 @@ export class Router {
   }
 }
 
-export const v1Routes: readonly Route[] = [
-  ...assetRoutes, ...projectRoutes, ...referenceRoutes, ...marketRoutes, ...chartRoutes,
-];
+export const v1Routes: readonly Route[] = [...assetRoutes, ...projectRoutes, ...referenceRoutes, ...marketRoutes, ...chartRoutes];

@@ -59,7 +59,15 @@ export class WebhookSender {
 
   /** Queues a delivery; its first attempt starts as soon as a slot is free. */
   enqueue(req: DeliveryRequest): DeliveryLog {
-    const log: DeliveryLog = { id: req.id, viewId: req.viewId, url: req.url, body: req.body, signed: !!req.secret, attempts: [], state: 'scheduled' };
+    const log: DeliveryLog = {
+      id: req.id,
+      viewId: req.viewId,
+      url: req.url,
+      body: req.body,
+      signed: !!req.secret,
+      attempts: [],
+      state: 'scheduled',
+    };
     this.log.push(log);
     if (this.log.length > this.logLimit) this.log.splice(0, this.log.length - this.logLimit);
     if (this.closed) {

@@ -10,46 +10,116 @@ type Columns = readonly (readonly [string, Kind])[];
 const pct = (prefix: string, fields: string[]): Columns => fields.map((f) => [`${prefix}_${f}`, 'double'] as const);
 
 const ASSET: Columns = [
-  ['asset_class', 'text'], ['code', 'text'], ['title', 'text'], ['slug', 'text'], ['tag_line', 'text'],
-  ['description', 'text'], ['image_url', 'text'], ['category', 'text'], ['is_preview', 'boolean'],
-  ['updated_at', 'bigint'], ['type', 'text'], ['sector', 'text'], ['sparkline', 'text'],
-  ['market_cap_rank', 'bigint'], ['market_cap_usd', 'double'], ['market_cap_dominance', 'double'],
-  ...pct('market_cap', ['percent_change_btc_1h', 'percent_change_btc_24h', 'percent_change_usd_1h',
-    'percent_change_usd_24h', 'percent_change_usd_7d', 'percent_change_usd_30d', 'percent_change_usd_ytd',
-    'percent_change_eth_1h', 'percent_change_eth_24h']),
+  ['asset_class', 'text'],
+  ['code', 'text'],
+  ['title', 'text'],
+  ['slug', 'text'],
+  ['tag_line', 'text'],
+  ['description', 'text'],
+  ['image_url', 'text'],
+  ['category', 'text'],
+  ['is_preview', 'boolean'],
+  ['updated_at', 'bigint'],
+  ['type', 'text'],
+  ['sector', 'text'],
+  ['sparkline', 'text'],
+  ['market_cap_rank', 'bigint'],
+  ['market_cap_usd', 'double'],
+  ['market_cap_dominance', 'double'],
+  ...pct('market_cap', [
+    'percent_change_btc_1h',
+    'percent_change_btc_24h',
+    'percent_change_usd_1h',
+    'percent_change_usd_24h',
+    'percent_change_usd_7d',
+    'percent_change_usd_30d',
+    'percent_change_usd_ytd',
+    'percent_change_eth_1h',
+    'percent_change_eth_24h',
+  ]),
   ['market_cap_updated_at', 'bigint'],
-  ['price_usd', 'double'], ['price_btc', 'double'], ['price_eth', 'double'], ['price_updated_at', 'bigint'],
-  ...pct('equity', ['market_cap', 'shares_outstanding', 'avg_daily_volume_30d', 'ttm_revenue', 'ttm_earnings',
-    'price_to_sales', 'price_to_earnings', 'earnings_per_share']),
+  ['price_usd', 'double'],
+  ['price_btc', 'double'],
+  ['price_eth', 'double'],
+  ['price_updated_at', 'bigint'],
+  ...pct('equity', [
+    'market_cap',
+    'shares_outstanding',
+    'avg_daily_volume_30d',
+    'ttm_revenue',
+    'ttm_earnings',
+    'price_to_sales',
+    'price_to_earnings',
+    'earnings_per_share',
+  ]),
   ['equity_updated_at', 'bigint'],
-  ['project_id', 'bigint'], ['project_title', 'text'], ['project_slug', 'text'], ['project_image_url', 'text'],
+  ['project_id', 'bigint'],
+  ['project_title', 'text'],
+  ['project_slug', 'text'],
+  ['project_image_url', 'text'],
 ];
 
 const TRANSPARENCY: Columns = [
-  ['asset_id', 'bigint'], ['summary', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'],
-  ['asset_code', 'text'], ['asset_title', 'text'], ['asset_slug', 'text'], ['asset_image_url', 'text'],
+  ['asset_id', 'bigint'],
+  ['summary', 'text'],
+  ['created_at', 'bigint'],
+  ['updated_at', 'bigint'],
+  ['asset_code', 'text'],
+  ['asset_title', 'text'],
+  ['asset_slug', 'text'],
+  ['asset_image_url', 'text'],
   ...['project_team', 'token_allocation', 'market_structure', 'financial_disclosure'].flatMap(
-    (r) => [[`${r}_rating`, 'double'], [`${r}_max`, 'double']] as const,
+    (r) =>
+      [
+        [`${r}_rating`, 'double'],
+        [`${r}_max`, 'double'],
+      ] as const,
   ),
   ['download_url', 'text'],
 ];
 
 const PROJECT: Columns = [
-  ['title', 'text'], ['tagline', 'text'], ['description', 'text'], ['slug', 'text'], ['url', 'text'],
-  ['image_url', 'text'], ['updated_at', 'bigint'], ['force_searchable', 'boolean'], ['industry', 'text'],
-  ['sector', 'text'], ['group_name', 'text'], ['leaderboards', 'json'], ['parent_project_id', 'bigint'],
+  ['title', 'text'],
+  ['tagline', 'text'],
+  ['description', 'text'],
+  ['slug', 'text'],
+  ['url', 'text'],
+  ['image_url', 'text'],
+  ['updated_at', 'bigint'],
+  ['force_searchable', 'boolean'],
+  ['industry', 'text'],
+  ['sector', 'text'],
+  ['group_name', 'text'],
+  ['leaderboards', 'json'],
+  ['parent_project_id', 'bigint'],
 ];
 
-const LIFTED: Columns = [['slug', 'text'], ['title', 'text'], ['updated_at', 'bigint']];
+const LIFTED: Columns = [
+  ['slug', 'text'],
+  ['title', 'text'],
+  ['updated_at', 'bigint'],
+];
 
 const MARKETS: Columns = [
-  ['volume_24h', 'double'], ['ath', 'double'], ['ath_date', 'bigint'], ['ath_change_percentage', 'double'],
-  ['total_open_interest', 'double'], ['total_liquidations', 'double'], ['updated_at', 'bigint'],
-  ['asset_code', 'text'], ['asset_slug', 'text'],
+  ['volume_24h', 'double'],
+  ['ath', 'double'],
+  ['ath_date', 'bigint'],
+  ['ath_change_percentage', 'double'],
+  ['total_open_interest', 'double'],
+  ['total_liquidations', 'double'],
+  ['updated_at', 'bigint'],
+  ['asset_code', 'text'],
+  ['asset_slug', 'text'],
 ];
 const OHLCV: Columns = [
-  ['open', 'double'], ['high', 'double'], ['low', 'double'], ['close', 'double'], ['volume', 'double'],
-  ['updated_at', 'bigint'], ['asset_code', 'text'], ['asset_slug', 'text'],
+  ['open', 'double'],
+  ['high', 'double'],
+  ['low', 'double'],
+  ['close', 'double'],
+  ['volume', 'double'],
+  ['updated_at', 'bigint'],
+  ['asset_code', 'text'],
+  ['asset_slug', 'text'],
 ];
 
 /** A mirrored table: key columns first, then the mapped columns, then raw/hash/timestamps. */
@@ -69,15 +139,46 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   await table(db, t, 'projects', id, PROJECT);
   await table(db, t, 'chains', id, LIFTED);
   for (const name of ['sectors', 'groups', 'industries']) {
-    await table(db, t, name, [['slug', 'text']], [['id', 'bigint'], ['title', 'text'], ['updated_at', 'bigint']]);
+    await table(
+      db,
+      t,
+      name,
+      [['slug', 'text']],
+      [
+        ['id', 'bigint'],
+        ['title', 'text'],
+        ['updated_at', 'bigint'],
+      ],
+    );
   }
   await table(db, t, 'glossary', id, LIFTED);
   await table(db, t, 'market_stats', id, [['date', 'text']]);
-  await table(db, t, 'metrics', [['identifier', 'text']], [['title', 'text'], ['data_type', 'text']]);
-  await table(db, t, 'sec_filings', [['accession_number', 'text']], [
-    ['company', 'text'], ['form_type', 'text'], ['category', 'text'], ['filing_date', 'text'],
+  await table(
+    db,
+    t,
+    'metrics',
+    [['identifier', 'text']],
+    [
+      ['title', 'text'],
+      ['data_type', 'text'],
+    ],
+  );
+  await table(
+    db,
+    t,
+    'sec_filings',
+    [['accession_number', 'text']],
+    [
+      ['company', 'text'],
+      ['form_type', 'text'],
+      ['category', 'text'],
+      ['filing_date', 'text'],
+    ],
+  );
+  await table(db, t, 'charts', id, [
+    ['title', 'text'],
+    ['dashboards', 'json'],
   ]);
-  await table(db, t, 'charts', id, [['title', 'text'], ['dashboards', 'json']]);
 
   // Fan-outs: one record per selected asset...
   const asset: Columns = [['asset_id', 'bigint']];

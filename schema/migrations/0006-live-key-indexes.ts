@@ -22,7 +22,12 @@ const LIVE_KEYS: readonly [table: string, columns: readonly string[]][] = [
 
 export async function up(db: Kysely<any>): Promise<void> {
   for (const [table, columns] of LIVE_KEYS) {
-    await db.schema.createIndex(`${table}_live_keys`).on(table).columns([...columns]).where(sql.ref('deleted_at'), 'is', null).execute();
+    await db.schema
+      .createIndex(`${table}_live_keys`)
+      .on(table)
+      .columns([...columns])
+      .where(sql.ref('deleted_at'), 'is', null)
+      .execute();
   }
   // The high-water marks of the date-window streams.
   await db.schema.createIndex('market_stats_date').on('market_stats').column('date').execute();

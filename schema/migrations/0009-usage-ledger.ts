@@ -22,5 +22,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('set_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  await db.schema.alterTable('sync_run_streams').addColumn('details', t.integer, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('sync_run_streams')
+    .addColumn('details', t.integer, (c) => c.notNull().defaultTo(0))
+    .execute();
 }

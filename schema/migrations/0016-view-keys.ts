@@ -10,5 +10,9 @@ import { applyComments } from '../../src/dictionary/comments.js';
 
 export async function up(db: Kysely<any>, _t: ColumnTypes, dialect: Dialect): Promise<void> {
   await recreateViews(db, dialect);
-  if (dialect === 'postgres') await applyComments(db, DICTIONARY.filter((d) => d.kind === 'view'));
+  if (dialect === 'postgres')
+    await applyComments(
+      db,
+      DICTIONARY.filter((d) => d.kind === 'view'),
+    );
 }

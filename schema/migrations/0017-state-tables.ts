@@ -25,24 +25,37 @@ export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Pro
     .addColumn('claimed_at', t.timestamp, (c) => c.notNull())
     .execute();
 
-  const pseudo = await db.selectFrom('stream_state').select(['stream', 'checkpoint', 'updated_at']).where('stream', 'like', '%:%').execute();
+  const pseudo = await db
+    .selectFrom('stream_state')
+    .select(['stream', 'checkpoint', 'updated_at'])
+    .where('stream', 'like', '%:%')
+    .execute();
   for (const row of pseudo) {
     const name = String(row.stream);
     const saved = parsed(row.checkpoint);
     if (name === SERVICE) {
-      if (typeof saved.baseUrl === 'string') await db.insertInto('mirrored_service').values({ base_url: saved.baseUrl, claimed_at: row.updated_at }).execute();
+      if (typeof saved.baseUrl === 'string')
+        await db.insertInto('mirrored_service').values({ base_url: saved.baseUrl, claimed_at: row.updated_at }).execute();
       continue;
     }
     const at = name.indexOf(':');
     await db
       .insertInto('pass_marks')
       .values({
-        stream: name.slice(0, at), part: name.slice(at + 1), full_pass_at: text(saved.fullAt), high_water: text(saved.highWater), updated_at: row.updated_at,
+        stream: name.slice(0, at),
+        part: name.slice(at + 1),
+        full_pass_at: text(saved.fullAt),
+        high_water: text(saved.highWater),
+        updated_at: row.updated_at,
       })
       .execute();
   }
   await db.deleteFrom('stream_state').where('stream', 'like', '%:%').execute();
-  if (dialect === 'postgres') await applyComments(db, DICTIONARY.filter((d) => d.name === 'pass_marks' || d.name === 'mirrored_service'));
+  if (dialect === 'postgres')
+    await applyComments(
+      db,
+      DICTIONARY.filter((d) => d.name === 'pass_marks' || d.name === 'mirrored_service'),
+    );
 }
 
 /** The checkpoint column's JSON (text on SQLite, and as the PostgreSQL driver is set to return it). */

@@ -10,6 +10,11 @@ const LIVE_KEYS: readonly [table: string, columns: readonly string[]][] = [
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [table, columns] of LIVE_KEYS) {
-    await db.schema.createIndex(`${table}_live_keys`).on(table).columns([...columns]).where(sql.ref('deleted_at'), 'is', null).execute();
+    await db.schema
+      .createIndex(`${table}_live_keys`)
+      .on(table)
+      .columns([...columns])
+      .where(sql.ref('deleted_at'), 'is', null)
+      .execute();
   }
 }

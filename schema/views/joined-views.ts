@@ -56,9 +56,22 @@ export const joinedViews: readonly ViewSpec[] = [
       { name: 'source_symbol', kind: 'text', description: 'Its symbol there.' },
       { name: 'source_name', kind: 'text', description: 'Its name there.' },
       { name: 'v1_asset_id', kind: 'integer', description: 'The linked `/v1` asset (v_assets.id); null when nothing matched.' },
-      { name: 'match_method', kind: 'text', description: "How: 'slug' (exact), 'symbol_and_name', 'name' or 'symbol' (case-insensitive), strongest first." },
-      { name: 'confidence', kind: 'double', description: 'How sure, 0..1: 0.95 slug, 0.9 symbol and name, 0.6 name, 0.4 symbol, divided by the number of `/v1` assets that matched equally.' },
-      { name: 'candidates', kind: 'integer', description: 'How many `/v1` assets matched equally well (the one linked has the best market cap rank).' },
+      {
+        name: 'match_method',
+        kind: 'text',
+        description: "How: 'slug' (exact), 'symbol_and_name', 'name' or 'symbol' (case-insensitive), strongest first.",
+      },
+      {
+        name: 'confidence',
+        kind: 'double',
+        description:
+          'How sure, 0..1: 0.95 slug, 0.9 symbol and name, 0.6 name, 0.4 symbol, divided by the number of `/v1` assets that matched equally.',
+      },
+      {
+        name: 'candidates',
+        kind: 'integer',
+        description: 'How many `/v1` assets matched equally well (the one linked has the best market cap rank).',
+      },
     ],
     sql: crosswalkSql,
   },
@@ -107,7 +120,11 @@ from monitoring_event_assets ea
       { name: 'importance_rank', kind: 'integer', description: 'Importance as a rank: 0 not-important .. 3 high.' },
       { name: 'development_id', kind: 'text', description: 'The development that triggered the match, when known.' },
       { name: 'source', kind: 'text', description: "'webhook' (received) or 'backfill' (read from the view's events)." },
-      { name: 'matched_at', kind: 'timestamp', description: "When the match happened: the webhook's timestamp, or for a backfill the development's (else the event's) start." },
+      {
+        name: 'matched_at',
+        kind: 'timestamp',
+        description: "When the match happened: the webhook's timestamp, or for a backfill the development's (else the event's) start.",
+      },
       { name: 'matched_on', kind: 'date', description: 'The UTC day of matched_at.' },
       { name: 'learned_at', kind: 'timestamp', description: 'When the mirror first stored the alert.' },
       { name: 'delivery_id', kind: 'text', description: 'The webhook delivery (webhook_deliveries.id), for webhook alerts.' },
@@ -138,7 +155,9 @@ from alert_history a
       { name: 'ended_by_run_id', kind: 'integer', description: 'The run that replaced or deleted it.' },
       { name: 'raw', kind: 'json', description: 'The previous version as received.' },
     ],
-    sql: (d) => `select h.table_name, h.row_key, h.change, ${isoColumn(d, 'h.valid_from')} as valid_from, ${isoColumn(d, 'h.valid_to')} as valid_to,
+    sql: (
+      d,
+    ) => `select h.table_name, h.row_key, h.change, ${isoColumn(d, 'h.valid_from')} as valid_from, ${isoColumn(d, 'h.valid_to')} as valid_to,
   h.run_id, h.ended_by_run_id, h.raw
 from row_history h`,
   },

@@ -39,39 +39,65 @@ function valueOf(d: ViewDialect, alias: string, path: string): string {
 const NUMBER = { sqlite: `in ('integer', 'real')`, postgres: `= 'number'` } as const;
 
 export const lift = {
-  text: (path: string): Lift => (d, a) =>
-    `case when ${typeOf(d, a, path)} = ${d === 'sqlite' ? `'text'` : `'string'`} then ${valueOf(d, a, path)} end`,
-  double: (path: string): Lift => (d, a) =>
-    `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `cast(${valueOf(d, a, path)} as real)` : `${valueOf(d, a, path)}::double precision`} end`,
-  integer: (path: string): Lift => (d, a) =>
-    `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `cast(round(${valueOf(d, a, path)}) as integer)` : `round(${valueOf(d, a, path)}::numeric)::bigint`} end`,
-  boolean: (path: string): Lift => (d, a) =>
-    `case when ${typeOf(d, a, path)} in ('true', 'false'${d === 'postgres' ? `, 'boolean'` : ''}) then ${d === 'sqlite' ? valueOf(d, a, path) : `${valueOf(d, a, path)}::boolean`} end`,
-  json: (path: string): Lift => (d, a) =>
-    `case when ${typeOf(d, a, path)} in ('array', 'object') then ${d === 'sqlite' ? valueOf(d, a, path) : `${a}.raw #> ${pgPath(path)}`} end`,
+  text:
+    (path: string): Lift =>
+    (d, a) =>
+      `case when ${typeOf(d, a, path)} = ${d === 'sqlite' ? `'text'` : `'string'`} then ${valueOf(d, a, path)} end`,
+  double:
+    (path: string): Lift =>
+    (d, a) =>
+      `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `cast(${valueOf(d, a, path)} as real)` : `${valueOf(d, a, path)}::double precision`} end`,
+  integer:
+    (path: string): Lift =>
+    (d, a) =>
+      `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `cast(round(${valueOf(d, a, path)}) as integer)` : `round(${valueOf(d, a, path)}::numeric)::bigint`} end`,
+  boolean:
+    (path: string): Lift =>
+    (d, a) =>
+      `case when ${typeOf(d, a, path)} in ('true', 'false'${d === 'postgres' ? `, 'boolean'` : ''}) then ${d === 'sqlite' ? valueOf(d, a, path) : `${valueOf(d, a, path)}::boolean`} end`,
+  json:
+    (path: string): Lift =>
+    (d, a) =>
+      `case when ${typeOf(d, a, path)} in ('array', 'object') then ${d === 'sqlite' ? valueOf(d, a, path) : `${a}.raw #> ${pgPath(path)}`} end`,
   /** Unix seconds (the `/v1` services' times). */
-  unixTime: (path: string): Lift => (d, a) =>
-    `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `strftime(${ISO_FORMAT}, ${valueOf(d, a, path)}, 'unixepoch')` : `to_timestamp(${valueOf(d, a, path)}::double precision)`} end`,
+  unixTime:
+    (path: string): Lift =>
+    (d, a) =>
+      `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `strftime(${ISO_FORMAT}, ${valueOf(d, a, path)}, 'unixepoch')` : `to_timestamp(${valueOf(d, a, path)}::double precision)`} end`,
   /** ISO 8601 text with a zone (monitoring and token-unlock times). */
-  isoTime: (path: string): Lift => (d, a) =>
-    d === 'sqlite'
-      ? `strftime(${ISO_FORMAT}, ${lift.text(path)(d, a)})`
-      : `case when ${valueOf(d, a, path)} ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}' and ${typeOf(d, a, path)} = 'string' then ${valueOf(d, a, path)}::timestamptz end`,
+  isoTime:
+    (path: string): Lift =>
+    (d, a) =>
+      d === 'sqlite'
+        ? `strftime(${ISO_FORMAT}, ${lift.text(path)(d, a)})`
+        : `case when ${valueOf(d, a, path)} ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}' and ${typeOf(d, a, path)} = 'string' then ${valueOf(d, a, path)}::timestamptz end`,
   /** A calendar date, `YYYY-MM-DD`. */
-  date: (path: string): Lift => (d, a) =>
-    d === 'sqlite'
-      ? `date(${lift.text(path)(d, a)})`
-      : `case when ${valueOf(d, a, path)} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${typeOf(d, a, path)} = 'string' then ${valueOf(d, a, path)}::date end`,
+  date:
+    (path: string): Lift =>
+    (d, a) =>
+      d === 'sqlite'
+        ? `date(${lift.text(path)(d, a)})`
+        : `case when ${valueOf(d, a, path)} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${typeOf(d, a, path)} = 'string' then ${valueOf(d, a, path)}::date end`,
   /** An enumeration in its order, as a rank from 0; values outside it are null. */
-  rank: (path: string, order: readonly string[]): Lift => (d, a) =>
-    `case ${valueOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
+  rank:
+    (path: string, order: readonly string[]): Lift =>
+    (d, a) =>
+      `case ${valueOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
   /** One of the table's own columns, as stored. */
-  column: (name: string): Lift => (_d, a) => `${a}.${name}`,
+  column:
+    (name: string): Lift =>
+    (_d, a) =>
+      `${a}.${name}`,
   /** One of the table's own time columns, in the store's one form. */
-  timeColumn: (name: string): Lift => (d, a) => isoColumn(d, `${a}.${name}`),
+  timeColumn:
+    (name: string): Lift =>
+    (d, a) =>
+      isoColumn(d, `${a}.${name}`),
   /** An enumeration column in its order, as a rank from 0. */
-  rankColumn: (name: string, order: readonly string[]): Lift => (_d, a) =>
-    `case ${a}.${name} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
+  rankColumn:
+    (name: string, order: readonly string[]): Lift =>
+    (_d, a) =>
+      `case ${a}.${name} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
 };
 
 /** Importance, lowest first: `importance_rank` 0..3. */

@@ -29,23 +29,35 @@ export interface BudgetReport {
 
 export async function usageOf(store: Store, quotas: Quotas, at: Date): Promise<FamilyUsage[]> {
   const ledger = new UsageLedger(store);
-  return Promise.all(QUOTA_FAMILIES.map(async (family) => {
-    const quota = quotas[family];
-    const { today, month } = await ledger.usage(family, at);
-    const byDay = quota.perDay === undefined ? null : quota.perDay - today;
-    const byMonth = quota.perMonth === undefined ? null : quota.perMonth - month;
-    const left = byDay === null ? byMonth : byMonth === null ? byDay : Math.min(byDay, byMonth);
-    const period = byDay !== null && (byMonth === null || byDay <= byMonth) ? 'day' : 'month';
-    return {
-      family, quota, today, month, left: left === null ? null : Math.max(0, left),
-      renewsAt: left === null ? null : renewsAt(period, at).toISOString(),
-      hold: await ledger.holdOf(family, at),
-    };
-  }));
+  return Promise.all(
+    QUOTA_FAMILIES.map(async (family) => {
+      const quota = quotas[family];
+      const { today, month } = await ledger.usage(family, at);
+      const byDay = quota.perDay === undefined ? null : quota.perDay - today;
+      const byMonth = quota.perMonth === undefined ? null : quota.perMonth - month;
+      const left = byDay === null ? byMonth : byMonth === null ? byDay : Math.min(byDay, byMonth);
+      const period = byDay !== null && (byMonth === null || byDay <= byMonth) ? 'day' : 'month';
+      return {
+        family,
+        quota,
+        today,
+        month,
+        left: left === null ? null : Math.max(0, left),
+        renewsAt: left === null ? null : renewsAt(period, at).toISOString(),
+        hold: await ledger.holdOf(family, at),
+      };
+    }),
+  );
 }
 
 /** `schedule`: the enabled jobs with their streams. */
-export async function budgetReport(store: Store, settings: SyncSettings, schedule: readonly ScheduleEntry[], quotas: Quotas, at: Date): Promise<BudgetReport> {
+export async function budgetReport(
+  store: Store,
+  settings: SyncSettings,
+  schedule: readonly ScheduleEntry[],
+  quotas: Quotas,
+  at: Date,
+): Promise<BudgetReport> {
   return {
     at: at.toISOString(),
     usage: await usageOf(store, quotas, at),

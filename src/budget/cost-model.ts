@@ -83,8 +83,12 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
 async function windowRows(store: Store, settings: SyncSettings, stream: ListStream): Promise<number | null> {
   const from = await windowStart(store, settings, stream);
   if (from === null) return null;
-  const row = (await store.db.selectFrom(stream.table).select((eb) => eb.fn.countAll().as('n'))
-    .where('deleted_at', 'is', null).where(stream.window!.field, '>=', from).executeTakeFirst()) as { n: unknown } | undefined;
+  const row = (await store.db
+    .selectFrom(stream.table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('deleted_at', 'is', null)
+    .where(stream.window!.field, '>=', from)
+    .executeTakeFirst()) as { n: unknown } | undefined;
   return Number(row?.n ?? 0);
 }
 
@@ -98,11 +102,17 @@ async function eventsCost(store: Store, settings: SyncSettings, intervalDays: nu
     return { requests: pagesFor(PUBLISHED_MONITORING.events, MONITORING_PAGE) + details, estimated: true };
   }
   if (live === 0) {
-    return { requests: steadyEvents(settings, intervalDays, PUBLISHED_MONITORING.eventsPerWeek / 7, PUBLISHED_MONITORING.events, backlog), estimated: true };
+    return {
+      requests: steadyEvents(settings, intervalDays, PUBLISHED_MONITORING.eventsPerWeek / 7, PUBLISHED_MONITORING.events, backlog),
+      estimated: true,
+    };
   }
   const lookback = lookbackDays;
-  const hw = (await store.db.selectFrom('monitoring_events').select((eb) => eb.fn.max('started_at').as('hw'))
-    .where('deleted_at', 'is', null).executeTakeFirst()) as { hw: unknown };
+  const hw = (await store.db
+    .selectFrom('monitoring_events')
+    .select((eb) => eb.fn.max('started_at').as('hw'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()) as { hw: unknown };
   const since = new Date((boundMillis(hw.hw) ?? 0) - lookback * DAY_MS).toISOString().replace('.000Z', 'Z');
   const perDay = (await countRows(store, 'monitoring_events', since)) / lookback;
   if (intervalDays > 0) return { requests: steadyEvents(settings, intervalDays, perDay, live, backlog), estimated: false };
@@ -122,7 +132,10 @@ function steadyEvents(settings: SyncSettings, intervalDays: number, eventsPerDay
 }
 
 async function countRows(store: Store, table: string, startedSince: string | null): Promise<number> {
-  let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+  let q = store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('deleted_at', 'is', null);
   if (startedSince !== null) q = q.where('started_at', '>=', startedSince);
   const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
   return Number(row?.n ?? 0);

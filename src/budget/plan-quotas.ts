@@ -17,10 +17,14 @@ export function planQuotas(limits: PlanLimits = {}): Quotas {
   for (const family of QUOTA_FAMILIES) {
     const own = limits[family];
     const base = STANDARD_PLAN[family];
-    const perDay = own?.requestsPerDay === undefined ? base.perDay : own.requestsPerDay ?? undefined;
-    const perMonth = own?.requestsPerMonth === undefined ? base.perMonth : own.requestsPerMonth ?? undefined;
+    const perDay = own?.requestsPerDay === undefined ? base.perDay : (own.requestsPerDay ?? undefined);
+    const perMonth = own?.requestsPerMonth === undefined ? base.perMonth : (own.requestsPerMonth ?? undefined);
     const perMinute = own?.requestsPerMinute ?? defaultLimits(family).requestsPerMinute;
-    quotas[family] = Object.freeze({ perMinute, ...(perDay === undefined ? {} : { perDay }), ...(perMonth === undefined ? {} : { perMonth }) });
+    quotas[family] = Object.freeze({
+      perMinute,
+      ...(perDay === undefined ? {} : { perDay }),
+      ...(perMonth === undefined ? {} : { perMonth }),
+    });
   }
   return Object.freeze(quotas);
 }

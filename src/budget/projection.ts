@@ -72,37 +72,65 @@ export async function projectSchedule(
       estimated ||= cost.estimated;
     }
     for (const f of QUOTA_FAMILIES) perMonth[f] += month[f];
-    jobs.push({ job: job.name, schedule: job.schedule, runsPerMonth: fires.runs, runsPerDay: fires.runsPerDay, everyMs: fires.maxGapMs, perRun, perMonth: month });
+    jobs.push({
+      job: job.name,
+      schedule: job.schedule,
+      runsPerMonth: fires.runs,
+      runsPerDay: fires.runsPerDay,
+      everyMs: fires.maxGapMs,
+      perRun,
+      perMonth: month,
+    });
     for (const s of streams) {
       const known = gaps.get(s.name);
-      if (!known || fires.maxGapMs < known.maxAgeMs) gaps.set(s.name, { maxAgeMs: fires.maxGapMs, jobs: [...(known?.jobs ?? []), job.name] });
+      if (!known || fires.maxGapMs < known.maxAgeMs)
+        gaps.set(s.name, { maxAgeMs: fires.maxGapMs, jobs: [...(known?.jobs ?? []), job.name] });
       else known.jobs.push(job.name);
     }
   }
-  const freshness = catalog.map((s) => ({ stream: s.name, maxAgeMs: gaps.get(s.name)?.maxAgeMs ?? null, jobs: gaps.get(s.name)?.jobs ?? [] }));
+  const freshness = catalog.map((s) => ({
+    stream: s.name,
+    maxAgeMs: gaps.get(s.name)?.maxAgeMs ?? null,
+    jobs: gaps.get(s.name)?.jobs ?? [],
+  }));
   return { jobs, perMonth, perDay, freshness, estimated, problems: problemsOf(jobs, perMonth, perDay, quotas) };
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
-function problemsOf(jobs: readonly JobProjection[], perMonth: Record<QuotaFamily, number>, perDay: Record<QuotaFamily, number>, quotas: Quotas): string[] {
+function problemsOf(
+  jobs: readonly JobProjection[],
+  perMonth: Record<QuotaFamily, number>,
+  perDay: Record<QuotaFamily, number>,
+  quotas: Quotas,
+): string[] {
   const problems: string[] = [];
   const heaviest = (f: QuotaFamily, of: (j: JobProjection) => number) =>
-    jobs.filter((j) => of(j) > 0).sort((a, b) => of(b) - of(a)).map((j) => `${j.job} ${count(of(j))}`).join(', ');
+    jobs
+      .filter((j) => of(j) > 0)
+      .sort((a, b) => of(b) - of(a))
+      .map((j) => `${j.job} ${count(of(j))}`)
+      .join(', ');
   for (const f of QUOTA_FAMILIES) {
     const q = quotas[f];
     if (q.perMonth !== undefined && perMonth[f] > q.perMonth) {
-      problems.push(`the schedule needs about ${count(perMonth[f])} ${f} requests a month, over the quota of ${count(q.perMonth)}: ${heaviest(f, (j) => j.perMonth[f])}`);
+      problems.push(
+        `the schedule needs about ${count(perMonth[f])} ${f} requests a month, over the quota of ${count(q.perMonth)}: ${heaviest(f, (j) => j.perMonth[f])}`,
+      );
     }
     if (q.perDay !== undefined && perDay[f] > q.perDay) {
-      problems.push(`the schedule needs up to ${count(perDay[f])} ${f} requests a day, over the quota of ${count(q.perDay)}: ${heaviest(f, (j) => (j.perMonth[f] / Math.max(1, j.runsPerMonth)) * j.runsPerDay)}`);
+      problems.push(
+        `the schedule needs up to ${count(perDay[f])} ${f} requests a day, over the quota of ${count(q.perDay)}: ${heaviest(f, (j) => (j.perMonth[f] / Math.max(1, j.runsPerMonth)) * j.runsPerDay)}`,
+      );
     }
     if (q.perMinute !== undefined) {
       for (const j of jobs) {
         const requests = j.perRun.filter((c) => c.family === f).reduce((n, c) => n + c.requests, 0);
         const minutes = requests / q.perMinute;
         if (minutes * 60_000 > j.everyMs) {
-          problems.push(`job ${j.job}: a run needs about ${count(requests)} ${f} requests, ${minutes.toFixed(1)} minutes at ${count(q.perMinute)} a minute, but it runs every ${(j.everyMs / 60_000).toFixed(0)} minutes`);
+          problems.push(
+            `job ${j.job}: a run needs about ${count(requests)} ${f} requests, ${minutes.toFixed(1)} minutes at ${count(q.perMinute)} a minute, but it runs every ${(j.everyMs / 60_000).toFixed(0)} minutes`,
+          );
         }
       }
     }

@@ -56,7 +56,14 @@ export class QuotaGate implements RequestGate {
 
   async spent(apiFamily: ApiFamily, said: ServiceQuotaError): Promise<QuotaError> {
     const family = quotaFamilyOf(apiFamily);
-    const error = new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: said.until, reason: said.serverMessage ?? undefined });
+    const error = new QuotaError({
+      family,
+      period: 'announced',
+      limit: null,
+      used: null,
+      renewsAt: said.until,
+      reason: said.serverMessage ?? undefined,
+    });
     this.refused.set(family, error);
     await this.opts.ledger.hold({ family, until: said.until, reason: error.reason ?? 'HTTP 429' }, this.clock());
     return error;
@@ -82,11 +89,15 @@ export class QuotaGate implements RequestGate {
     this.blocks.delete(family);
     const hold = await this.opts.ledger.holdOf(family, now);
     if (hold) {
-      throw this.refuse(new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: hold.until, reason: hold.reason }));
+      throw this.refuse(
+        new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: hold.until, reason: hold.reason }),
+      );
     }
     const got = await this.opts.ledger.reserve(family, this.blockSize, this.quota(family), now);
     if ('spent' in got) {
-      throw this.refuse(new QuotaError({ family, period: got.spent, limit: got.limit, used: got.used, renewsAt: renewsAt(got.spent, now) }));
+      throw this.refuse(
+        new QuotaError({ family, period: got.spent, limit: got.limit, used: got.used, renewsAt: renewsAt(got.spent, now) }),
+      );
     }
     this.blocks.set(family, { day: utcDay(now), left: got.granted });
   }

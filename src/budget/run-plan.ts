@@ -33,7 +33,14 @@ export interface RunPlan {
   families: FamilyPlan[];
 }
 
-export async function planRun(store: Store, settings: SyncSettings, streams: readonly StreamDef[], baseUrl: string, quotas: Quotas, at: Date): Promise<RunPlan> {
+export async function planRun(
+  store: Store,
+  settings: SyncSettings,
+  streams: readonly StreamDef[],
+  baseUrl: string,
+  quotas: Quotas,
+  at: Date,
+): Promise<RunPlan> {
   const planned: PlannedStream[] = [];
   for (const stream of streams) {
     const cost = await runCost(store, settings, stream);
@@ -48,11 +55,16 @@ export async function planRun(store: Store, settings: SyncSettings, streams: rea
     const requests = mine.reduce((n, p) => n + p.requests, 0);
     const u = usage.find((x) => x.family === family)!;
     const perMinute = quotas[family].perMinute;
-    return [{
-      family, requests, estimated: mine.some((p) => p.estimated), usage: u,
-      minutes: perMinute === undefined ? null : requests / perMinute,
-      over: u.hold ? requests : u.left === null ? 0 : Math.max(0, requests - u.left),
-    }];
+    return [
+      {
+        family,
+        requests,
+        estimated: mine.some((p) => p.estimated),
+        usage: u,
+        minutes: perMinute === undefined ? null : requests / perMinute,
+        over: u.hold ? requests : u.left === null ? 0 : Math.max(0, requests - u.left),
+      },
+    ];
   });
   return { streams: planned, families };
 }

@@ -15,7 +15,12 @@ export interface Fires {
 
 type Field = Record<number, boolean>;
 interface Parsed {
-  second: Field; minute: Field; hour: Field; dayOfMonth: Field; month: Field; dayOfWeek: Field;
+  second: Field;
+  minute: Field;
+  hour: Field;
+  dayOfMonth: Field;
+  month: Field;
+  dayOfWeek: Field;
 }
 
 const MINUTE_MS = 60_000;
@@ -24,7 +29,13 @@ const DAY_MS = 86_400_000;
 function offsetMs(timeZone: string | undefined, at: Date): number {
   if (!timeZone) return -at.getTimezoneOffset() * MINUTE_MS;
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
   }).formatToParts(at);
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'));

@@ -27,8 +27,11 @@ export class UsageLedger {
   /** Reserves up to `want` requests of `family` for the day of `at`, within its day and month quotas. */
   async reserve(family: QuotaFamily, want: number, quota: FamilyQuota, at: Date): Promise<Reservation> {
     const day = utcDay(at);
-    await this.store.db.insertInto('usage_ledger').values({ family, day, requests: 0 })
-      .onConflict((oc) => oc.columns(['family', 'day']).doNothing()).execute();
+    await this.store.db
+      .insertInto('usage_ledger')
+      .values({ family, day, requests: 0 })
+      .onConflict((oc) => oc.columns(['family', 'day']).doNothing())
+      .execute();
     // Earlier days of the month no longer grow, so the one row of today decides: a conditional update
     // of that row is atomic on both stores, and PostgreSQL re-checks it after waiting on a concurrent one.
     const earlier = quota.perMonth === undefined ? 0 : await this.sum(family, monthStartDay(at), day);
@@ -45,9 +48,11 @@ export class UsageLedger {
           : { granted: 0, spent: 'month', limit: quota.perMonth!, used: earlier + today };
       }
       const grant = Math.min(want, room);
-      let update = this.store.db.updateTable('usage_ledger')
+      let update = this.store.db
+        .updateTable('usage_ledger')
         .set((eb) => ({ requests: eb('requests', '+', grant) }))
-        .where('family', '=', family).where('day', '=', day);
+        .where('family', '=', family)
+        .where('day', '=', day);
       if (quota.perDay !== undefined) update = update.where('requests', '<=', quota.perDay - grant);
       if (quota.perMonth !== undefined) update = update.where('requests', '<=', quota.perMonth - earlier - grant);
       const [result] = await update.execute();
@@ -60,9 +65,12 @@ export class UsageLedger {
   /** Gives back requests reserved on `day` and never sent. */
   async release(family: QuotaFamily, day: string, count: number): Promise<void> {
     if (count <= 0) return;
-    await this.store.db.updateTable('usage_ledger')
+    await this.store.db
+      .updateTable('usage_ledger')
       .set((eb) => ({ requests: eb('requests', '-', count) }))
-      .where('family', '=', family).where('day', '=', day).execute();
+      .where('family', '=', family)
+      .where('day', '=', day)
+      .execute();
   }
 
   /** Requests counted today and this calendar month (UTC), every worker's together. */
@@ -73,15 +81,23 @@ export class UsageLedger {
 
   /** Per day, for `budget --days`: the last `days` days' counts of every family. */
   async history(since: string): Promise<{ family: string; day: string; requests: number }[]> {
-    const rows = await this.store.db.selectFrom('usage_ledger').select(['family', 'day', 'requests'])
-      .where('day', '>=', since).orderBy('day').orderBy('family').execute();
+    const rows = await this.store.db
+      .selectFrom('usage_ledger')
+      .select(['family', 'day', 'requests'])
+      .where('day', '>=', since)
+      .orderBy('day')
+      .orderBy('family')
+      .execute();
     return rows.map((r) => ({ family: String(r.family), day: String(r.day), requests: Number(r.requests) }));
   }
 
   async hold(h: QuotaHold, at: Date): Promise<void> {
     const row = { until: h.until.toISOString(), reason: h.reason, set_at: at.toISOString() };
-    await this.store.db.insertInto('quota_holds').values({ family: h.family, ...row })
-      .onConflict((oc) => oc.column('family').doUpdateSet(row)).execute();
+    await this.store.db
+      .insertInto('quota_holds')
+      .values({ family: h.family, ...row })
+      .onConflict((oc) => oc.column('family').doUpdateSet(row))
+      .execute();
   }
 
   /** The service's own "allowance spent" for a family, while it lasts. */
@@ -93,14 +109,22 @@ export class UsageLedger {
   }
 
   private async requestsOn(family: QuotaFamily, day: string): Promise<number> {
-    const row = await this.store.db.selectFrom('usage_ledger').select('requests').where('family', '=', family).where('day', '=', day).executeTakeFirst();
+    const row = await this.store.db
+      .selectFrom('usage_ledger')
+      .select('requests')
+      .where('family', '=', family)
+      .where('day', '=', day)
+      .executeTakeFirst();
     return Number(row?.requests ?? 0);
   }
 
   /** Requests of `family` from `from` (inclusive) to `before` (exclusive; null = no end). */
   private async sum(family: QuotaFamily, from: string, before: string | null): Promise<number> {
-    let q = this.store.db.selectFrom('usage_ledger').select((eb) => eb.fn.sum('requests').as('n'))
-      .where('family', '=', family).where('day', '>=', from);
+    let q = this.store.db
+      .selectFrom('usage_ledger')
+      .select((eb) => eb.fn.sum('requests').as('n'))
+      .where('family', '=', family)
+      .where('day', '>=', from);
     if (before !== null) q = q.where('day', '<', before);
     const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
     return Number(row?.n ?? 0);

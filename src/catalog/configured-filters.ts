@@ -25,7 +25,9 @@ function toQuery(
   for (const [name, value] of Object.entries(filters)) {
     const wire = names[name];
     if (wire === undefined || excluded.has(name)) {
-      const known = Object.keys(names).filter((n) => !excluded.has(n)).join(', ');
+      const known = Object.keys(names)
+        .filter((n) => !excluded.has(n))
+        .join(', ');
       throw new ConfigError(`${what}: unknown filter "${name}"; known filters: ${known}`);
     }
     if (Array.isArray(value) && value.length === 0) continue;

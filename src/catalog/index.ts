@@ -6,7 +6,18 @@ import { assetsTop, v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
 import { monitoringStreams } from './monitoring.js';
 
-export type { ListStream, FanoutStream, CustomStream, FanoutParent, FanoutSettings, StreamDef, Query, Paginator, MappedTable, ChildTable } from './types.js';
+export type {
+  ListStream,
+  FanoutStream,
+  CustomStream,
+  FanoutParent,
+  FanoutSettings,
+  StreamDef,
+  Query,
+  Paginator,
+  MappedTable,
+  ChildTable,
+} from './types.js';
 
 const registered: readonly StreamDef[] = [...v1Lists, assetsTop, ...v1Fanouts, ...monitoringStreams];
 

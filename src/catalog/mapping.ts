@@ -29,14 +29,17 @@ function compile(columns: ColumnMap): (record: unknown) => Row {
     if (typeof source === 'function') return [column, source];
     const parts = source.split('.');
     if (parts.length === 1) return [column, (r) => r?.[source]];
-    return [column, (r) => {
-      let value = r;
-      for (const part of parts) {
-        if (value === null || value === undefined) return null;
-        value = value[part];
-      }
-      return value;
-    }];
+    return [
+      column,
+      (r) => {
+        let value = r;
+        for (const part of parts) {
+          if (value === null || value === undefined) return null;
+          value = value[part];
+        }
+        return value;
+      },
+    ];
   });
   return (record) => {
     const row: Row = {};

@@ -83,4 +83,3 @@ export const DETAIL_COLUMNS = {
   updated_at: 'updatedAt',
   event_id: 'event.id',
 } as const satisfies ColumnMap;
-

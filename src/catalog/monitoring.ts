@@ -26,7 +26,12 @@ export const tokenUnlocks: ListStream = {
   path: MONITORING_PATHS.tokenUnlocks,
   filters: {
     family: 'tokenUnlocks',
-    covers: { assetIds: { column: 'id' }, categories: { column: 'category' }, sectors: { column: 'sector' }, tags: { column: 'tags', list: true } },
+    covers: {
+      assetIds: { column: 'id' },
+      categories: { column: 'category' },
+      sectors: { column: 'sector' },
+      tags: { column: 'tags', list: true },
+    },
   },
   paginator: { type: 'single' },
   records: 'data',

@@ -33,17 +33,21 @@ export const MONITORING_PARAMS = Object.freeze({
   tokenUnlocks: Object.freeze({ assetIds: 'assetIDs', categories: 'category', sectors: 'sectors', tags: 'tags' }),
 });
 
-
 /** The table's shape, with every name overridable. */
-export type MonitoringParams = { readonly [F in keyof typeof MONITORING_PARAMS]: Readonly<Record<keyof (typeof MONITORING_PARAMS)[F], string>> };
+export type MonitoringParams = {
+  readonly [F in keyof typeof MONITORING_PARAMS]: Readonly<Record<keyof (typeof MONITORING_PARAMS)[F], string>>;
+};
 
 /** The defaults with a configuration's overrides (`{events: {minimumImportance: 'importance'}}`). */
-export function monitoringParams(overrides: { readonly [F in keyof MonitoringParams]?: Readonly<Record<string, string>> } = {}): MonitoringParams {
+export function monitoringParams(
+  overrides: { readonly [F in keyof MonitoringParams]?: Readonly<Record<string, string>> } = {},
+): MonitoringParams {
   const merged = {} as Record<string, Record<string, string>>;
   for (const [family, names] of Object.entries(MONITORING_PARAMS)) {
     const given = (overrides as Record<string, Record<string, string> | undefined>)[family] ?? {};
     for (const key of Object.keys(given)) {
-      if (!(key in names)) throw new ConfigError(`monitoring.queryParams.${family}: unknown name "${key}"; known: ${Object.keys(names).join(', ')}`);
+      if (!(key in names))
+        throw new ConfigError(`monitoring.queryParams.${family}: unknown name "${key}"; known: ${Object.keys(names).join(', ')}`);
     }
     merged[family] = { ...names, ...given };
   }

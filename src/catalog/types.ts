@@ -13,9 +13,7 @@ export type ColumnMap = Readonly<Record<string, ColumnSource>>;
  * How a list pages. `page-number`: `page`/`limit` (the /v1 lists), ended by the first short page.
  * `single`: one request holds the whole list (paging is accepted and ignored, so never sent).
  */
-export type Paginator =
-  | { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number }
-  | { type: 'single' };
+export type Paginator = { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number } | { type: 'single' };
 
 /** What a run's settings may change in a list: the records per class of a partial (top) list. */
 export interface ListSettings {
@@ -177,4 +175,3 @@ export interface ViewMatchCounts {
 }
 
 export type StreamDef = ListStream | FanoutStream | CustomStream;
-

@@ -24,15 +24,28 @@ function assetDetail(name: string, sub: string, table: string, columns: ColumnMa
 const OHLCV = ['open', 'high', 'low', 'close', 'volume', 'updated_at', 'asset_code', 'asset_slug'];
 
 export const assetFanouts: readonly FanoutStream[] = [
-  assetDetail('asset-markets', 'markets', 'asset_markets', same(['volume_24h', 'ath', 'ath_date',
-    'ath_change_percentage', 'total_open_interest', 'total_liquidations', 'updated_at', 'asset_code', 'asset_slug']),
-  'Market details of selected assets (volume, ATH, open interest, liquidations)'),
+  assetDetail(
+    'asset-markets',
+    'markets',
+    'asset_markets',
+    same([
+      'volume_24h',
+      'ath',
+      'ath_date',
+      'ath_change_percentage',
+      'total_open_interest',
+      'total_liquidations',
+      'updated_at',
+      'asset_code',
+      'asset_slug',
+    ]),
+    'Market details of selected assets (volume, ATH, open interest, liquidations)',
+  ),
   assetDetail('asset-ohlcv', 'ohlcv', 'asset_ohlcv', same(OHLCV), 'Last 24 h OHLCV of selected assets'),
   assetDetail('asset-price', 'price', 'asset_price', {}, 'Price detail records of selected assets (raw)'),
   assetDetail('asset-market-cap', 'market-cap', 'asset_market_cap', {}, 'Market-cap detail records (raw)'),
   assetDetail('asset-supply', 'supply', 'asset_supply', {}, 'Supply detail records of selected assets (raw)'),
-  assetDetail('asset-transparency', 'transparency', 'asset_transparency', { rating_id: 'id' },
-    'Transparency rating of selected assets'),
+  assetDetail('asset-transparency', 'transparency', 'asset_transparency', { rating_id: 'id' }, 'Transparency rating of selected assets'),
 ];
 
 export const projectChains: FanoutStream = {
@@ -44,8 +57,7 @@ export const projectChains: FanoutStream = {
   table: 'project_chains',
   key: ['project_id', 'chain_id'],
   shape: 'rows',
-  toRows: (page: { data?: unknown[] }, p) =>
-    (page.data ?? []).map((chain: any) => ({ project_id: p.key, chain_id: chain.id, raw: chain })),
+  toRows: (page: { data?: unknown[] }, p) => (page.data ?? []).map((chain: any) => ({ project_id: p.key, chain_id: chain.id, raw: chain })),
   optIn: true,
 };
 
@@ -77,8 +89,7 @@ export const chartRows: FanoutStream = {
   key: ['chart_id', 'row_number'],
   shape: 'rows',
   pageSize: 100_000,
-  toRows: (page: { data?: unknown[] }, p) =>
-    (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
+  toRows: (page: { data?: unknown[] }, p) => (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
   optIn: true,
 };
 

@@ -9,14 +9,31 @@ function pageNumber(pageSize: number): Paginator {
 }
 
 const MARKET_CAP = [
-  'rank', 'usd', 'dominance', 'percent_change_btc_1h', 'percent_change_btc_24h', 'percent_change_usd_1h',
-  'percent_change_usd_24h', 'percent_change_usd_7d', 'percent_change_usd_30d', 'percent_change_usd_ytd',
-  'percent_change_eth_1h', 'percent_change_eth_24h', 'updated_at',
+  'rank',
+  'usd',
+  'dominance',
+  'percent_change_btc_1h',
+  'percent_change_btc_24h',
+  'percent_change_usd_1h',
+  'percent_change_usd_24h',
+  'percent_change_usd_7d',
+  'percent_change_usd_30d',
+  'percent_change_usd_ytd',
+  'percent_change_eth_1h',
+  'percent_change_eth_24h',
+  'updated_at',
 ] as const;
 const PRICE = ['usd', 'btc', 'eth', 'updated_at'] as const;
 const EQUITY = [
-  'market_cap', 'shares_outstanding', 'avg_daily_volume_30d', 'ttm_revenue', 'ttm_earnings', 'price_to_sales',
-  'price_to_earnings', 'earnings_per_share', 'updated_at',
+  'market_cap',
+  'shares_outstanding',
+  'avg_daily_volume_30d',
+  'ttm_revenue',
+  'ttm_earnings',
+  'price_to_sales',
+  'price_to_earnings',
+  'earnings_per_share',
+  'updated_at',
 ] as const;
 const RATINGS = ['project_team', 'token_allocation', 'market_structure', 'financial_disclosure'] as const;
 
@@ -44,8 +61,22 @@ export const assets: ListStream = {
   table: 'assets',
   key: ['id'],
   columns: {
-    ...same(['id', 'asset_class', 'code', 'title', 'slug', 'tag_line', 'description', 'image_url', 'category',
-      'is_preview', 'updated_at', 'type', 'sector', 'sparkline']),
+    ...same([
+      'id',
+      'asset_class',
+      'code',
+      'title',
+      'slug',
+      'tag_line',
+      'description',
+      'image_url',
+      'category',
+      'is_preview',
+      'updated_at',
+      'type',
+      'sector',
+      'sparkline',
+    ]),
     ...nested('market_cap', MARKET_CAP),
     ...nested('price', PRICE),
     ...Object.fromEntries(EQUITY.map((f) => [`equity_${f}`, `equity_market_data.${f}`])),
@@ -84,9 +115,24 @@ export const transparency: ListStream = {
   table: 'transparency_ratings',
   key: ['id'],
   columns: {
-    ...same(['id', 'asset_id', 'summary', 'created_at', 'updated_at', 'asset_code', 'asset_title', 'asset_slug',
-      'asset_image_url', 'download_url']),
-    ...Object.fromEntries(RATINGS.flatMap((r) => [[`${r}_rating`, `${r}.rating`], [`${r}_max`, `${r}.max`]])),
+    ...same([
+      'id',
+      'asset_id',
+      'summary',
+      'created_at',
+      'updated_at',
+      'asset_code',
+      'asset_title',
+      'asset_slug',
+      'asset_image_url',
+      'download_url',
+    ]),
+    ...Object.fromEntries(
+      RATINGS.flatMap((r) => [
+        [`${r}_rating`, `${r}.rating`],
+        [`${r}_max`, `${r}.max`],
+      ]),
+    ),
   },
   required: ['id', 'asset_id'],
   detectDeletes: true,
@@ -104,8 +150,20 @@ export const projects: ListStream = {
   table: 'projects',
   key: ['id'],
   columns: {
-    ...same(['id', 'title', 'tagline', 'description', 'slug', 'url', 'image_url', 'updated_at', 'force_searchable',
-      'industry', 'sector', 'leaderboards']),
+    ...same([
+      'id',
+      'title',
+      'tagline',
+      'description',
+      'slug',
+      'url',
+      'image_url',
+      'updated_at',
+      'force_searchable',
+      'industry',
+      'sector',
+      'leaderboards',
+    ]),
     group_name: 'group',
     parent_project_id: 'parent_project.id',
   },
@@ -224,6 +282,16 @@ export const charts: ListStream = {
 };
 
 export const v1Lists: readonly ListStream[] = [
-  assets, transparency, projects, chains, taxonomy('sectors'), taxonomy('groups'), taxonomy('industries'),
-  glossary, marketStats, metrics, secFilings, charts,
+  assets,
+  transparency,
+  projects,
+  chains,
+  taxonomy('sectors'),
+  taxonomy('groups'),
+  taxonomy('industries'),
+  glossary,
+  marketStats,
+  metrics,
+  secFilings,
+  charts,
 ];

@@ -28,8 +28,12 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
     .command('backfill')
     .description('Fill history the webhook receiver may have missed')
     .command('alerts')
-    .description('Fill alert_history from each monitoring view\'s matching events (default: the configured views, every match)')
-    .option('--view <idOrSlug>', 'a view id or slug-with-id-prefix, or several comma-separated (repeatable; default DS_MONITORING_VIEWS / monitoring.views)', collect)
+    .description("Fill alert_history from each monitoring view's matching events (default: the configured views, every match)")
+    .option(
+      '--view <idOrSlug>',
+      'a view id or slug-with-id-prefix, or several comma-separated (repeatable; default DS_MONITORING_VIEWS / monitoring.views)',
+      collect,
+    )
     .option('--force', 'backfill even though this mirror holds another service (it then records this one)')
     .option('--since <date>', 'only events started at or after this date (RFC 3339, YYYY-MM-DD or Unix seconds)')
     .action(async (flags: BackfillFlags, command: Command) => {
@@ -40,7 +44,9 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       const settings = syncSettings(ctx.config);
       const views = flags.view ?? settings.monitoring.views;
       if (views.length === 0) {
-        throw new ConfigError('no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)');
+        throw new ConfigError(
+          'no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)',
+        );
       }
       const service = requireService(ctx.config);
       const store = await openConfiguredStore(ctx);
@@ -50,7 +56,15 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         await store.close();
         throw error;
       }
-      const client = createClient({ ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, maxResponseBytes: ctx.config.maxResponseBytes, logger: ctx.logger });
+      const client = createClient({
+        ...service,
+        gate: quotaGate(store, ctx.config.limits),
+        limits: ctx.config.limits,
+        timeoutMs: ctx.config.timeoutMs,
+        retries: ctx.config.retries,
+        maxResponseBytes: ctx.config.maxResponseBytes,
+        logger: ctx.logger,
+      });
       try {
         const counts = emptyViewCounts();
         const source = flags.view ? '--view' : undefined;
@@ -75,8 +89,10 @@ export function backfillSummary(asked: number, since: string | undefined, t: Vie
   const parts = [`${t.newAlerts} new`, `${t.known} already known`];
   if (t.beforeSince > 0) parts.push(`${t.beforeSince} started before ${since}`);
   if (t.unusable > 0) parts.push(`${t.unusable} without an event id (not kept)`);
-  return `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${t.views + matches} records read, ` +
-    `${t.views} view(s) and ${matches} matching events: ${parts.join(', ')}; ${requests} requests`;
+  return (
+    `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${t.views + matches} records read, ` +
+    `${t.views} view(s) and ${matches} matching events: ${parts.join(', ')}; ${requests} requests`
+  );
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

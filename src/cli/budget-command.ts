@@ -13,7 +13,7 @@ import { formatTable } from './table.js';
 export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('budget')
-    .description('Quotas per API family: used today and this month, the schedule\'s projected month, and how fresh it keeps each stream')
+    .description("Quotas per API family: used today and this month, the schedule's projected month, and how fresh it keeps each stream")
     .option('--json', 'print JSON instead of tables')
     .action(async (flags: { json?: boolean }, command: Command) => {
       const ctx = commandContext(command, io);
@@ -31,12 +31,20 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
-export const FAMILY_NAMES: Record<string, string> = { v1: '/v1 (and charts)', tokenUnlocks: 'token unlocks', monitoring: 'monitoring', open: 'keyless /v1 (market stats)' };
+export const FAMILY_NAMES: Record<string, string> = {
+  v1: '/v1 (and charts)',
+  tokenUnlocks: 'token unlocks',
+  monitoring: 'monitoring',
+  open: 'keyless /v1 (market stats)',
+};
 
 export function quotaText(u: Pick<FamilyUsage, 'quota'>): string {
   const q = u.quota;
-  const parts = [q.perMonth !== undefined ? `${n(q.perMonth)}/month` : null, q.perDay !== undefined ? `${n(q.perDay)}/day` : null,
-    q.perMinute !== undefined ? `${n(q.perMinute)}/min` : null].filter(Boolean);
+  const parts = [
+    q.perMonth !== undefined ? `${n(q.perMonth)}/month` : null,
+    q.perDay !== undefined ? `${n(q.perDay)}/day` : null,
+    q.perMinute !== undefined ? `${n(q.perMinute)}/min` : null,
+  ].filter(Boolean);
   return parts.join(', ') || 'none';
 }
 
@@ -45,7 +53,10 @@ export function renderUsage(usage: readonly FamilyUsage[]): string {
   return formatTable(
     ['family', 'quota', 'today', 'this month', 'left', 'renews'],
     usage.map((u) => [
-      FAMILY_NAMES[u.family], quotaText(u), n(u.today), n(u.month),
+      FAMILY_NAMES[u.family],
+      quotaText(u),
+      n(u.today),
+      n(u.month),
       u.hold ? `0 (the service said so: ${u.hold.reason})` : u.left === null ? null : n(u.left),
       (u.hold?.until.toISOString() ?? u.renewsAt)?.slice(0, 16).replace('T', ' ') ?? null,
     ]),
@@ -57,7 +68,10 @@ function perRunText(costs: readonly StreamCost[]): string {
   const paid = costs.filter((c) => c.requests > 0).sort((a, b) => b.requests - a.requests);
   const total = paid.reduce((sum, c) => sum + c.requests, 0);
   const mark = paid.some((c) => c.estimated) ? '~' : '';
-  const named = paid.slice(0, 2).map((c) => `${c.stream} ${n(c.requests)}${c.atLeast ? '+' : ''}`).join(', ');
+  const named = paid
+    .slice(0, 2)
+    .map((c) => `${c.stream} ${n(c.requests)}${c.atLeast ? '+' : ''}`)
+    .join(', ');
   return paid.length === 0 ? '0' : `${mark}${n(total)}${paid.length > 1 ? ` (${named}${paid.length > 2 ? ', ...' : ''})` : ''}`;
 }
 
@@ -72,25 +86,40 @@ function age(ms: number | null): string {
 export function renderBudget(r: BudgetReport): string {
   const s = r.schedule;
   const out: string[] = [`Usage (UTC days and months; every worker of this database):`, renderUsage(r.usage), ''];
-  out.push(`The schedule over a 31-day month${s.estimated ? ' (~: some sizes are the real service\'s published sizes; the mirror does not hold them yet)' : ''}:`);
+  out.push(
+    `The schedule over a 31-day month${s.estimated ? " (~: some sizes are the real service's published sizes; the mirror does not hold them yet)" : ''}:`,
+  );
   const families = r.usage.map((u) => u.family).filter((f) => s.perMonth[f] > 0);
-  out.push(formatTable(
-    ['job', 'schedule', 'runs', 'requests a run', ...families.map((f) => `${f} a month`)],
-    s.jobs.map((j) => [
-      j.job, j.schedule, n(j.runsPerMonth),
-      perRunText(j.perRun),
-      ...families.map((f) => n(j.perMonth[f])),
-    ]),
-  ));
+  out.push(
+    formatTable(
+      ['job', 'schedule', 'runs', 'requests a run', ...families.map((f) => `${f} a month`)],
+      s.jobs.map((j) => [j.job, j.schedule, n(j.runsPerMonth), perRunText(j.perRun), ...families.map((f) => n(j.perMonth[f]))]),
+    ),
+  );
   for (const u of r.usage) {
     if (s.perMonth[u.family] === 0) continue;
     const q = u.quota;
     const month = q.perMonth !== undefined ? ` of ${n(q.perMonth)} (${Math.round((100 * s.perMonth[u.family]) / q.perMonth)}%)` : '';
-    out.push(`${FAMILY_NAMES[u.family]}: ${s.estimated ? '~' : ''}${n(s.perMonth[u.family])} a month${month}, up to ${n(s.perDay[u.family])} a day`);
+    out.push(
+      `${FAMILY_NAMES[u.family]}: ${s.estimated ? '~' : ''}${n(s.perMonth[u.family])} a month${month}, up to ${n(s.perDay[u.family])} a day`,
+    );
   }
-  out.push('', s.problems.length === 0 ? 'The schedule fits the quotas.' : `The schedule does not fit the quotas:\n${s.problems.map((p) => `  - ${p}`).join('\n')}`);
+  out.push(
+    '',
+    s.problems.length === 0
+      ? 'The schedule fits the quotas.'
+      : `The schedule does not fit the quotas:\n${s.problems.map((p) => `  - ${p}`).join('\n')}`,
+  );
   out.push('', 'What it buys: how old each stream can get (the longest time between two runs that refresh it):');
-  out.push(formatTable(['stream', 'at most', 'jobs'], s.freshness.map((f) => [f.stream, age(f.maxAgeMs), f.jobs.join(', ') || null])));
-  out.push('', `Development details: ${n(r.backlog.inScope)} pending in the backlog's scope, ${n(r.backlog.pending)} pending in all (monitoring.details).`);
+  out.push(
+    formatTable(
+      ['stream', 'at most', 'jobs'],
+      s.freshness.map((f) => [f.stream, age(f.maxAgeMs), f.jobs.join(', ') || null]),
+    ),
+  );
+  out.push(
+    '',
+    `Development details: ${n(r.backlog.inScope)} pending in the backlog's scope, ${n(r.backlog.pending)} pending in all (monitoring.details).`,
+  );
   return `${out.join('\n')}\n`;
 }

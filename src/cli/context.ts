@@ -39,7 +39,9 @@ export function checkDbFolder(flag: string, url: string, schema?: string): void 
     mkdirSync(folder, { recursive: true });
     return;
   }
-  throw new ConfigError(`${flag} ${file}: the folder ${folder} does not exist; create it first, or correct the path (the file itself is created)`);
+  throw new ConfigError(
+    `${flag} ${file}: the folder ${folder} does not exist; create it first, or correct the path (the file itself is created)`,
+  );
 }
 
 /** Parses a count that must be at least 1 (a limit of 0 would run and do nothing), or one clear line. */

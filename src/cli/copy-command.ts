@@ -36,50 +36,57 @@ export function copyCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--force', 'replace the rows a non-empty target holds')
     .option('--verify-only', 'compare the two databases row for row, copying nothing')
     .option('--batch-rows <n>', 'rows per read and per write transaction (default 2000)', wholeNumber('--batch-rows'))
-    .action(async (flags: CopyFlags, command: Command) => {
-      const ctx = commandContext(command, io);
-      const from = location('--from', flags.from, flags.fromSchema);
-      const to = location('--to', flags.to, flags.toSchema);
-      const fromFile = locationFile(from);
-      if (fromFile !== undefined && !existsSync(fromFile)) {
-        throw new ConfigError(`--from: there is no SQLite file at ${fromFile}`);
-      }
-      if (sameLocation(from, to)) throw new ConfigError('--from and --to name the same database; give another target');
-      if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
-      checkDbFolder('--to', flags.to, flags.toSchema);
+    .action((flags: CopyFlags, command: Command) => runCopy(flags, command, io, setExit));
+}
 
-      const source = await openStore({ url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
-      let target: Store | undefined;
-      try {
-        target = await openStore({ url: flags.to, schema: flags.toSchema, logger: ctx.logger });
-        const started = Date.now();
-        const busy = await liveLeases(source);
-        if (busy.length > 0) {
-          io.stderr.write(`ds-mirror: warning: the source is in use: ${busy.join(', ')}; rows it writes during the copy will show as differences, so stop its workers first\n`);
-        }
-        const opts = { force: flags.force, batchRows: flags.batchRows, onProgress: progressLines(io.stderr) };
-        const result = await (flags.verifyOnly ? verifyStores(source, target, opts) : copyStore(source, target, opts)).catch((error: unknown) => {
-          if (!(error instanceof CopyTargetNotEmptyError)) throw error;
-          io.stderr.write(`ds-mirror: ${error.message}\n`);
-          setExit(EXIT.usage);
-          return null;
-        });
-        if (!result) return;
-        const rows = result.tables.map((t) => [t.table, t.rows, t.verified ? 'yes' : 'NO']);
-        io.stdout.write(`${formatTable(['table', 'rows', 'verified'], rows)}\n`);
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        const where = `from ${describeLocation(from)} to ${describeLocation(to)}`;
-        if (result.mismatch) {
-          io.stderr.write(`ds-mirror: the copy ${where} differs from its source: ${result.mismatch}\n`);
-          setExit(EXIT.failed);
-          return;
-        }
-        const did = flags.verifyOnly ? 'compared' : 'copied';
-        io.stdout.write(`${did} ${result.rows} rows in ${result.tables.length} tables ${where} in ${seconds} s; verified row for row\n`);
-      } finally {
-        await Promise.all([source.close(), target?.close()]);
-      }
-    });
+/** Copies (unless --verify-only) and verifies; the exit code says whether the two agree. */
+async function runCopy(flags: CopyFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
+  const ctx = commandContext(command, io);
+  const from = location('--from', flags.from, flags.fromSchema);
+  const to = location('--to', flags.to, flags.toSchema);
+  const fromFile = locationFile(from);
+  if (fromFile !== undefined && !existsSync(fromFile)) {
+    throw new ConfigError(`--from: there is no SQLite file at ${fromFile}`);
+  }
+  if (sameLocation(from, to)) throw new ConfigError('--from and --to name the same database; give another target');
+  if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
+  checkDbFolder('--to', flags.to, flags.toSchema);
+
+  const source = await openStore({ url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
+  let target: Store | undefined;
+  try {
+    target = await openStore({ url: flags.to, schema: flags.toSchema, logger: ctx.logger });
+    const started = Date.now();
+    const busy = await liveLeases(source);
+    if (busy.length > 0) {
+      io.stderr.write(
+        `ds-mirror: warning: the source is in use: ${busy.join(', ')}; rows it writes during the copy will show as differences, so stop its workers first\n`,
+      );
+    }
+    const opts = { force: flags.force, batchRows: flags.batchRows, onProgress: progressLines(io.stderr) };
+    const result = await (flags.verifyOnly ? verifyStores(source, target, opts) : copyStore(source, target, opts)).catch(
+      (error: unknown) => {
+        if (!(error instanceof CopyTargetNotEmptyError)) throw error;
+        io.stderr.write(`ds-mirror: ${error.message}\n`);
+        setExit(EXIT.usage);
+        return null;
+      },
+    );
+    if (!result) return;
+    const rows = result.tables.map((t) => [t.table, t.rows, t.verified ? 'yes' : 'NO']);
+    io.stdout.write(`${formatTable(['table', 'rows', 'verified'], rows)}\n`);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const where = `from ${describeLocation(from)} to ${describeLocation(to)}`;
+    if (result.mismatch) {
+      io.stderr.write(`ds-mirror: the copy ${where} differs from its source: ${result.mismatch}\n`);
+      setExit(EXIT.failed);
+      return;
+    }
+    const did = flags.verifyOnly ? 'compared' : 'copied';
+    io.stdout.write(`${did} ${result.rows} rows in ${result.tables.length} tables ${where} in ${seconds} s; verified row for row\n`);
+  } finally {
+    await Promise.all([source.close(), target?.close()]);
+  }
 }
 
 /** The store URL parsed, its error naming the flag it came from (parseStoreUrl speaks of --db). */

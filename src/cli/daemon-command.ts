@@ -32,44 +32,76 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
   program
     .command('daemon')
     .description('Run the scheduled jobs (see `ds-mirror jobs`) and, when configured, the webhook receiver; serve /healthz and /metrics')
-    .option('--metrics-port <n>', `port of /healthz and /metrics ("metricsPort"; default ${DEFAULT_METRICS_PORT}; 0 picks a free one)`, wholeNumber('--metrics-port'))
+    .option(
+      '--metrics-port <n>',
+      `port of /healthz and /metrics ("metricsPort"; default ${DEFAULT_METRICS_PORT}; 0 picks a free one)`,
+      wholeNumber('--metrics-port'),
+    )
     .option('--metrics-host <host>', 'address of /healthz and /metrics', '127.0.0.1')
-    .option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight runs may take to commit and checkpoint', wholeNumber('--stop-timeout'), 30)
+    .option(
+      '--stop-timeout <seconds>',
+      'on SIGTERM/SIGINT, how long in-flight runs may take to commit and checkpoint',
+      wholeNumber('--stop-timeout'),
+      30,
+    )
     .option('--no-receiver', 'do not start the webhook receiver even if the config has a "receiver" section')
-    .addOption(new Option('--run-at-start <which>', 'jobs run once at start: those with a stream never synced, all, or none (wait for the schedules)')
-      .choices(STARTUP_RUNS).default('never-synced'))
+    .addOption(
+      new Option(
+        '--run-at-start <which>',
+        'jobs run once at start: those with a stream never synced, all, or none (wait for the schedules)',
+      )
+        .choices(STARTUP_RUNS)
+        .default('never-synced'),
+    )
     .option('--force', 'run even though this mirror holds another service (it then records this one)')
-    .action(async (flags: DaemonFlags, command: Command) => {
-      const ctx = commandContext(command, io);
-      const jobs = configureJobs(defaultJobs, ctx.config.jobs, ctx.config.timezone);
-      const service = requireService(ctx.config);
-      const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
-      const store = await openConfiguredStore(ctx);
-      await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
-      const client = createClient({
-        ...service, gate: quotaGate(store, ctx.config.limits), limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs,
-        retries: ctx.config.retries, maxResponseBytes: ctx.config.maxResponseBytes, logger: ctx.logger,
-      });
-      const stopRequested = stopSignal(ctx.logger);
-      const daemon = await closeOnError(() => startDaemon({
-        store, client, logger: ctx.logger, jobs, receiver,
+    .action((flags: DaemonFlags, command: Command) => runDaemon(flags, command, io, setExit));
+}
+
+/** Starts the jobs, the receiver and the HTTP endpoints, then waits for SIGTERM/SIGINT. */
+async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
+  const ctx = commandContext(command, io);
+  const jobs = configureJobs(defaultJobs, ctx.config.jobs, ctx.config.timezone);
+  const service = requireService(ctx.config);
+  const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
+  const store = await openConfiguredStore(ctx);
+  await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
+  const client = createClient({
+    ...service,
+    gate: quotaGate(store, ctx.config.limits),
+    limits: ctx.config.limits,
+    timeoutMs: ctx.config.timeoutMs,
+    retries: ctx.config.retries,
+    maxResponseBytes: ctx.config.maxResponseBytes,
+    logger: ctx.logger,
+  });
+  const stopRequested = stopSignal(ctx.logger);
+  const daemon = await closeOnError(
+    () =>
+      startDaemon({
+        store,
+        client,
+        logger: ctx.logger,
+        jobs,
+        receiver,
         settings: syncSettings(ctx.config),
         http: { port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
         startupRun: flags.runAtStart,
-      }), client, store);
-      // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
-      for (const problem of await scheduleProblems(store, ctx.config, jobs)) ctx.logger.warn({ problem }, `schedule over quota: ${problem}`);
-      io.stdout.write(startedLine(daemon, jobs.filter((j) => j.enabled).length));
-      ctx.logger.warn({ signal: await stopRequested }, 'signal received');
-      // A run still writing after the bound: exit without closing the store under it (its transaction
-      // rolls back; the checkpoint of the last committed page stays).
-      if (!(await daemon.stop())) process.exit(EXIT.failed);
-      await client.close();
-      await store.close();
-      setExit(EXIT.ok);
-    });
+      }),
+    client,
+    store,
+  );
+  // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
+  for (const problem of await scheduleProblems(store, ctx.config, jobs)) ctx.logger.warn({ problem }, `schedule over quota: ${problem}`);
+  io.stdout.write(startedLine(daemon, jobs.filter((j) => j.enabled).length));
+  ctx.logger.warn({ signal: await stopRequested }, 'signal received');
+  // A run still writing after the bound: exit without closing the store under it (its transaction
+  // rolls back; the checkpoint of the last committed page stays).
+  if (!(await daemon.stop())) process.exit(EXIT.failed);
+  await client.close();
+  await store.close();
+  setExit(EXIT.ok);
 }
 
 /** Runs a start-up step; if it throws, closes what was opened before rethrowing. */
@@ -98,8 +130,10 @@ function stopSignal(logger: Logger): Promise<NodeJS.Signals> {
 function startedLine(daemon: Daemon, enabled: number): string {
   const { next, startup } = daemon.health();
   const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
-  return `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
-    `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`;
+  return (
+    `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
+    `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
+  );
 }
 
 function receiverOptions(config: Config, env: NodeJS.ProcessEnv): Omit<ReceiverOptions, 'store' | 'logger'> | undefined {

@@ -21,23 +21,34 @@ export function exportCommand(program: Command, io: CliIo): void {
     })
     .option('--batch-rows <n>', `rows read and written at a time (default ${DEFAULT_BATCH_ROWS})`, wholeNumber('--batch-rows'))
     .option('--no-progress', 'no progress bar')
-    .action(async (relation: string, opts: { out: string; format?: ExportFormat; batchRows?: number; progress: boolean }, command: Command) => {
-      const ctx = commandContext(command, io);
-      const format = opts.format ?? (opts.out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'csv');
-      const store = await openConfiguredStore(ctx);
-      const bar = opts.progress && io.stderr.isTTY
-        ? new cliProgress.SingleBar({ stream: io.stderr, format: ` ${relation} |{bar}| {value}/{total} rows`, hideCursor: true }, cliProgress.Presets.shades_classic)
-        : null;
-      try {
-        const result = await exportRelation(store, {
-          relation, format, file: opts.out, batchRows: opts.batchRows || undefined,
-          onProgress: bar ? (written, total) => (written === 0 ? bar.start(total, 0) : (bar.setTotal(total), bar.update(written))) : undefined,
-        });
-        bar?.stop();
-        io.stdout.write(`${relation}: ${result.rows} rows, ${result.columns} columns → ${opts.out} (${format})\n`);
-      } finally {
-        bar?.stop();
-        await store.close();
-      }
-    });
+    .action(
+      async (relation: string, opts: { out: string; format?: ExportFormat; batchRows?: number; progress: boolean }, command: Command) => {
+        const ctx = commandContext(command, io);
+        const format = opts.format ?? (opts.out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'csv');
+        const store = await openConfiguredStore(ctx);
+        const bar =
+          opts.progress && io.stderr.isTTY
+            ? new cliProgress.SingleBar(
+                { stream: io.stderr, format: ` ${relation} |{bar}| {value}/{total} rows`, hideCursor: true },
+                cliProgress.Presets.shades_classic,
+              )
+            : null;
+        try {
+          const result = await exportRelation(store, {
+            relation,
+            format,
+            file: opts.out,
+            batchRows: opts.batchRows || undefined,
+            onProgress: bar
+              ? (written, total) => (written === 0 ? bar.start(total, 0) : (bar.setTotal(total), bar.update(written)))
+              : undefined,
+          });
+          bar?.stop();
+          io.stdout.write(`${relation}: ${result.rows} rows, ${result.columns} columns → ${opts.out} (${format})\n`);
+        } finally {
+          bar?.stop();
+          await store.close();
+        }
+      },
+    );
 }

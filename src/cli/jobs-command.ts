@@ -33,16 +33,28 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
         return { job, next, problem };
       });
       if (flags.json) {
-        io.stdout.write(`${JSON.stringify(rows.map(({ job, next, problem }) => ({ ...job, nextRuns: next.map((d) => d.toISOString()), problem })), null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify(
+            rows.map(({ job, next, problem }) => ({ ...job, nextRuns: next.map((d) => d.toISOString()), problem })),
+            null,
+            2,
+          )}\n`,
+        );
       } else {
         const zone = config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-        io.stdout.write(`${formatTable(
-          ['job', 'enabled', 'schedule', 'mode', 'streams', `next run (${zone})`],
-          rows.map(({ job, next, problem }) => [
-            job.name, job.enabled ? 'yes' : 'no', job.schedule, job.mode, problem ? `${job.streams.join(', ')} (unknown stream)` : job.streams.join(', '),
-            next.map((d) => localTime(d, zone)).join(', ') || null,
-          ]),
-        )}\n`);
+        io.stdout.write(
+          `${formatTable(
+            ['job', 'enabled', 'schedule', 'mode', 'streams', `next run (${zone})`],
+            rows.map(({ job, next, problem }) => [
+              job.name,
+              job.enabled ? 'yes' : 'no',
+              job.schedule,
+              job.mode,
+              problem ? `${job.streams.join(', ')} (unknown stream)` : job.streams.join(', '),
+              next.map((d) => localTime(d, zone)).join(', ') || null,
+            ]),
+          )}\n`,
+        );
       }
       for (const p of problems) io.stderr.write(`ds-mirror: ${p}\n`);
       if (problems.length > 0) return setExit(EXIT.usage);

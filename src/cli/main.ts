@@ -22,7 +22,13 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       // One line: commander's own message, then where to look.
-      outputError: (s, write) => write(`ds-mirror: ${s.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`),
+      outputError: (s, write) =>
+        write(
+          `ds-mirror: ${s
+            .trim()
+            .replace(/^error: /, '')
+            .replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`,
+        ),
     });
   let code: number = EXIT.ok;
   try {

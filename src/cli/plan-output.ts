@@ -7,19 +7,32 @@ import { formatTable } from './table.js';
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 
 export function renderPlan(plan: RunPlan): string {
-  const out = [formatTable(
-    ['stream', 'requests', 'first request'],
-    plan.streams.map((p) => [p.stream, `${p.estimated ? '~' : ''}${p.atLeast ? '≥' : ''}${n(p.requests)}`, p.request]),
-  ), ''];
+  const out = [
+    formatTable(
+      ['stream', 'requests', 'first request'],
+      plan.streams.map((p) => [p.stream, `${p.estimated ? '~' : ''}${p.atLeast ? '≥' : ''}${n(p.requests)}`, p.request]),
+    ),
+    '',
+  ];
   for (const f of plan.families) {
     const u = f.usage;
     const quota = quotaText(u);
     const time = f.minutes !== null && f.minutes >= 1 ? `, about ${Math.ceil(f.minutes)} min at its rate` : '';
-    const left = u.hold ? `the service holds it until ${u.hold.until.toISOString()}` : u.left === null ? null : `${n(u.left)} left (${n(u.month)} used this month)`;
-    const verdict = f.over > 0 ? `: about ${n(f.over)} over what is left; the run would stop at a checkpoint there (exit 3) and resume when the quota renews` : '';
-    out.push(`${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${n(f.requests)} requests${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`);
+    const left = u.hold
+      ? `the service holds it until ${u.hold.until.toISOString()}`
+      : u.left === null
+        ? null
+        : `${n(u.left)} left (${n(u.month)} used this month)`;
+    const verdict =
+      f.over > 0
+        ? `: about ${n(f.over)} over what is left; the run would stop at a checkpoint there (exit 3) and resume when the quota renews`
+        : '';
+    out.push(
+      `${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${n(f.requests)} requests${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`,
+    );
   }
-  if (plan.streams.some((p) => p.estimated)) out.push('~ estimated from the real service\'s published sizes: the mirror does not hold these streams yet');
+  if (plan.streams.some((p) => p.estimated))
+    out.push("~ estimated from the real service's published sizes: the mirror does not hold these streams yet");
   out.push('(no request was made)');
   return `${out.join('\n')}\n`;
 }

@@ -60,7 +60,13 @@ export class ProgressTracker implements Progress {
     const estimate = this.estimates.get(stream);
     const total = expected !== null && expected > 0 ? expected : estimate && estimate > 0 ? estimate : null;
     this.streams.set(stream, {
-      stream, done: 0, total, estimated: total !== null && expected === null, startedAt: this.clock.now(), finishedAt: null, stats: null,
+      stream,
+      done: 0,
+      total,
+      estimated: total !== null && expected === null,
+      startedAt: this.clock.now(),
+      finishedAt: null,
+      stats: null,
     });
   }
 
@@ -171,10 +177,17 @@ export function logProgress(logger: Logger, opts: ProgressOptions & { intervalMs
     const now = tracker.clock.now();
     for (const p of tracker.running()) {
       const f = figures(p, now);
-      logger.info({
-        stream: p.stream, fetched: f.done, total: f.total, ...(f.estimated ? { estimated: true } : {}),
-        perSecond: Math.round(f.rate * 10) / 10, etaSeconds: f.etaSeconds === null ? null : Math.round(f.etaSeconds),
-      }, 'progress');
+      logger.info(
+        {
+          stream: p.stream,
+          fetched: f.done,
+          total: f.total,
+          ...(f.estimated ? { estimated: true } : {}),
+          perSecond: Math.round(f.rate * 10) / 10,
+          etaSeconds: f.etaSeconds === null ? null : Math.round(f.etaSeconds),
+        },
+        'progress',
+      );
     }
   };
   const stop = () => {

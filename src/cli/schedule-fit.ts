@@ -7,7 +7,12 @@ import { jobStreams, type ScheduledJob } from '../scheduler/index.js';
 import type { Store } from '../store/types.js';
 import { syncSettings } from '../sync/settings.js';
 
-export async function scheduleProblems(store: Store, config: Config, jobs: readonly ScheduledJob[], at: Date = new Date()): Promise<string[]> {
+export async function scheduleProblems(
+  store: Store,
+  config: Config,
+  jobs: readonly ScheduledJob[],
+  at: Date = new Date(),
+): Promise<string[]> {
   const schedule = jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
   const projection = await projectSchedule(store, syncSettings(config), schedule, planQuotas(config.limits), at, allStreams());
   return projection.problems;

@@ -13,10 +13,15 @@ export function schemaCommand(program: Command, io: CliIo): void {
     .command('schema')
     .description('Print the data dictionary: every table, view and column, what it holds')
     .argument('[names...]', 'only these tables or views')
-    .option('--format <format>', `output format: ${FORMATS.join(' or ')}`, (value: string) => {
-      if (!(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`format must be ${FORMATS.join(' or ')}.`);
-      return value;
-    }, 'markdown')
+    .option(
+      '--format <format>',
+      `output format: ${FORMATS.join(' or ')}`,
+      (value: string) => {
+        if (!(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`format must be ${FORMATS.join(' or ')}.`);
+        return value;
+      },
+      'markdown',
+    )
     .action((names: string[], opts: { format: (typeof FORMATS)[number] }) => {
       const unknown = names.filter((n) => !DICTIONARY.some((t) => t.name === n));
       if (unknown.length > 0) throw new ConfigError(`no table or view named ${unknown.join(', ')}; run ds-mirror schema to list them.`);

@@ -85,9 +85,15 @@ async function liveRows(store: Store, stream: StreamDef): Promise<number> {
 function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
   const { received, lastReceivedAt } = totals.deliveries;
   return {
-    stream: 'webhook-deliveries', rows: received, lastSuccess: lastReceivedAt,
-    lagSeconds: secondsSince(lastReceivedAt, now), checkpoint: null, lastError: null,
-    synced: { inserted: received, updated: 0, deleted: 0 }, requests: 0, errors: 0,
+    stream: 'webhook-deliveries',
+    rows: received,
+    lastSuccess: lastReceivedAt,
+    lagSeconds: secondsSince(lastReceivedAt, now),
+    checkpoint: null,
+    lastError: null,
+    synced: { inserted: received, updated: 0, deleted: 0 },
+    requests: 0,
+    errors: 0,
   };
 }
 
@@ -99,8 +105,15 @@ function renderStatus(rows: readonly StatusRow[]): string {
   return formatTable(
     ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'requests', 'errors', 'last error'],
     rows.map((r) => [
-      r.stream, r.rows, r.lastSuccess ?? 'never', r.lagSeconds === null ? null : humanLag(r.lagSeconds), r.checkpoint ? 'yes' : null,
-      `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`, r.requests, r.errors, r.lastError,
+      r.stream,
+      r.rows,
+      r.lastSuccess ?? 'never',
+      r.lagSeconds === null ? null : humanLag(r.lagSeconds),
+      r.checkpoint ? 'yes' : null,
+      `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`,
+      r.requests,
+      r.errors,
+      r.lastError,
     ]),
   );
 }
@@ -110,8 +123,10 @@ async function renderBudgetSection(store: Store, config: Readonly<Config>, now: 
   const settings = syncSettings(config);
   const backlog = await detailsBacklog(store, settings.monitoring.details ?? DEFAULT_DETAILS);
   const usage = renderUsage(await usageOf(store, planQuotas(config.limits), new Date(now)));
-  return `\nRequests against the plan's quotas:\n${usage}\n` +
-    `Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`;
+  return (
+    `\nRequests against the plan's quotas:\n${usage}\n` +
+    `Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`
+  );
 }
 
 function humanLag(seconds: number): string {

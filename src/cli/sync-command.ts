@@ -32,7 +32,9 @@ interface SyncFlags {
 export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('sync')
-    .description('Mirror streams into the database (default: every stream that is not opt-in). Names or groups: all, v1, monitoring, fanouts, or stream names from `ds-mirror streams`.')
+    .description(
+      'Mirror streams into the database (default: every stream that is not opt-in). Names or groups: all, v1, monitoring, fanouts, or stream names from `ds-mirror streams`.',
+    )
     .argument('[streams...]', 'streams or groups to sync')
     .option('--full', 'ignore checkpoints and date windows: a complete pass that also detects deletions')
     .option('--plan', 'print the requests the run would make, and make none')
@@ -78,11 +80,21 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
   await claimService(store, service.baseUrl, flags.force);
   const gate = quotaGate(store, config.limits);
   const client = createClient({
-    gate, ...service, limits: config.limits, timeoutMs: config.timeoutMs, retries: config.retries,
-    maxRequests: flags.maxRequests, maxResponseBytes: config.maxResponseBytes, logger,
+    gate,
+    ...service,
+    limits: config.limits,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    maxRequests: flags.maxRequests,
+    maxResponseBytes: config.maxResponseBytes,
+    logger,
   });
   const stop = stopOnSignal(logger);
-  const estimates = await lastRunRows(store, streams.map((d) => d.name), settings.mode);
+  const estimates = await lastRunRows(
+    store,
+    streams.map((d) => d.name),
+    settings.mode,
+  );
   const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(logger, { estimates });
   try {
     const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress });
@@ -126,7 +138,18 @@ function collect(value: string, previous: string[] | undefined): string[] {
 function summary(streams: readonly StreamRunStats[]): string {
   return formatTable(
     ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'errors', 'requests', 'seconds', 'outcome'],
-    streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.errors, s.requests, (s.durationMs / 1000).toFixed(1), outcomeNote(s)]),
+    streams.map((s) => [
+      s.stream,
+      s.fetched,
+      s.inserted,
+      s.updated,
+      s.unchanged,
+      s.deleted,
+      s.errors,
+      s.requests,
+      (s.durationMs / 1000).toFixed(1),
+      outcomeNote(s),
+    ]),
   );
 }
 

@@ -23,8 +23,10 @@ interface ViewRow {
 export function viewsCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('views')
-    .description('List the configured monitoring views (DS_MONITORING_VIEWS / monitoring.views) with their names, ' +
-      'as last mirrored, or asked of the service with --fetch; views mirrored earlier but no longer configured are listed too')
+    .description(
+      'List the configured monitoring views (DS_MONITORING_VIEWS / monitoring.views) with their names, ' +
+        'as last mirrored, or asked of the service with --fetch; views mirrored earlier but no longer configured are listed too',
+    )
     .option('--fetch', 'ask the service for each configured view (one request each) instead of reading the mirror')
     .option('--json', 'print JSON instead of a table')
     .action(async (flags: { fetch?: boolean; json?: boolean }, command: Command) => {
@@ -34,13 +36,17 @@ export function viewsCommand(program: Command, io: CliIo, setExit: SetExit): voi
       if (flags.json) {
         io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       } else if (rows.length === 0) {
-        io.stdout.write('no monitoring view is configured: set DS_MONITORING_VIEWS (or "monitoring.views" in the config file) to view ids; ' +
-          'a view\'s id (or slug) is in its URL in the service\'s web application\n');
+        io.stdout.write(
+          'no monitoring view is configured: set DS_MONITORING_VIEWS (or "monitoring.views" in the config file) to view ids; ' +
+            "a view's id (or slug) is in its URL in the service's web application\n",
+        );
       } else {
-        io.stdout.write(`${formatTable(
-          ['configured as', 'id', 'name', 'slug', 'matches 24h', 'alerts mirrored', 'note'],
-          rows.map((r) => [r.configured, r.id, r.name, r.slug, r.matches24h, r.alerts, r.note]),
-        )}\n`);
+        io.stdout.write(
+          `${formatTable(
+            ['configured as', 'id', 'name', 'slug', 'matches 24h', 'alerts mirrored', 'note'],
+            rows.map((r) => [r.configured, r.id, r.name, r.slug, r.matches24h, r.alerts, r.note]),
+          )}\n`,
+        );
       }
       if (rows.some((r) => r.note?.startsWith('unknown'))) setExit(EXIT.failed);
     });
@@ -63,12 +69,37 @@ async function mirroredViews(ctx: CommandContext, tokens: readonly string[]): Pr
     const used = new Set<string>();
     const rows: ViewRow[] = tokens.map((token) => {
       const view = views.find((v) => sameView(v, token));
-      if (!view) return { configured: token, id: null, slug: null, name: null, matches24h: null, alerts: null, note: 'not mirrored yet: run `ds-mirror sync monitoring-views`, or `views --fetch`' };
+      if (!view)
+        return {
+          configured: token,
+          id: null,
+          slug: null,
+          name: null,
+          matches24h: null,
+          alerts: null,
+          note: 'not mirrored yet: run `ds-mirror sync monitoring-views`, or `views --fetch`',
+        };
       used.add(view.id);
-      return { configured: token, id: view.id, slug: view.slug, name: view.name, matches24h: view.match_count_24h, alerts: alertsOf(view.id), note: view.deleted_at ? 'no longer served' : null };
+      return {
+        configured: token,
+        id: view.id,
+        slug: view.slug,
+        name: view.name,
+        matches24h: view.match_count_24h,
+        alerts: alertsOf(view.id),
+        note: view.deleted_at ? 'no longer served' : null,
+      };
     });
     for (const view of views.filter((v) => !used.has(v.id))) {
-      rows.push({ configured: null, id: view.id, slug: view.slug, name: view.name, matches24h: view.match_count_24h, alerts: alertsOf(view.id), note: 'mirrored earlier, not configured now' });
+      rows.push({
+        configured: null,
+        id: view.id,
+        slug: view.slug,
+        name: view.name,
+        matches24h: view.match_count_24h,
+        alerts: alertsOf(view.id),
+        note: 'mirrored earlier, not configured now',
+      });
     }
     return rows;
   } finally {
@@ -80,17 +111,39 @@ async function mirroredViews(ctx: CommandContext, tokens: readonly string[]): Pr
 async function fetchViews(ctx: CommandContext, tokens: readonly string[]): Promise<ViewRow[]> {
   if (tokens.length === 0) return [];
   const service = requireService(ctx.config);
-  const client = createClient({ ...service, limits: ctx.config.limits, timeoutMs: ctx.config.timeoutMs, retries: ctx.config.retries, logger: ctx.logger });
+  const client = createClient({
+    ...service,
+    limits: ctx.config.limits,
+    timeoutMs: ctx.config.timeoutMs,
+    retries: ctx.config.retries,
+    logger: ctx.logger,
+  });
   try {
     const rows: ViewRow[] = [];
     for (const token of tokens) {
       try {
         const body = await client.get<{ data?: Record<string, unknown> }>(MONITORING_PATHS.view(token));
         const v = body?.data ?? {};
-        rows.push({ configured: token, id: text(v.id), slug: text(v.slug), name: text(v.name), matches24h: typeof v.matchCount24h === 'number' ? v.matchCount24h : null, alerts: null, note: null });
+        rows.push({
+          configured: token,
+          id: text(v.id),
+          slug: text(v.slug),
+          name: text(v.name),
+          matches24h: typeof v.matchCount24h === 'number' ? v.matchCount24h : null,
+          alerts: null,
+          note: null,
+        });
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
-        rows.push({ configured: token, id: null, slug: null, name: null, matches24h: null, alerts: null, note: 'unknown to the service: check the id (or slug) in the view\'s URL' });
+        rows.push({
+          configured: token,
+          id: null,
+          slug: null,
+          name: null,
+          matches24h: null,
+          alerts: null,
+          note: "unknown to the service: check the id (or slug) in the view's URL",
+        });
       }
     }
     return rows;

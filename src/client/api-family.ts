@@ -10,7 +10,7 @@ export const API_FAMILIES: readonly ApiFamily[] = ['v1', 'charts', 'tokenUnlocks
 const OPEN_PATHS = new Set(['/health', '/v1/market-stats']);
 
 function isUnder(pathname: string, prefix: string): boolean {
-  return pathname === prefix || pathname.startsWith(prefix + '/');
+  return pathname === prefix || pathname.startsWith(`${prefix}/`);
 }
 
 /** `pathname` is the path as the catalog writes it, without the base URL's prefix or the query. */

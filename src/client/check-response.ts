@@ -21,7 +21,7 @@ const AUTH_MESSAGE = /invalid auth mechanism/i;
 /** One line (an HTML page's newlines would break run records and the summary), at most BODY_EXCERPT_MAX characters. */
 function excerpt(body: string): string {
   const text = body.replace(/\s+/g, ' ').trim();
-  return text.length > BODY_EXCERPT_MAX ? text.slice(0, BODY_EXCERPT_MAX - 1) + '…' : text;
+  return text.length > BODY_EXCERPT_MAX ? `${text.slice(0, BODY_EXCERPT_MAX - 1)}…` : text;
 }
 
 /** The server's own words: the envelope's `error`, or a `/v1` body's `message` (a string or a list). */
@@ -59,9 +59,10 @@ function header(res: RawResponse, name: string): string | undefined {
  */
 export function announcedQuotaEnd(res: RawResponse, retryAfterMs: number | null, message: string | null, now: number): Date | null {
   const remaining = header(res, 'x-ratelimit-remaining');
-  const spent = (remaining !== undefined && Number(remaining.trim()) === 0)
-    || (retryAfterMs !== null && retryAfterMs > QUOTA_RETRY_AFTER_MS)
-    || (message !== null && QUOTA_WORDS.test(message));
+  const spent =
+    (remaining !== undefined && Number(remaining.trim()) === 0) ||
+    (retryAfterMs !== null && retryAfterMs > QUOTA_RETRY_AFTER_MS) ||
+    (message !== null && QUOTA_WORDS.test(message));
   if (!spent) return null;
   const reset = Number(header(res, 'x-ratelimit-reset')?.trim() ?? NaN);
   if (Number.isFinite(reset) && reset > 0) return new Date(reset > 1e9 ? reset * 1000 : now + reset * 1000);

@@ -50,7 +50,12 @@ const StoppedRequest = failedRequest(StopError);
 export type ClientError = InstanceType<typeof FailedRequest | typeof RetriableRequest | typeof SkippedRequest | typeof StoppedRequest>;
 
 export function isClientError(error: unknown): error is ClientError {
-  return error instanceof FailedRequest || error instanceof RetriableRequest || error instanceof SkippedRequest || error instanceof StoppedRequest;
+  return (
+    error instanceof FailedRequest ||
+    error instanceof RetriableRequest ||
+    error instanceof SkippedRequest ||
+    error instanceof StoppedRequest
+  );
 }
 
 /** `GET /v1/x failed with HTTP 400 after 3 attempts: <server's words or body excerpt>. <hint>` */

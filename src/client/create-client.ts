@@ -212,7 +212,8 @@ export function createClient(opts: ClientOptions): ApiClient {
   const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
   return {
     get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) => request<T>(s, prefix, path, query, { raw: false, check: o?.check }),
-    getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) => request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }),
+    getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) =>
+      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }),
     stats,
     async close() {
       try {

@@ -18,7 +18,14 @@ export {
   type RequestFailure,
 } from './client-errors.js';
 export { dataArray, dataObject, jsonObjectBytes, type BodyCheck } from './body-checks.js';
-export { createClient, type ApiClient, type CallOptions, type ClientOptions, type ClientStats, type RequestEvent } from './create-client.js';
+export {
+  createClient,
+  type ApiClient,
+  type CallOptions,
+  type ClientOptions,
+  type ClientStats,
+  type RequestEvent,
+} from './create-client.js';
 export type { RequestGate } from './request-gate.js';
 export type { FamilyLimits, LimitsOption } from './family-lanes.js';
 export { backoffDelay, parseRetryAfter, type Backoff } from './retry.js';

@@ -29,7 +29,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** Our own mistakes or a closed client: trying again cannot help. */
 const UNSENDABLE_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_NOT_SUPPORTED']);
 
-export function failure(ctx: AttemptContext, status: number | null, bodyExcerpt: string | null = null, serverMessage: string | null = null): RequestFailure {
+export function failure(
+  ctx: AttemptContext,
+  status: number | null,
+  bodyExcerpt: string | null = null,
+  serverMessage: string | null = null,
+): RequestFailure {
   return { family: ctx.family, endpoint: ctx.endpoint, status, bodyExcerpt, serverMessage, attempts: ctx.attempt };
 }
 

@@ -11,14 +11,25 @@ export type { ColumnDoc, TableDoc } from './types.js';
 
 function tableDoc(t: TableSource): TableDoc {
   const columns = { ...t.columns, ...(t.mirrored ? MIRRORED_COLUMNS : {}) };
-  return { name: t.name, kind: 'table', group: t.group, description: t.description, columns: Object.entries(columns).map(([name, description]) => ({ name, description })) };
+  return {
+    name: t.name,
+    kind: 'table',
+    group: t.group,
+    description: t.description,
+    columns: Object.entries(columns).map(([name, description]) => ({ name, description })),
+  };
 }
 
 export const DICTIONARY: readonly TableDoc[] = [
-  ...ANALYST_VIEWS.map((v): TableDoc => ({
-    name: v.name, kind: 'view', group: 'analyst views', description: v.description,
-    columns: v.columns.map((c) => ({ name: c.name, description: c.description, kind: c.kind })),
-  })),
+  ...ANALYST_VIEWS.map(
+    (v): TableDoc => ({
+      name: v.name,
+      kind: 'view',
+      group: 'analyst views',
+      description: v.description,
+      columns: v.columns.map((c) => ({ name: c.name, description: c.description, kind: c.kind })),
+    }),
+  ),
   ...[...catalogTables, ...monitoringTables, ...engineTables].map(tableDoc),
 ];
 

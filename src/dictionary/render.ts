@@ -6,7 +6,9 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 function tableMarkdown(t: TableDoc): string {
   const typed = t.kind === 'view';
   const head = typed ? '| column | type | description |\n|---|---|---|' : '| column | description |\n|---|---|';
-  const rows = t.columns.map((c) => (typed ? `| \`${c.name}\` | ${c.kind} | ${cell(c.description)} |` : `| \`${c.name}\` | ${cell(c.description)} |`));
+  const rows = t.columns.map((c) =>
+    typed ? `| \`${c.name}\` | ${c.kind} | ${cell(c.description)} |` : `| \`${c.name}\` | ${cell(c.description)} |`,
+  );
   return [`#### \`${t.name}\`${typed ? ' (view)' : ''}`, '', t.description, '', head, ...rows].join('\n');
 }
 
@@ -20,7 +22,7 @@ export function dictionaryMarkdown(docs: readonly TableDoc[]): string {
     for (const t of members) parts.push(tableMarkdown(t), '');
     parts.push('</details>', '');
   }
-  return parts.join('\n').trimEnd() + '\n';
+  return `${parts.join('\n').trimEnd()}\n`;
 }
 
 export function dictionaryJson(docs: readonly TableDoc[]): string {

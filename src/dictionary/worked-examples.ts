@@ -18,7 +18,10 @@ export interface WorkedExample {
 function parse(text: string): { question: string; sql: string } {
   const lines = text.trim().split('\n');
   const comment = lines.filter((l, i) => l.startsWith('--') && lines.slice(0, i).every((p) => p.startsWith('--')));
-  return { question: comment.map((l) => l.replace(/^--\s?/, '')).join(' '), sql: lines.slice(comment.length).join('\n').replace(/;\s*$/, '') };
+  return {
+    question: comment.map((l) => l.replace(/^--\s?/, '')).join(' '),
+    sql: lines.slice(comment.length).join('\n').replace(/;\s*$/, ''),
+  };
 }
 
 export function workedExamples(dir = EXAMPLES_DIR): WorkedExample[] {

@@ -12,7 +12,13 @@ export interface ExportColumn {
 }
 
 const FROM_TABLE: Record<ColumnKind, ValueKind> = {
-  boolean: 'boolean', json: 'json', timestamp: 'timestamp', integer: 'integer', double: 'double', text: 'text', other: 'text',
+  boolean: 'boolean',
+  json: 'json',
+  timestamp: 'timestamp',
+  integer: 'integer',
+  double: 'double',
+  text: 'text',
+  other: 'text',
 };
 
 export async function exportColumns(store: Store, name: string): Promise<ExportColumn[]> {

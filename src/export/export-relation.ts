@@ -18,7 +18,10 @@ export const DEFAULT_BATCH_ROWS = 10_000;
 
 export async function exportRelation(store: Store, opts: ExportOptions): Promise<{ rows: number; columns: number }> {
   const columns = await exportColumns(store, opts.relation);
-  const counted = await store.db.selectFrom(opts.relation).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const counted = await store.db
+    .selectFrom(opts.relation)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   const total = Number(counted.n);
   // Written beside the target and renamed when complete: a failed export leaves no half file behind.
   const partial = `${opts.file}.partial`;

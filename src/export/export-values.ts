@@ -5,7 +5,14 @@ import type { ValueKind } from '../../schema/views/index.js';
 export type ExportValue = string | number | bigint | boolean | Date | unknown[] | Record<string, unknown> | null;
 
 function toNumber(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'bigint'
+        ? Number(value)
+        : typeof value === 'string' && value.trim() !== ''
+          ? Number(value)
+          : NaN;
   return Number.isFinite(n) ? n : null;
 }
 
@@ -27,7 +34,11 @@ export function typedValue(kind: ValueKind, value: unknown): ExportValue {
     case 'double':
       return toNumber(value);
     case 'boolean':
-      return value === true || value === 1 || value === '1' || value === 'true' ? true : value === false || value === 0 || value === '0' || value === 'false' ? false : null;
+      return value === true || value === 1 || value === '1' || value === 'true'
+        ? true
+        : value === false || value === 0 || value === '0' || value === 'false'
+          ? false
+          : null;
     case 'timestamp':
     case 'date':
       return toDate(value);

@@ -45,13 +45,20 @@ export function csvWriter(file: string, columns: readonly ExportColumn[]): Batch
 }
 
 // Parquet types of each kind: times as UTC milliseconds, dates as days, JSON as annotated UTF-8.
-const PARQUET: Record<ValueKind, { type: 'BYTE_ARRAY' | 'INT64' | 'INT32' | 'DOUBLE' | 'BOOLEAN'; converted_type?: string; logical_type?: object }> = {
+const PARQUET: Record<
+  ValueKind,
+  { type: 'BYTE_ARRAY' | 'INT64' | 'INT32' | 'DOUBLE' | 'BOOLEAN'; converted_type?: string; logical_type?: object }
+> = {
   text: { type: 'BYTE_ARRAY', converted_type: 'UTF8' },
   json: { type: 'BYTE_ARRAY', converted_type: 'JSON' },
   integer: { type: 'INT64' },
   double: { type: 'DOUBLE' },
   boolean: { type: 'BOOLEAN' },
-  timestamp: { type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } },
+  timestamp: {
+    type: 'INT64',
+    converted_type: 'TIMESTAMP_MILLIS',
+    logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
+  },
   date: { type: 'INT32', converted_type: 'DATE' },
 };
 

@@ -49,8 +49,11 @@ async function pendingQuery(store: Store, backlog: DetailsBacklog | null) {
   if (!backlog) return q;
   q = q.where('importance', 'in', IMPORTANCE.slice(IMPORTANCE.indexOf(backlog.minimumImportance)));
   if (backlog.maxAgeDays === null) return q;
-  const newest = (await store.db.selectFrom('monitoring_developments').select((eb) => eb.fn.max('started_at').as('at'))
-    .where('deleted_at', 'is', null).executeTakeFirst()) as { at: unknown } | undefined;
+  const newest = (await store.db
+    .selectFrom('monitoring_developments')
+    .select((eb) => eb.fn.max('started_at').as('at'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()) as { at: unknown } | undefined;
   if (newest?.at == null) return q;
   const since = new Date(new Date(String(newest.at)).getTime() - backlog.maxAgeDays * 86_400_000).toISOString().replace('.000Z', 'Z');
   return q.where('started_at', '>=', since);
@@ -73,7 +76,9 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
 
 /** The pending details this run fetches: newest first, at most maxPerRun. */
 async function pendingDetails(store: Store, backlog: DetailsBacklog): Promise<Pending[]> {
-  return (await (await pendingQuery(store, backlog))
+  return (await (
+    await pendingQuery(store, backlog)
+  )
     .select(['id', 'row_hash'])
     .orderBy('started_at', 'desc')
     .orderBy('id')
@@ -104,7 +109,10 @@ async function fetchOne(ctx: StreamContext, p: Pending, outcome: DetailOutcome):
     else if (action === 'stop' || error instanceof AuthError) outcome.stop ??= error;
     else {
       stats.errors++;
-      ctx.logger.warn({ development: p.id, err: error instanceof Error ? error.message : String(error) }, 'development detail not fetched; it stays pending for the next run');
+      ctx.logger.warn(
+        { development: p.id, err: error instanceof Error ? error.message : String(error) },
+        'development detail not fetched; it stays pending for the next run',
+      );
     }
   }
 }
@@ -167,15 +175,23 @@ async function writeDetails(ctx: StreamContext, fetched: readonly Fetched[]): Pr
 export async function refreshDetailEventRefs(tx: StoreTx, events: readonly Record<string, unknown>[]): Promise<number> {
   if (events.length === 0) return 0;
   const byId = new Map(events.map((e) => [String(e.id), { id: e.id, slug: e.slug, title: e.title, developmentCount: e.developmentCount }]));
-  const rows = await tx.db.selectFrom('monitoring_developments').select(['id', 'event_id', 'raw'])
-    .where('event_id', 'in', [...byId.keys()]).where('detail_fetched_at', 'is not', null).execute();
+  const rows = await tx.db
+    .selectFrom('monitoring_developments')
+    .select(['id', 'event_id', 'raw'])
+    .where('event_id', 'in', [...byId.keys()])
+    .where('detail_fetched_at', 'is not', null)
+    .execute();
   let refreshed = 0;
   for (const row of rows) {
     const raw = typeof row.raw === 'string' ? JSON.parse(row.raw) : row.raw;
     const ref = byId.get(String(row.event_id));
     if (!raw || typeof raw !== 'object' || !ref || JSON.stringify(raw.event) === JSON.stringify({ ...raw.event, ...ref })) continue;
     raw.event = { ...raw.event, ...ref };
-    await tx.db.updateTable('monitoring_developments').set({ raw: JSON.stringify(raw) }).where('id', '=', row.id).execute();
+    await tx.db
+      .updateTable('monitoring_developments')
+      .set({ raw: JSON.stringify(raw) })
+      .where('id', '=', row.id)
+      .execute();
     refreshed++;
   }
   return refreshed;

@@ -86,7 +86,12 @@ async function liveEventCount(ctx: StreamContext, start: string | null): Promise
 }
 
 /** One page: events upserted when changed; changed events get their children rewritten; one transaction. */
-async function writePage(ctx: StreamContext, records: readonly unknown[], seen: Set<string>, checkpoint: EventsCheckpoint | null): Promise<void> {
+async function writePage(
+  ctx: StreamContext,
+  records: readonly unknown[],
+  seen: Set<string>,
+  checkpoint: EventsCheckpoint | null,
+): Promise<void> {
   const { stats } = ctx;
   const mapped = recordsToRows(records, eventRecord);
   const byId = new Map<string, Record<string, any>>();
@@ -117,7 +122,11 @@ async function changedEvents(tx: StoreTx, rows: readonly Row[]): Promise<string[
   const known = await tx.db
     .selectFrom('monitoring_events')
     .select(['id', 'row_hash', 'deleted_at'])
-    .where('id', 'in', rows.map((r) => r.id))
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .execute();
   const stored = new Map(known.map((k) => [String(k.id), k]));
   return rows.filter((r) => rowChanged(stored.get(String(r.id)), r.row_hash)).map((r) => String(r.id));
@@ -129,11 +138,26 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
   const ids = events.map((e) => String(e.id));
   const children = events.map(eventChildren);
   for (const table of CHILD_TABLES) await tx.db.deleteFrom(table).where('event_id', 'in', ids).execute();
-  await tx.insertIgnore('monitoring_event_assets', ['event_id', 'asset_id'], children.flatMap((c) => c.assets));
-  await tx.insertIgnore('monitoring_event_categories', ['event_id', 'category_slug'], children.flatMap((c) => c.categories));
-  await tx.insertIgnore('monitoring_event_subcategories', ['event_id', 'subcategory_slug'], children.flatMap((c) => c.subcategories));
+  await tx.insertIgnore(
+    'monitoring_event_assets',
+    ['event_id', 'asset_id'],
+    children.flatMap((c) => c.assets),
+  );
+  await tx.insertIgnore(
+    'monitoring_event_categories',
+    ['event_id', 'category_slug'],
+    children.flatMap((c) => c.categories),
+  );
+  await tx.insertIgnore(
+    'monitoring_event_subcategories',
+    ['event_id', 'subcategory_slug'],
+    children.flatMap((c) => c.subcategories),
+  );
 
-  const developments: Mapped = { rows: children.flatMap((c) => c.developments.rows), rejected: children.flatMap((c) => c.developments.rejected) };
+  const developments: Mapped = {
+    rows: children.flatMap((c) => c.developments.rows),
+    rejected: children.flatMap((c) => c.developments.rejected),
+  };
   await writeMapped(tx, developmentSummary, developments, now, written);
   // Developments an event no longer lists are gone with it.
   let gone = tx.db
@@ -141,7 +165,12 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
     .set({ deleted_at: now })
     .where('event_id', 'in', ids)
     .where('deleted_at', 'is', null);
-  if (developments.rows.length) gone = gone.where('id', 'not in', developments.rows.map((d) => d.id));
+  if (developments.rows.length)
+    gone = gone.where(
+      'id',
+      'not in',
+      developments.rows.map((d) => d.id),
+    );
   const [removed] = await gone.execute();
   return Number(removed?.numUpdatedRows ?? 0n);
 }

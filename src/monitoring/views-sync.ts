@@ -37,7 +37,15 @@ export async function syncViews(ctx: StreamContext, opts: ViewPassOptions): Prom
       return;
     }
     const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
-    if (view) await syncMatches(ctx, String(view.id), typeof view.name === 'string' ? view.name : null, opts.full === true, since, opts.counts ?? emptyViewCounts());
+    if (view)
+      await syncMatches(
+        ctx,
+        String(view.id),
+        typeof view.name === 'string' ? view.name : null,
+        opts.full === true,
+        since,
+        opts.counts ?? emptyViewCounts(),
+      );
   }
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
 }
@@ -51,9 +59,10 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
     body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.view(token));
   } catch (error) {
     if (error instanceof AuthError || !isClientError(error) || errorAction(error) === 'stop') throw error;
-    const message = error instanceof NotFoundError
-      ? `unknown monitoring view "${token}": check ${source} (a view UUID or its slug-with-id-prefix)`
-      : `monitoring view "${token}" failed: ${error.message}`;
+    const message =
+      error instanceof NotFoundError
+        ? `unknown monitoring view "${token}": check ${source} (a view UUID or its slug-with-id-prefix)`
+        : `monitoring view "${token}" failed: ${error.message}`;
     failures.push(message);
     stats.errors++;
     // Said once, by whoever reports the stream's error (the summary, backfill, the daemon's job line).
@@ -77,7 +86,14 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
  * The view's matches, newest first. A full pass reads them all; `since` stops below that bound; an
  * incremental run stops below the view's high-water mark minus the lookback.
  */
-async function syncMatches(ctx: StreamContext, viewId: string, viewName: string | null, full: boolean, since: number | null, counts: ViewMatchCounts): Promise<void> {
+async function syncMatches(
+  ctx: StreamContext,
+  viewId: string,
+  viewName: string | null,
+  full: boolean,
+  since: number | null,
+  counts: ViewMatchCounts,
+): Promise<void> {
   counts.views++;
   const { stats, store } = ctx;
   const markKey: MarkName = { stream: STREAM, part: viewId };
@@ -111,7 +127,13 @@ async function syncMatches(ctx: StreamContext, viewId: string, viewName: string 
 }
 
 /** alert_history rows of a page's usable matches at or after `since`. */
-function alertRows(events: readonly Record<string, any>[], started: readonly (number | null)[], since: number | null, view: { id: string; name: string | null }, now: string): Row[] {
+function alertRows(
+  events: readonly Record<string, any>[],
+  started: readonly (number | null)[],
+  since: number | null,
+  view: { id: string; name: string | null },
+  now: string,
+): Row[] {
   return events
     .filter((_, i) => since === null || (started[i] ?? 0) >= since)
     .map((e, i) => {
@@ -119,14 +141,24 @@ function alertRows(events: readonly Record<string, any>[], started: readonly (nu
       // The match happened when its development started (the event's start when it has none), not now.
       const matched = latest?.t ?? started[i];
       return {
-        view_id: view.id, event_id: e.id, first_seen_at: now, source: 'backfill', delivery_id: null, development_id: latest?.id ?? null,
-        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(), view_name: view.name,
+        view_id: view.id,
+        event_id: e.id,
+        first_seen_at: now,
+        source: 'backfill',
+        delivery_id: null,
+        development_id: latest?.id ?? null,
+        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(),
+        view_name: view.name,
       };
     });
 }
 
 /** A page's matches into the stream's stats and the caller's counts (every record accounted for). */
-function countPage(ctx: StreamContext, counts: ViewMatchCounts, page: { read: number; usable: number; matched: number; inserted: number }): void {
+function countPage(
+  ctx: StreamContext,
+  counts: ViewMatchCounts,
+  page: { read: number; usable: number; matched: number; inserted: number },
+): void {
   const { stats } = ctx;
   stats.fetched += page.read;
   stats.errors += page.read - page.usable;

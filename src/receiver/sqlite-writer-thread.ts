@@ -12,7 +12,11 @@ import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
 
 const KEYS: Record<keyof DeliveryRows, string[]> = { delivery: ['id'], alert: ['view_id', 'event_id'], development: ['id'] };
-const TABLES: Record<keyof DeliveryRows, string> = { delivery: 'webhook_deliveries', alert: 'alert_history', development: 'monitoring_developments' };
+const TABLES: Record<keyof DeliveryRows, string> = {
+  delivery: 'webhook_deliveries',
+  alert: 'alert_history',
+  development: 'monitoring_developments',
+};
 
 // Every commit on this connection acknowledges webhooks, which the sender will not send again: WAL
 // with synchronous=FULL syncs the log at each commit, so it survives power loss.
@@ -32,19 +36,21 @@ function insert(table: keyof DeliveryRows, row: Row): number {
 }
 
 // BEGIN IMMEDIATE: take the write lock up front, so a busy file waits (busy_timeout) instead of failing.
-const commit = db.transaction((groups: readonly ThreadRequest[]) => groups.map(({ deliveries }) => {
-  let inserted = 0;
-  for (const [body, signed, receivedAt] of deliveries) {
-    // The HTTP thread validated this body; parsing it again here is cheaper than copying the parsed object.
-    const rows = deliveryRows({ envelope: JSON.parse(body), body, signed, receivedAt });
-    inserted += insert('delivery', rows.delivery);
-    // Every delivery adds its (view, event) pair, even a duplicate delivery id: the same event
-    // delivered to a second view shares the id but is a second alert.
-    insert('alert', rows.alert);
-    insert('development', rows.development);
-  }
-  return inserted;
-})).immediate;
+const commit = db.transaction((groups: readonly ThreadRequest[]) =>
+  groups.map(({ deliveries }) => {
+    let inserted = 0;
+    for (const [body, signed, receivedAt] of deliveries) {
+      // The HTTP thread validated this body; parsing it again here is cheaper than copying the parsed object.
+      const rows = deliveryRows({ envelope: JSON.parse(body), body, signed, receivedAt });
+      inserted += insert('delivery', rows.delivery);
+      // Every delivery adds its (view, event) pair, even a duplicate delivery id: the same event
+      // delivered to a second view shares the id but is a second alert.
+      insert('alert', rows.alert);
+      insert('development', rows.development);
+    }
+    return inserted;
+  }),
+).immediate;
 
 /**
  * Commits the groups together; when the values of one delivery make that fail, each group is committed

@@ -59,9 +59,15 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const writer = await openDeliveryWriter(opts.store);
   const committer = new GroupCommitter(writer, countCommits(stats, log));
   const requests = new WebhookRequests({
-    path: settings.path, maxBodyBytes: settings.maxBodyBytes, allowUnsigned: settings.allowUnsigned,
-    verifier: createSignatureVerifier(opts.secrets, settings.toleranceSec), committer, stats, log,
-    now: opts.now ?? Date.now, storeLocation: opts.store.location,
+    path: settings.path,
+    maxBodyBytes: settings.maxBodyBytes,
+    allowUnsigned: settings.allowUnsigned,
+    verifier: createSignatureVerifier(opts.secrets, settings.toleranceSec),
+    committer,
+    stats,
+    log,
+    now: opts.now ?? Date.now,
+    storeLocation: opts.store.location,
   });
   const server = createServer(requests.listener);
   server.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -144,10 +150,13 @@ async function closeServer(server: Server): Promise<void> {
 
 function checkOptions(opts: ReceiverOptions, path: string, toleranceSec: number, maxBodyBytes: number, unsignedViews: number): void {
   if (opts.secrets.length === 0 && unsignedViews === 0) {
-    throw new ConfigError('no webhook secret configured: set DS_WEBHOOK_SECRETS or a secrets file, or allow unsigned deliveries for a view');
+    throw new ConfigError(
+      'no webhook secret configured: set DS_WEBHOOK_SECRETS or a secrets file, or allow unsigned deliveries for a view',
+    );
   }
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new ConfigError(`invalid port ${opts.port}: use 0..65535`);
   if (!path.startsWith('/')) throw new ConfigError(`invalid webhook path "${path}": it must start with /`);
   if (!(toleranceSec > 0)) throw new ConfigError(`invalid signature tolerance ${toleranceSec}: use a positive number of seconds`);
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new ConfigError(`invalid body size limit ${maxBodyBytes}: use a positive number of bytes`);
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new ConfigError(`invalid body size limit ${maxBodyBytes}: use a positive number of bytes`);
 }

@@ -157,7 +157,14 @@ export class WebhookRequests {
     }
   }
 
-  private refuse(res: ServerResponse, out: Outcome, status: number, reason: string, detail?: string, headers?: Record<string, string>): void {
+  private refuse(
+    res: ServerResponse,
+    out: Outcome,
+    status: number,
+    reason: string,
+    detail?: string,
+    headers?: Record<string, string>,
+  ): void {
     out.reason = reason;
     out.detail = detail;
     this.reply(res, out, status, { error: reason }, headers);

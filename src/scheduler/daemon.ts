@@ -66,7 +66,8 @@ export function jobStreams(job: ScheduledJob): StreamDef[] {
   try {
     return resolveStreams(job.streams);
   } catch (err) {
-    if (err instanceof ConfigError) throw new ConfigError(`job ${job.name}: ${err.message} (disable it with jobs.${job.name}.enabled = false)`);
+    if (err instanceof ConfigError)
+      throw new ConfigError(`job ${job.name}: ${err.message} (disable it with jobs.${job.name}.enabled = false)`);
     throw err;
   }
 }
@@ -80,7 +81,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const life = { stopping: false };
   const parts: { receiver: Receiver | null; scheduler?: Scheduler } = { receiver: null };
   const metrics = createDaemonMetrics({
-    store: opts.store, client: opts.client, receiver: () => parts.receiver?.stats() ?? null, jobs: () => parts.scheduler?.status() ?? [],
+    store: opts.store,
+    client: opts.client,
+    receiver: () => parts.receiver?.stats() ?? null,
+    jobs: () => parts.scheduler?.status() ?? [],
   });
   let health = (): DaemonHealth => {
     throw new Error('the daemon is still starting');
@@ -89,15 +93,25 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   parts.receiver = servers.receiver;
 
   const scheduler = startScheduler({
-    jobs: enabled, logger: opts.logger, run: runSyncWith(opts), history: await jobHistory(opts.store, enabled.map((e) => e.job.name)),
-    onFinished: (e) => metrics.jobFinished(e), onSkipped: (job) => metrics.jobSkipped(job),
+    jobs: enabled,
+    logger: opts.logger,
+    run: runSyncWith(opts),
+    history: await jobHistory(
+      opts.store,
+      enabled.map((e) => e.job.name),
+    ),
+    onFinished: (e) => metrics.jobFinished(e),
+    onSkipped: (job) => metrics.jobSkipped(job),
   });
   parts.scheduler = scheduler;
   const startupDone = runStartupJobs(startup, scheduler, log, () => life.stopping);
   health = () => daemonHealth({ opts, scheduler, receiver: servers.receiver, startup, startedAt, at: now(), stopping: life.stopping });
 
   const { http, receiver } = servers;
-  log.info({ health: `${http.url}/healthz`, metrics: `${http.url}/metrics`, receiver: receiver?.url ?? null, jobs: enabled.length }, 'daemon started');
+  log.info(
+    { health: `${http.url}/healthz`, metrics: `${http.url}/metrics`, receiver: receiver?.url ?? null, jobs: enabled.length },
+    'daemon started',
+  );
   let stopped: Promise<boolean> | undefined;
   const stop = () => {
     life.stopping = true;
@@ -115,10 +129,15 @@ async function startServers(
   let receiver: Receiver | null = null;
   try {
     if (opts.receiver) receiver = await startReceiver({ ...opts.receiver, store: opts.store, logger: opts.logger });
-    const http = await startHealthServer({ ...opts.http, logger: opts.logger.child({ component: 'daemon' }), metrics, health }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') throw new ConfigError(`port ${opts.http.port} on ${opts.http.host} is in use: choose another with --metrics-port or "metricsPort"`);
-      throw err;
-    });
+    const http = await startHealthServer({ ...opts.http, logger: opts.logger.child({ component: 'daemon' }), metrics, health }).catch(
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EADDRINUSE')
+          throw new ConfigError(
+            `port ${opts.http.port} on ${opts.http.host} is in use: choose another with --metrics-port or "metricsPort"`,
+          );
+        throw err;
+      },
+    );
     return { receiver, http };
   } catch (err) {
     await receiver?.close();
@@ -130,8 +149,14 @@ async function startServers(
 function runSyncWith(opts: DaemonOptions): RunJob {
   return (job, streams, signal) =>
     runSync({
-      client: opts.client, store: opts.store, logger: opts.logger.child({ job: job.name }), settings: { ...opts.settings, mode: job.mode },
-      streams, signal, progress: opts.progress, job: job.name,
+      client: opts.client,
+      store: opts.store,
+      logger: opts.logger.child({ job: job.name }),
+      settings: { ...opts.settings, mode: job.mode },
+      streams,
+      signal,
+      progress: opts.progress,
+      job: job.name,
     });
 }
 
@@ -141,7 +166,9 @@ async function runStartupJobs(startup: StartupJob[], scheduler: Scheduler, log: 
     if (stopping()) return;
     s.state = 'running';
     log.info({ job: s.job, why: s.reason }, 'start-up run');
-    await scheduler.runNow(s.job).catch((err: unknown) => log.error({ job: s.job, err: err instanceof Error ? err.message : String(err) }, 'start-up run failed'));
+    await scheduler
+      .runNow(s.job)
+      .catch((err: unknown) => log.error({ job: s.job, err: err instanceof Error ? err.message : String(err) }, 'start-up run failed'));
     s.state = 'done';
   }
 }
@@ -167,7 +194,9 @@ function daemonHealth({ opts, scheduler, receiver, startup, startedAt, at, stopp
     uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
     jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleStatus(j)), enabled: j.enabled })),
     receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
-    next: soonest ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) } : null,
+    next: soonest
+      ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) }
+      : null,
     startup: startup.map((s) => ({ ...s })),
   };
 }
@@ -191,14 +220,35 @@ async function stopDaemon({ log, scheduler, receiver, http, startupDone, timeout
   clearTimeout(timer);
   await http.close();
   if (clean) log.info('daemon stopped');
-  else log.error({ running: scheduler.status().filter((s) => s.running).map((s) => s.name) }, `runs still going after ${timeoutMs} ms; exiting anyway (the next run resumes from the last checkpoint)`);
+  else
+    log.error(
+      {
+        running: scheduler
+          .status()
+          .filter((s) => s.running)
+          .map((s) => s.name),
+      },
+      `runs still going after ${timeoutMs} ms; exiting anyway (the next run resumes from the last checkpoint)`,
+    );
   return clean;
 }
 
 function idleStatus(job: ScheduledJob): JobStatus {
   return {
-    name: job.name, schedule: job.schedule, timeZone: job.timeZone ?? null, mode: job.mode, streams: [...job.streams],
-    running: false, nextRunAt: null, lastStartedAt: null, lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null,
-    lastError: null, lastRunId: null, runs: 0, skipped: 0,
+    name: job.name,
+    schedule: job.schedule,
+    timeZone: job.timeZone ?? null,
+    mode: job.mode,
+    streams: [...job.streams],
+    running: false,
+    nextRunAt: null,
+    lastStartedAt: null,
+    lastFinishedAt: null,
+    lastOutcome: null,
+    lastSuccessAt: null,
+    lastError: null,
+    lastRunId: null,
+    runs: 0,
+    skipped: 0,
   };
 }

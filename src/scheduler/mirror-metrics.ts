@@ -13,8 +13,16 @@ const PER_STREAM: readonly PerStream[] = [
   ['ds_mirror_stream_errors_total', 'Records quarantined and stream failures', (s) => s.errors],
   ['ds_mirror_stream_failed_passes_total', 'Stream passes that failed', (s) => s.failures],
   ['ds_mirror_stream_lag_seconds', 'Seconds since the stream last synced successfully', (s) => s.lagSeconds],
-  ['ds_mirror_stream_last_success_timestamp_seconds', 'When the stream last synced successfully', (s) => (s.lastSuccessAt === null ? null : Date.parse(s.lastSuccessAt) / 1000)],
-  ['ds_mirror_stream_last_duration_seconds', "Duration of the stream's last pass", (s) => (s.lastDurationMs === null ? null : s.lastDurationMs / 1000)],
+  [
+    'ds_mirror_stream_last_success_timestamp_seconds',
+    'When the stream last synced successfully',
+    (s) => (s.lastSuccessAt === null ? null : Date.parse(s.lastSuccessAt) / 1000),
+  ],
+  [
+    'ds_mirror_stream_last_duration_seconds',
+    "Duration of the stream's last pass",
+    (s) => (s.lastDurationMs === null ? null : s.lastDurationMs / 1000),
+  ],
   ['ds_mirror_stream_checkpoint_pending', '1 when an interrupted pass will be resumed', (s) => (s.resumes ? 1 : 0)],
 ];
 
@@ -31,7 +39,10 @@ export function registerMirrorMetrics(registry: Registry, store: Store): void {
   const registers = [registry];
   for (const [name, help, value] of PER_STREAM) {
     new Gauge({
-      name, help, labelNames: ['stream'], registers,
+      name,
+      help,
+      labelNames: ['stream'],
+      registers,
       async collect() {
         const { streams } = await stats();
         this.reset();
@@ -43,7 +54,10 @@ export function registerMirrorMetrics(registry: Registry, store: Store): void {
     });
   }
   new Gauge({
-    name: 'ds_mirror_rows_synced_total', help: 'Rows written to the mirror, by stream and change', labelNames: ['stream', 'change'], registers,
+    name: 'ds_mirror_rows_synced_total',
+    help: 'Rows written to the mirror, by stream and change',
+    labelNames: ['stream', 'change'],
+    registers,
     async collect() {
       const { streams } = await stats();
       this.reset();
@@ -51,7 +65,9 @@ export function registerMirrorMetrics(registry: Registry, store: Store): void {
     },
   });
   new Gauge({
-    name: 'ds_mirror_webhook_deliveries_received_total', help: 'Webhook deliveries stored (all receivers)', registers,
+    name: 'ds_mirror_webhook_deliveries_received_total',
+    help: 'Webhook deliveries stored (all receivers)',
+    registers,
     async collect() {
       this.set((await stats()).deliveries.received);
     },

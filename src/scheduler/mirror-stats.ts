@@ -41,7 +41,14 @@ export async function readMirrorStats(store: Store, now: number = Date.now()): P
   // The catalog's streams only: a stream an earlier version had (or a name a test made up) is not reported.
   const known = new Set(allStreams().map((s) => s.name));
   const names = [...new Set([...sums.map((s) => String(s.stream)), ...byName.keys()])].filter((n) => known.has(n)).sort();
-  const streams = names.map((stream) => streamTotals(stream, sums.find((s) => s.stream === stream), byName.get(stream), now));
+  const streams = names.map((stream) =>
+    streamTotals(
+      stream,
+      sums.find((s) => s.stream === stream),
+      byName.get(stream),
+      now,
+    ),
+  );
   return { streams, deliveries };
 }
 

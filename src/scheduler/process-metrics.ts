@@ -14,10 +14,19 @@ type AddRunningCount = (labels: Record<string, string>, total: number) => void;
  * A counter that follows running counts read at scrape time: each scrape adds what a count gained since
  * the highest value seen (a client's count can step back when its quota gate refuses a request).
  */
-function followingCounter(registry: Registry, name: string, help: string, labelNames: string[], read: (add: AddRunningCount) => void): void {
+function followingCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  read: (add: AddRunningCount) => void,
+): void {
   const seen = new Map<string, number>();
   new Counter({
-    name, help, labelNames, registers: [registry],
+    name,
+    help,
+    labelNames,
+    registers: [registry],
     collect() {
       read((labels, total) => {
         const key = JSON.stringify(labels);
@@ -32,20 +41,42 @@ function followingCounter(registry: Registry, name: string, help: string, labelN
 }
 
 export function registerClientMetrics(registry: Registry, client: { readonly stats: Readonly<ClientStats> }): void {
-  followingCounter(registry, 'ds_mirror_http_requests_total', 'HTTP requests to the service from this process (retries included)', ['family'], (add) => {
-    for (const [family, n] of Object.entries(client.stats.byFamily)) add({ family }, n);
-  });
-  followingCounter(registry, 'ds_mirror_http_retries_total', 'HTTP requests retried by this process', [], (add) => add({}, client.stats.retries));
-  followingCounter(registry, 'ds_mirror_http_errors_total', 'HTTP calls that failed after their retries, this process', [], (add) => add({}, client.stats.errors));
+  followingCounter(
+    registry,
+    'ds_mirror_http_requests_total',
+    'HTTP requests to the service from this process (retries included)',
+    ['family'],
+    (add) => {
+      for (const [family, n] of Object.entries(client.stats.byFamily)) add({ family }, n);
+    },
+  );
+  followingCounter(registry, 'ds_mirror_http_retries_total', 'HTTP requests retried by this process', [], (add) =>
+    add({}, client.stats.retries),
+  );
+  followingCounter(registry, 'ds_mirror_http_errors_total', 'HTTP calls that failed after their retries, this process', [], (add) =>
+    add({}, client.stats.errors),
+  );
 }
 
 export function registerReceiverMetrics(registry: Registry, receiver: () => ReceiverStats | null): void {
-  followingCounter(registry, 'ds_mirror_webhook_deliveries_duplicate_total', 'Deliveries acknowledged again (already stored), this process', [], (add) => {
-    add({}, receiver()?.duplicates ?? 0);
-  });
-  followingCounter(registry, 'ds_mirror_webhook_deliveries_refused_total', 'Deliveries refused by this process, by reason', ['reason'], (add) => {
-    for (const [reason, n] of Object.entries(receiver()?.refused ?? {})) add({ reason }, n);
-  });
+  followingCounter(
+    registry,
+    'ds_mirror_webhook_deliveries_duplicate_total',
+    'Deliveries acknowledged again (already stored), this process',
+    [],
+    (add) => {
+      add({}, receiver()?.duplicates ?? 0);
+    },
+  );
+  followingCounter(
+    registry,
+    'ds_mirror_webhook_deliveries_refused_total',
+    'Deliveries refused by this process, by reason',
+    ['reason'],
+    (add) => {
+      for (const [reason, n] of Object.entries(receiver()?.refused ?? {})) add({ reason }, n);
+    },
+  );
 }
 
 export interface JobMetrics {
@@ -57,7 +88,10 @@ export function registerJobMetrics(registry: Registry, jobs: () => JobStatus[]):
   const registers = [registry];
   const jobGauge = (name: string, help: string, value: (j: JobStatus) => number | null) =>
     new Gauge({
-      name, help, labelNames: ['job'], registers,
+      name,
+      help,
+      labelNames: ['job'],
+      registers,
       collect() {
         this.reset();
         for (const j of jobs()) {
@@ -67,12 +101,28 @@ export function registerJobMetrics(registry: Registry, jobs: () => JobStatus[]):
       },
     });
   jobGauge('ds_mirror_job_running', '1 while the job runs', (j) => (j.running ? 1 : 0));
-  jobGauge('ds_mirror_job_last_success_timestamp_seconds', 'When the job last ended in success or partial', (j) => seconds(j.lastSuccessAt));
+  jobGauge('ds_mirror_job_last_success_timestamp_seconds', 'When the job last ended in success or partial', (j) =>
+    seconds(j.lastSuccessAt),
+  );
   jobGauge('ds_mirror_job_next_run_timestamp_seconds', 'When the job runs next', (j) => seconds(j.nextRunAt));
-  const runs = new Counter({ name: 'ds_mirror_job_runs_total', help: 'Job runs in this process, by outcome', labelNames: ['job', 'outcome'], registers });
-  const skips = new Counter({ name: 'ds_mirror_job_skipped_total', help: 'Ticks skipped because the job (or its streams) was still running', labelNames: ['job'], registers });
+  const runs = new Counter({
+    name: 'ds_mirror_job_runs_total',
+    help: 'Job runs in this process, by outcome',
+    labelNames: ['job', 'outcome'],
+    registers,
+  });
+  const skips = new Counter({
+    name: 'ds_mirror_job_skipped_total',
+    help: 'Ticks skipped because the job (or its streams) was still running',
+    labelNames: ['job'],
+    registers,
+  });
   const durations = new Histogram({
-    name: 'ds_mirror_job_duration_seconds', help: 'Job run durations', labelNames: ['job', 'outcome'], buckets: DURATION_BUCKETS, registers,
+    name: 'ds_mirror_job_duration_seconds',
+    help: 'Job run durations',
+    labelNames: ['job', 'outcome'],
+    buckets: DURATION_BUCKETS,
+    registers,
   });
   return {
     finished(e) {

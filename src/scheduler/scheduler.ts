@@ -84,8 +84,12 @@ interface SchedulerState {
 
 export function startScheduler(opts: SchedulerOptions): Scheduler {
   const state: SchedulerState = {
-    opts, log: opts.logger.child({ component: 'scheduler' }), now: opts.now ?? Date.now,
-    stopRuns: new AbortController(), busyStreams: new Map(), runsInFlight: new Set(),
+    opts,
+    log: opts.logger.child({ component: 'scheduler' }),
+    now: opts.now ?? Date.now,
+    stopRuns: new AbortController(),
+    busyStreams: new Map(),
+    runsInFlight: new Set(),
   };
   const entries = opts.jobs.map(({ job, streams }) => jobEntry(job, streams, opts.history?.[job.name], (entry) => void tick(state, entry)));
   for (const entry of entries) entry.cron.start();
@@ -106,11 +110,28 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
   };
 }
 
-function jobEntry(job: ScheduledJob, streams: readonly StreamDef[], history: Partial<JobStatus> | undefined, onTick: (entry: JobEntry) => void): JobEntry {
+function jobEntry(
+  job: ScheduledJob,
+  streams: readonly StreamDef[],
+  history: Partial<JobStatus> | undefined,
+  onTick: (entry: JobEntry) => void,
+): JobEntry {
   const status: JobStatus = {
-    name: job.name, schedule: job.schedule, timeZone: job.timeZone ?? null, mode: job.mode,
-    streams: streams.map((s) => s.name), running: false, nextRunAt: null, lastStartedAt: null,
-    lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null, lastError: null, lastRunId: null, runs: 0, skipped: 0,
+    name: job.name,
+    schedule: job.schedule,
+    timeZone: job.timeZone ?? null,
+    mode: job.mode,
+    streams: streams.map((s) => s.name),
+    running: false,
+    nextRunAt: null,
+    lastStartedAt: null,
+    lastFinishedAt: null,
+    lastOutcome: null,
+    lastSuccessAt: null,
+    lastError: null,
+    lastRunId: null,
+    runs: 0,
+    skipped: 0,
     ...history,
   };
   const cron = CronJob.from({ cronTime: job.schedule, timeZone: job.timeZone, name: job.name, start: false, onTick: () => onTick(entry) });
@@ -166,7 +187,13 @@ async function execute(state: SchedulerState, entry: JobEntry, streams: readonly
   const finished = state.now();
   recordEnd(status, ended, finished);
   const durationMs = finished - started;
-  const line = { job: job.name, runId: ended.result?.runId, outcome: ended.outcome, ms: Math.round(durationMs), ...(ended.error ? { err: ended.error } : {}) };
+  const line = {
+    job: job.name,
+    runId: ended.result?.runId,
+    outcome: ended.outcome,
+    ms: Math.round(durationMs),
+    ...(ended.error ? { err: ended.error } : {}),
+  };
   if (ended.outcome === 'failed') state.log.error(line, 'job failed; it runs again on its next tick');
   else state.log.info(line, 'job finished');
   state.opts.onFinished?.({ job: job.name, outcome: ended.outcome, durationMs, result: ended.result });

@@ -26,8 +26,14 @@ export async function startupJobs(
   const synced = new Set(
     names.length === 0
       ? []
-      : ((await store.db.selectFrom('stream_state').select('stream').where('stream', 'in', names).where('last_success_at', 'is not', null).execute()) as { stream: string }[])
-        .map((r) => r.stream),
+      : (
+          (await store.db
+            .selectFrom('stream_state')
+            .select('stream')
+            .where('stream', 'in', names)
+            .where('last_success_at', 'is not', null)
+            .execute()) as { stream: string }[]
+        ).map((r) => r.stream),
   );
   const claimed = new Set<string>();
   const due: StartupJob[] = [];

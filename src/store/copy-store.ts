@@ -5,7 +5,6 @@
 import { sql } from 'kysely';
 import { DsMirrorError } from '../errors.js';
 import { columnKinds } from './copy-values.js';
-import { mirrorTables } from './database.js';
 import { readInKeyOrder } from './key-order-reader.js';
 import { listTables, parentsFirst } from './store-tables.js';
 import { verifyTable, type TablePair } from './verify-copy.js';
@@ -77,7 +76,11 @@ async function pairTables(from: Store, to: Store): Promise<TablePair[]> {
   const byName = new Map(targets.map((t) => [t.name, t]));
   return parentsFirst(sources).map((source) => {
     const target = byName.get(source.name);
-    const names = (t: typeof source) => t.columns.map((c) => c.name).sort().join(', ');
+    const names = (t: typeof source) =>
+      t.columns
+        .map((c) => c.name)
+        .sort()
+        .join(', ');
     if (!target || names(target) !== names(source)) {
       const why = target ? `columns (${names(source)}) in the source but (${names(target)}) in the target` : 'no such table in the target';
       throw new DsMirrorError(
@@ -105,7 +108,13 @@ async function emptyTables(store: Store, pairs: readonly TablePair[]): Promise<v
   });
 }
 
-async function copyTable(from: Store, to: Store, pair: TablePair, batchRows: number, onProgress?: CopyOptions['onProgress']): Promise<void> {
+async function copyTable(
+  from: Store,
+  to: Store,
+  pair: TablePair,
+  batchRows: number,
+  onProgress?: CopyOptions['onProgress'],
+): Promise<void> {
   const table = pair.source.name;
   const columns = pair.source.columns.map((c) => c.name);
   const convert = columns.map((c) => to.adapter.toColumn(pair.kinds.get(c) ?? 'other'));
@@ -123,7 +132,11 @@ async function copyTable(from: Store, to: Store, pair: TablePair, batchRows: num
     // Write this batch while the next one is read; one transaction per batch.
     await pending;
     pending = to.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += perInsert) await trx.insertInto(table).values(rows.slice(i, i + perInsert)).execute();
+      for (let i = 0; i < rows.length; i += perInsert)
+        await trx
+          .insertInto(table)
+          .values(rows.slice(i, i + perInsert))
+          .execute();
     });
     pending.catch(() => {}); // awaited below or on the next batch
     done += rows.length;
@@ -160,7 +173,8 @@ async function verifyPairs(
       onRows: (done) => onProgress?.({ table, phase: 'verify', done, total }),
     });
     onProgress?.({ table, phase: 'verify', done: check.sourceRows, total });
-    const counts = check.sourceRows === check.targetRows ? null : `${table}: ${check.sourceRows} rows in the source, ${check.targetRows} in the target`;
+    const counts =
+      check.sourceRows === check.targetRows ? null : `${table}: ${check.sourceRows} rows in the source, ${check.targetRows} in the target`;
     const first = check.mismatch ?? counts;
     tables.push({ table, rows: check.sourceRows, verified: first === null, mismatch: first });
     mismatch ??= first;
@@ -180,6 +194,9 @@ export async function liveLeases(store: Store): Promise<string[]> {
 }
 
 async function countRows(store: Store, table: string): Promise<number> {
-  const row = await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -8,7 +8,12 @@ type KindsKnown = Pick<StoreAdapter, 'knowsColumnKinds'>;
 type Convert = (value: unknown) => unknown;
 
 /** Kind per column name of a table present in both stores. */
-export function columnKinds(source: TableInfo, sourceAdapter: KindsKnown, target: TableInfo, targetAdapter: KindsKnown): Map<string, ColumnKind> {
+export function columnKinds(
+  source: TableInfo,
+  sourceAdapter: KindsKnown,
+  target: TableInfo,
+  targetAdapter: KindsKnown,
+): Map<string, ColumnKind> {
   const decisive = sourceAdapter.knowsColumnKinds || !targetAdapter.knowsColumnKinds ? source : target;
   return new Map(decisive.columns.map((c) => [c.name, c.kind]));
 }

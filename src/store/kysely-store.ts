@@ -46,35 +46,34 @@ export class KyselyStore implements Store {
     }
   }
 
-  async softDeleteMissing(
-    table: string,
-    key: readonly string[],
-    seen: ReadonlySet<string>,
-    scope: Row,
-    now: string,
-  ): Promise<number> {
+  async softDeleteMissing(table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row, now: string): Promise<number> {
     const scoped = Object.entries(scope).map(([column, value]) => [column, this.adapter.toDb(value)] as const);
-    return mirrorTables(this.db).transaction().execute(async (trx) => {
-      let live = trx.selectFrom(table).select([...key]).where('deleted_at', 'is', null);
-      for (const [column, value] of scoped) live = live.where(column, '=', value);
-      const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
-      // Row-value IN lists, in chunks: PostgreSQL expands a row-value list into nested ORs.
-      const chunk = this.adapter.rowsPerStatement(key.length, scoped.length + 1);
-      const keyTuple = sql.join(key.map((k) => sql.ref(k)));
-      let deleted = 0;
-      for (let i = 0; i < missing.length; i += chunk) {
-        const tuples = missing.slice(i, i + chunk).map((row) => sql`(${sql.join(key.map((k) => row[k]))})`);
-        let update = trx
-          .updateTable(table)
-          .set({ deleted_at: now })
-          .where('deleted_at', 'is', null)
-          .where(sql<boolean>`(${keyTuple}) in (${sql.join(tuples)})`);
-        for (const [column, value] of scoped) update = update.where(column, '=', value);
-        const [result] = await update.execute();
-        deleted += Number(result?.numUpdatedRows ?? 0n);
-      }
-      return deleted;
-    });
+    return mirrorTables(this.db)
+      .transaction()
+      .execute(async (trx) => {
+        let live = trx
+          .selectFrom(table)
+          .select([...key])
+          .where('deleted_at', 'is', null);
+        for (const [column, value] of scoped) live = live.where(column, '=', value);
+        const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
+        // Row-value IN lists, in chunks: PostgreSQL expands a row-value list into nested ORs.
+        const chunk = this.adapter.rowsPerStatement(key.length, scoped.length + 1);
+        const keyTuple = sql.join(key.map((k) => sql.ref(k)));
+        let deleted = 0;
+        for (let i = 0; i < missing.length; i += chunk) {
+          const tuples = missing.slice(i, i + chunk).map((row) => sql`(${sql.join(key.map((k) => row[k]))})`);
+          let update = trx
+            .updateTable(table)
+            .set({ deleted_at: now })
+            .where('deleted_at', 'is', null)
+            .where(sql<boolean>`(${keyTuple}) in (${sql.join(tuples)})`);
+          for (const [column, value] of scoped) update = update.where(column, '=', value);
+          const [result] = await update.execute();
+          deleted += Number(result?.numUpdatedRows ?? 0n);
+        }
+        return deleted;
+      });
   }
 
   async getState(stream: string): Promise<StreamState | null> {
@@ -141,7 +140,11 @@ export class KyselyStore implements Store {
   }
 
   async closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]> {
-    const open = await this.db.selectFrom('sync_runs').select(['id', 'owner', 'started_at', 'streams']).where('finished_at', 'is', null).execute();
+    const open = await this.db
+      .selectFrom('sync_runs')
+      .select(['id', 'owner', 'started_at', 'streams'])
+      .where('finished_at', 'is', null)
+      .execute();
     if (open.length === 0) return [];
     const live = await this.db.selectFrom('leases').select('owner').where('expires_at', '>', this.adapter.leaseNow()).execute();
     const liveOwners = new Set(live.map((l) => String(l.owner)));
@@ -157,13 +160,23 @@ export class KyselyStore implements Store {
       const id = Number(run.id);
       const streams: string[] = JSON.parse(String(run.streams));
       await this.db.transaction().execute(async (trx) => {
-        const done = new Set((await trx.selectFrom('sync_run_streams').select('stream').where('run_id', '=', id).execute()).map((r) => r.stream));
+        const done = new Set(
+          (await trx.selectFrom('sync_run_streams').select('stream').where('run_id', '=', id).execute()).map((r) => r.stream),
+        );
         const unfinished = streams.filter((stream) => !done.has(stream));
         const error = 'the run ended before this stream finished (its process was killed or crashed); pages committed before that are kept';
         if (unfinished.length > 0) {
-          await trx.insertInto('sync_run_streams').values(unfinished.map((stream) => ({ run_id: id, stream, outcome: 'interrupted', error }))).execute();
+          await trx
+            .insertInto('sync_run_streams')
+            .values(unfinished.map((stream) => ({ run_id: id, stream, outcome: 'interrupted', error })))
+            .execute();
         }
-        await trx.updateTable('sync_runs').set({ finished_at: now, outcome: 'interrupted' }).where('id', '=', id).where('finished_at', 'is', null).execute();
+        await trx
+          .updateTable('sync_runs')
+          .set({ finished_at: now, outcome: 'interrupted' })
+          .where('id', '=', id)
+          .where('finished_at', 'is', null)
+          .execute();
       });
     }
     return dead.map((run) => Number(run.id));

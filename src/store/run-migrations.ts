@@ -40,11 +40,7 @@ export class ColumnTypesMigrationProvider implements MigrationProvider {
 }
 
 /** Never throws: a failure is in `error` and in the failed migration's status. */
-export async function runMigrations(
-  db: Kysely<any>,
-  target: MigrationTarget,
-  dir: string = MIGRATIONS_DIR,
-): Promise<MigrationOutcome> {
+export async function runMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<MigrationOutcome> {
   const migrator = new Migrator({
     db,
     provider: new ColumnTypesMigrationProvider(dir, target),

@@ -40,7 +40,10 @@ export class KyselyStoreTx implements StoreTx {
       let remove = this.tables.deleteFrom(table);
       for (const [column, value] of Object.entries(parent)) remove = remove.where(column, '=', this.adapter.toDb(value));
       await remove.execute();
-      const written = await this.insertRows(table, rows.map((row) => ({ ...row, ...parent })));
+      const written = await this.insertRows(
+        table,
+        rows.map((row) => ({ ...row, ...parent })),
+      );
       await sql`release savepoint replace_children`.execute(this.db);
       return written;
     } catch (err) {

@@ -14,9 +14,7 @@ export function parseStoreUrl(url: string, schema?: string): StoreLocation {
   if (url.trim() === '') throw new ConfigError('--db is empty: give a SQLite file path or a postgres:// URL');
   if (/^postgres(ql)?:\/\//i.test(url)) {
     if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
-      throw new ConfigError(
-        `--db-schema "${schema}" is not a plain schema name: use lower-case letters, digits and _ (at most 63)`,
-      );
+      throw new ConfigError(`--db-schema "${schema}" is not a plain schema name: use lower-case letters, digits and _ (at most 63)`);
     }
     return { dialect: 'postgres', url, schema };
   }
@@ -24,9 +22,7 @@ export function parseStoreUrl(url: string, schema?: string): StoreLocation {
     throw new ConfigError('--db-schema applies to PostgreSQL only; remove it or give a postgres:// URL to --db');
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^sqlite:/i.test(url)) {
-    throw new ConfigError(
-      `--db ${redactUrl(url)}: unsupported scheme; use postgres://..., sqlite:path/to/file.db or a file path`,
-    );
+    throw new ConfigError(`--db ${redactUrl(url)}: unsupported scheme; use postgres://..., sqlite:path/to/file.db or a file path`);
   }
   let path = url.replace(/^sqlite:/i, '');
   // sqlite:///abs/file.db and sqlite://rel/file.db both mean a path after the two slashes.
@@ -55,7 +51,5 @@ export function describeLocation(location: StoreLocation): string {
 
 /** The URL with any password replaced, safe for logs and error messages. */
 export function redactUrl(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
-    .replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }

@@ -58,7 +58,7 @@ export interface StoreTx {
 
 export interface StreamState {
   stream: string;
-  checkpoint: unknown | null;   // null when the last pass completed
+  checkpoint: unknown | null; // null when the last pass completed
   lastSuccessAt: string | null;
   lastError: string | null;
   lastRunId: number | null;

@@ -118,7 +118,11 @@ async function verifyUnkeyed(from: Store, to: Store, pair: TablePair, form: (r: 
 /** JSON.stringify replacer that writes object keys in sorted order. */
 function sortedKeys(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, (value as Record<string, unknown>)[k]]),
+  );
 }
 
 function describe(table: TableInfo, columns: string[], a?: Row, b?: Row, fa?: unknown[], fb?: unknown[]): string {

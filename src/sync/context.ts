@@ -70,8 +70,17 @@ export interface StreamContext {
 
 export function emptyStats(stream: string): StreamRunStats {
   return {
-    stream, fetched: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, errors: 0, requests: 0,
-    durationMs: 0, outcome: 'success', error: null,
+    stream,
+    fetched: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    errors: 0,
+    requests: 0,
+    durationMs: 0,
+    outcome: 'success',
+    error: null,
   };
 }
 

@@ -21,4 +21,3 @@ export async function windowStart(store: Store, settings: SyncSettings, stream: 
   const start = new Date(highWater - lookback * DAY_MS);
   return window.format === 'date' ? start.toISOString().slice(0, 10) : start.toISOString();
 }
-

@@ -15,7 +15,6 @@ import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';
 
-
 export interface RunOptions {
   client: ApiClient;
   store: Store;
@@ -46,13 +45,22 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   // Runs whose process died left their rows open: close them as interrupted, so history is honest.
   try {
     const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
-    if (interrupted.length > 0) opts.logger.warn({ runs: interrupted }, 'earlier runs ended without finishing (process killed?): marked interrupted');
+    if (interrupted.length > 0)
+      opts.logger.warn({ runs: interrupted }, 'earlier runs ended without finishing (process killed?): marked interrupted');
   } catch (err) {
     opts.logger.warn({ err: describeStoreError(err, store.location) }, 'could not close the runs of dead processes');
   }
-  const runId = await store.startRun(opts.streams.map((s) => s.name), opts.settings.mode, now(), opts.job, owner).catch((err: unknown) => {
-    throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
-  });
+  const runId = await store
+    .startRun(
+      opts.streams.map((s) => s.name),
+      opts.settings.mode,
+      now(),
+      opts.job,
+      owner,
+    )
+    .catch((err: unknown) => {
+      throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
+    });
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
@@ -91,9 +99,7 @@ async function runStream(
   }
   // Keep the lease while the stream runs; if it is lost, stop at the next page.
   const lost = new AbortController();
-  const renewal = setInterval(() => {
-    lease.renew().then((ok) => ok || lost.abort(), () => lost.abort());
-  }, LEASE_TTL_MS / 3);
+  const renewal = keepLease(lease, lost);
   const ctx: StreamContext = {
     client: budgetUncounted(opts.client, stats),
     store,
@@ -110,13 +116,7 @@ async function runStream(
     else if (def.kind === 'fanout') await syncFanout(ctx, def);
     else await customRunners[def.runner](ctx, def);
   } catch (error) {
-    // A stop (a spent --max-requests budget or quota) is not a failure: the stream ends at its last checkpoint.
-    const stop = errorAction(error) === 'stop';
-    stats.outcome = stop ? 'stopped' : 'failed';
-    stats.error = describeStoreError(error, store.location);
-    if (!stop) stats.errors++;
-    // The summary reports a failure once; the log keeps it for debugging.
-    (stop ? ctx.logger.info : ctx.logger.debug).call(ctx.logger, { err: stats.error }, stop ? 'stopped at the last checkpoint' : 'stream failed');
+    recordFailure(ctx, error);
   } finally {
     clearInterval(renewal);
     stats.durationMs = Date.now() - started;
@@ -129,6 +129,27 @@ async function runStream(
     progress.finish(def.name, stats);
   }
   return stats;
+}
+
+/** Renews the lease every third of its time to live; a renewal that fails aborts `lost`. */
+function keepLease(lease: { renew(): Promise<boolean> }, lost: AbortController): NodeJS.Timeout {
+  return setInterval(() => {
+    lease.renew().then(
+      (ok) => ok || lost.abort(),
+      () => lost.abort(),
+    );
+  }, LEASE_TTL_MS / 3);
+}
+
+/** A stop (a spent --max-requests budget or quota) is not a failure: the stream ends at its last checkpoint. */
+function recordFailure(ctx: StreamContext, error: unknown): void {
+  const stop = errorAction(error) === 'stop';
+  ctx.stats.outcome = stop ? 'stopped' : 'failed';
+  ctx.stats.error = describeStoreError(error, ctx.store.location);
+  if (!stop) ctx.stats.errors++;
+  // The summary reports a failure once; the log keeps it for debugging.
+  if (stop) ctx.logger.info({ err: ctx.stats.error }, 'stopped at the last checkpoint');
+  else ctx.logger.debug({ err: ctx.stats.error }, 'stream failed');
 }
 
 /**

@@ -40,7 +40,13 @@ function requestedValues(ctx: StreamContext, stream: FanoutStream): readonly str
   return requested;
 }
 
-async function syncParent(ctx: StreamContext, stream: FanoutStream, parent: FanoutParent, records: RecordBatch, seen: ParentsSeen): Promise<void> {
+async function syncParent(
+  ctx: StreamContext,
+  stream: FanoutStream,
+  parent: FanoutParent,
+  records: RecordBatch,
+  seen: ParentsSeen,
+): Promise<void> {
   if (ctx.signal.aborted) {
     ctx.stats.outcome = 'stopped';
     return;
@@ -168,13 +174,20 @@ async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: Fan
 }
 
 async function childKeys(store: Store, stream: FanoutStream, parent: FanoutParent): Promise<Set<string>> {
-  const rows = (await store.db.selectFrom(stream.table).select([...stream.key]).where(stream.key[0], '=', parent.key).execute()) as Row[];
+  const rows = (await store.db
+    .selectFrom(stream.table)
+    .select([...stream.key])
+    .where(stream.key[0], '=', parent.key)
+    .execute()) as Row[];
   return new Set(rows.map((r) => keyString(stream.key.map((k) => r[k]))));
 }
 
 export async function selectParents(store: Store, stream: FanoutStream, selection: Selection): Promise<FanoutParent[]> {
   const { table, key, idOrSlug, orderBy } = stream.parent;
-  let query = store.db.selectFrom(table).select([`${key} as key`, `${idOrSlug} as idOrSlug`]).where('deleted_at', 'is', null);
+  let query = store.db
+    .selectFrom(table)
+    .select([`${key} as key`, `${idOrSlug} as idOrSlug`])
+    .where('deleted_at', 'is', null);
   if ('ids' in selection) {
     const ids = [...selection.ids];
     // Compared as text: a selection mixes numeric ids and slugs, and PostgreSQL will not compare bigint to text.

@@ -15,7 +15,10 @@ export async function keepUncovered(ctx: StreamContext, stream: ListStream, seen
   const covers = coverage(ctx.settings.monitoring[stream.filters.family], stream.filters.covers);
   if (!covers) return;
   const columns = [...new Set([...stream.key, ...Object.values(stream.filters.covers).map((c) => c.column)])];
-  const live = (await ctx.store.db.selectFrom(stream.table).select(columns).where('deleted_at', 'is', null).execute()) as Record<string, unknown>[];
+  const live = (await ctx.store.db.selectFrom(stream.table).select(columns).where('deleted_at', 'is', null).execute()) as Record<
+    string,
+    unknown
+  >[];
   for (const row of live) if (!covers(row)) seen.add(keyString(stream.key.map((k) => row[k])));
 }
 
@@ -25,9 +28,11 @@ function coverage(filters: Readonly<Record<string, FilterValue>>, covers: Covers
   for (const [name, { column, list }] of Object.entries(covers)) {
     const wanted = lowered(filters[name]);
     if (wanted.size === 0) continue;
-    tests.push(list
-      ? (row) => storedList(row[column]).some((v) => wanted.has(v.toLowerCase()))
-      : (row) => wanted.has(String(row[column] ?? '').toLowerCase()));
+    tests.push(
+      list
+        ? (row) => storedList(row[column]).some((v) => wanted.has(v.toLowerCase()))
+        : (row) => wanted.has(String(row[column] ?? '').toLowerCase()),
+    );
   }
   return tests.length === 0 ? null : (row) => tests.every((t) => t(row));
 }

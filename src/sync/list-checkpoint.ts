@@ -35,10 +35,12 @@ export class ListCheckpoints {
     variants: readonly Variant[],
     saved: ListCheckpoint | null,
   ) {
-    this.places = new Map(variants.map((v) => {
-      const next = saved?.next[v.name];
-      return [v.name, next === null ? PageProgress.complete() : new PageProgress(next ?? 1)];
-    }));
+    this.places = new Map(
+      variants.map((v) => {
+        const next = saved?.next[v.name];
+        return [v.name, next === null ? PageProgress.complete() : new PageProgress(next ?? 1)];
+      }),
+    );
   }
 
   /** The stream's checkpoint as it will stand once `page` of `variant` commits (built last, so it holds every other page done). */

@@ -32,7 +32,11 @@ export interface FetchedPage {
 
 export async function fetchListPage(ctx: StreamContext, stream: ListStream, page: number, query: Query): Promise<FetchedPage> {
   ctx.stats.requests++;
-  return { page, request: buildUrl('', stream.path, query), body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes }) };
+  return {
+    page,
+    request: buildUrl('', stream.path, query),
+    body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes }),
+  };
 }
 
 /** Parses a fetched page, unless it is byte for byte the page last written under that number. */
@@ -77,7 +81,14 @@ function firstKey(stream: ListStream, records: readonly unknown[]): string | und
 }
 
 /** Records the page as written, in the transaction that wrote its rows. */
-export async function savePageHash(tx: StoreTx, stream: string, variant: string, page: ListPage, keys: readonly string[], now: string): Promise<void> {
+export async function savePageHash(
+  tx: StoreTx,
+  stream: string,
+  variant: string,
+  page: ListPage,
+  keys: readonly string[],
+  now: string,
+): Promise<void> {
   const row = { request: page.request, body_hash: page.hash, records: page.count, keys: JSON.stringify(keys), synced_at: now };
   await tx.db
     .insertInto('page_hashes')
@@ -88,7 +99,12 @@ export async function savePageHash(tx: StoreTx, stream: string, variant: string,
 
 /** After a variant's last page: pages past it are gone, and their hashes must never vouch for rows again. */
 export async function forgetPagesAfter(store: Store, stream: string, variant: string, lastPage: number): Promise<void> {
-  await store.db.deleteFrom('page_hashes').where('stream', '=', stream).where('variant', '=', variant).where('page', '>', lastPage).execute();
+  await store.db
+    .deleteFrom('page_hashes')
+    .where('stream', '=', stream)
+    .where('variant', '=', variant)
+    .where('page', '>', lastPage)
+    .execute();
 }
 
 /** How many records a list (variant) held when last read, from its page hashes: 0 when never read. */

@@ -50,9 +50,10 @@ export function listQuery(stream: ListStream, settings: SyncSettings, variant: V
 /** One page's query: the shared one, the paginator's parameters, the date window's lower bound. */
 export function pageQuery(stream: ListStream, settings: SyncSettings, shared: Query, page: number, windowStart: string | null): Query {
   const { paginator } = stream;
-  const query: Query = paginator.type === 'single'
-    ? { ...shared }
-    : { ...shared, [paginator.pageParam]: page, [paginator.limitParam]: listPaging(stream, settings).pageSize };
+  const query: Query =
+    paginator.type === 'single'
+      ? { ...shared }
+      : { ...shared, [paginator.pageParam]: page, [paginator.limitParam]: listPaging(stream, settings).pageSize };
   if (windowStart !== null && stream.window) query[stream.window.startParam] = windowStart;
   return query;
 }

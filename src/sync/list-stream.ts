@@ -26,15 +26,19 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   // One variant failing stops the others at their next page, before the stream reports the failure.
   const failed = new AbortController();
   const variantCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]) };
-  const outcomes = await Promise.allSettled(variants.map(async (variant, v) => {
-    const progress = checkpoints.places.get(variant.name)!;
-    if (progress.nextToRead() === null) return;
-    const checkpointAfter = (page: number) => checkpoints.after(variant.name, page);
-    await syncVariant(variantCtx, stream, variant, { progress, start, expectedRows: expectedRows[v], checkpointAfter }).catch((error: unknown) => {
-      failed.abort();
-      throw error;
-    });
-  }));
+  const outcomes = await Promise.allSettled(
+    variants.map(async (variant, v) => {
+      const progress = checkpoints.places.get(variant.name)!;
+      if (progress.nextToRead() === null) return;
+      const checkpointAfter = (page: number) => checkpoints.after(variant.name, page);
+      await syncVariant(variantCtx, stream, variant, { progress, start, expectedRows: expectedRows[v], checkpointAfter }).catch(
+        (error: unknown) => {
+          failed.abort();
+          throw error;
+        },
+      );
+    }),
+  );
   const failure = outcomes.find((o) => o.status === 'rejected');
   if (failure) throw failure.reason;
   if (!checkpoints.complete()) {
@@ -56,7 +60,10 @@ export async function rowsExpected(store: Store, stream: ListStream, variant: Pi
 
 /** Live rows of a table within a variant's scope. */
 export async function liveRows(store: Store, table: string, scope: Readonly<Record<string, unknown>>): Promise<number> {
-  let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null);
+  let q = store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('deleted_at', 'is', null);
   for (const [column, value] of Object.entries(scope)) q = q.where(column, '=', value);
   const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
   return Number(row?.n ?? 0);

@@ -28,13 +28,19 @@ export class PageGuard {
   /** Throws DS_PAGING_LOOP when a signature was seen on an earlier page, DS_PAGE_LIMIT past the limit. */
   check(page: number, signatures: readonly (string | undefined)[]): void {
     if (++this.pages > this.maxPages) {
-      throw new DsMirrorError('DS_PAGE_LIMIT', `${this.path} served more than ${this.maxPages} full pages in one run (${this.why}): stopping; raise maxPagesPerList if the list really is that long`);
+      throw new DsMirrorError(
+        'DS_PAGE_LIMIT',
+        `${this.path} served more than ${this.maxPages} full pages in one run (${this.why}): stopping; raise maxPagesPerList if the list really is that long`,
+      );
     }
     for (const signature of signatures) {
       if (signature === undefined) continue;
       const earlier = this.seen.get(signature);
       if (earlier !== undefined) {
-        throw new DsMirrorError('DS_PAGING_LOOP', `${this.path} served the records of page ${earlier} again on page ${page}: paging is ignored, stopping`);
+        throw new DsMirrorError(
+          'DS_PAGING_LOOP',
+          `${this.path} served the records of page ${earlier} again on page ${page}: paging is ignored, stopping`,
+        );
       }
       this.seen.set(signature, page);
     }
@@ -49,5 +55,7 @@ export function pageGuardFor(path: string, expectedRows: number, pageSize: numbe
 
 /** Why the limit is what it is, for the error message. */
 function limitReason(expectedRows: number, maxPages: number, ceiling: number): string {
-  return expectedRows > 0 && maxPages < ceiling ? `twice the ${expectedRows} rows it held last time, plus ${SLACK_PAGES} pages` : `the maxPagesPerList ceiling`;
+  return expectedRows > 0 && maxPages < ceiling
+    ? `twice the ${expectedRows} rows it held last time, plus ${SLACK_PAGES} pages`
+    : `the maxPagesPerList ceiling`;
 }

@@ -30,7 +30,7 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     pageWindow: flags.pageWindow ?? config.pageWindow ?? 4,
     lookbackDays: config.lookbackDays ?? {},
     selection,
-    fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : config.metricProjects ?? [] },
+    fanout: { metricProjects: flags.metricProjects ? splitList(flags.metricProjects) : (config.metricProjects ?? []) },
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
     topAssets: config.topAssets,
     maxPagesPerList: config.maxPagesPerList,
@@ -44,4 +44,3 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     },
   };
 }
-

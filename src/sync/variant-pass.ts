@@ -77,7 +77,15 @@ class VariantPass {
     const fetchPage = (page: number) => fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start));
     const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
     const window = pageWindow(stream, ctx.settings);
-    for await (const { fetched: page, last } of pages({ fetchPage, openPage, pageSize, startPage: this.startPage, expectedRows: this.run.expectedRows, window, lastPage })) {
+    for await (const { fetched: page, last } of pages({
+      fetchPage,
+      openPage,
+      pageSize,
+      startPage: this.startPage,
+      expectedRows: this.run.expectedRows,
+      window,
+      lastPage,
+    })) {
       await this.take(page, last);
       if (ctx.signal.aborted && !last) break;
     }
@@ -89,7 +97,10 @@ class VariantPass {
     if (last) this.run.progress.end(page.page);
     // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule),
     // also when it cycles through several pages, and stop a list that never ends.
-    this.guard.check(page.page, [page.firstKey === undefined ? undefined : `key:${page.firstKey}`, page.count > 0 ? `body:${page.hash}` : undefined]);
+    this.guard.check(page.page, [
+      page.firstKey === undefined ? undefined : `key:${page.firstKey}`,
+      page.count > 0 ? `body:${page.hash}` : undefined,
+    ]);
     // An unchanged page writes nothing; its checkpoint is saved with the next write, or every
     // CHECKPOINT_EVERY unchanged pages.
     if (!page.records && !last && !this.ctx.signal.aborted && ++this.unchangedSinceCheckpoint < CHECKPOINT_EVERY) {

@@ -57,7 +57,14 @@ export async function writeMapped(tx: StoreTx, target: MappedTable, mapped: Mapp
 }
 
 /** The child records of each parent row (read back from the row's raw JSON), keyed under the parent. */
-async function writeChildren(tx: StoreTx, target: RecordTarget, child: ChildTable, parents: readonly Record<string, unknown>[], now: string, written: Written): Promise<void> {
+async function writeChildren(
+  tx: StoreTx,
+  target: RecordTarget,
+  child: ChildTable,
+  parents: readonly Record<string, unknown>[],
+  now: string,
+  written: Written,
+): Promise<void> {
   const mapped: Mapped = { rows: [], rejected: [] };
   for (const parent of parents) {
     const record = JSON.parse(String(parent.raw)) as Record<string, unknown>;

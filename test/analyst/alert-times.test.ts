@@ -31,18 +31,38 @@ describe.each(dialects)('alert times on %s', (dialect) => {
   it('a webhook alert: matched when the delivery says, named as the delivery names its view', async () => {
     const env = makeEnvelope({ viewName: 'Not configured here' });
     const body = JSON.stringify(env);
-    const res = await request(receiver.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) } });
+    const res = await request(receiver.url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) },
+    });
     expect(res.statusCode).toBe(200);
     await res.body.dump();
-    const alert = (await t.store.db.selectFrom('v_alerts').selectAll().where('event_id', '=', env.data.event.id).executeTakeFirstOrThrow()) as Record<string, any>;
-    expect(alert).toMatchObject({ view_name: 'Not configured here', source: 'webhook', matched_at: env.timestamp, matched_on: env.timestamp.slice(0, 10) });
+    const alert = (await t.store.db
+      .selectFrom('v_alerts')
+      .selectAll()
+      .where('event_id', '=', env.data.event.id)
+      .executeTakeFirstOrThrow()) as Record<string, any>;
+    expect(alert).toMatchObject({
+      view_name: 'Not configured here',
+      source: 'webhook',
+      matched_at: env.timestamp,
+      matched_on: env.timestamp.slice(0, 10),
+    });
     expect(Date.parse(alert.learned_at)).toBeGreaterThan(Date.parse(env.timestamp));
   });
 
   it("a backfilled alert: matched when its development started (not on the sync's day), with the view's name", async () => {
     const views = sb.monitoring.views().slice(0, 2);
-    await syncAll(t.store, sb, views.map((v) => v.id));
-    const alerts = (await t.store.db.selectFrom('v_alerts').selectAll().where('source', '=', 'backfill').execute()) as Record<string, any>[];
+    await syncAll(
+      t.store,
+      sb,
+      views.map((v) => v.id),
+    );
+    const alerts = (await t.store.db.selectFrom('v_alerts').selectAll().where('source', '=', 'backfill').execute()) as Record<
+      string,
+      any
+    >[];
     expect(alerts.length).toBeGreaterThan(0);
     for (const a of alerts) {
       const dev = sb.monitoring.development(a.development_id)!;
@@ -50,7 +70,11 @@ describe.each(dialects)('alert times on %s', (dialect) => {
       expect(a.view_name).toBe(views.find((v) => v.id === a.view_id)!.name);
       expect(a.matched_at < a.learned_at).toBe(true);
     }
-    const stored = (await t.store.db.selectFrom('alert_history').select(['view_name']).where('source', '=', 'backfill').execute()) as { view_name: string }[];
-    expect(new Set(stored.map((r) => r.view_name))).toEqual(new Set(views.filter((v) => alerts.some((a) => a.view_id === v.id)).map((v) => v.name)));
+    const stored = (await t.store.db.selectFrom('alert_history').select(['view_name']).where('source', '=', 'backfill').execute()) as {
+      view_name: string;
+    }[];
+    expect(new Set(stored.map((r) => r.view_name))).toEqual(
+      new Set(views.filter((v) => alerts.some((a) => a.view_id === v.id)).map((v) => v.name)),
+    );
   });
 });

@@ -13,7 +13,10 @@ export async function analystSandbox(): Promise<Sandbox> {
 }
 
 export function viewIds(sb: Sandbox, n = 3): string[] {
-  return sb.monitoring.views().slice(0, n).map((v) => v.id);
+  return sb.monitoring
+    .views()
+    .slice(0, n)
+    .map((v) => v.id);
 }
 
 /** One sync of everything, with the first views configured. */
@@ -21,7 +24,8 @@ export async function syncAll(store: Store, sb: Sandbox, views = viewIds(sb)): P
   const result = await syncOnce(store, sb, ALL_STREAMS, {
     settings: { monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() } },
   });
-  if (result.outcome !== 'success') throw new Error(`fixture sync: ${result.outcome} ${JSON.stringify(result.streams.filter((s) => s.error))}`);
+  if (result.outcome !== 'success')
+    throw new Error(`fixture sync: ${result.outcome} ${JSON.stringify(result.streams.filter((s) => s.error))}`);
 }
 
 /** Values as both stores can be compared: booleans as 0/1, JSON parsed, Dates as ISO text. */

@@ -8,28 +8,51 @@ const NOW = '2026-01-01T00:00:00.000Z';
 const mirrored = { raw: '{}', row_hash: 'h', first_seen_at: NOW, synced_at: NOW };
 
 async function seed(store: Store): Promise<void> {
-  const asset = (id: number, code: string, title: string, slug: string, rank: number) => ({ id, asset_class: 'token', code, title, slug, market_cap_rank: rank, ...mirrored });
-  await store.db.insertInto('assets').values([
-    asset(1, 'BTC', 'Bitcoin', 'bitcoin', 1),
-    asset(2, 'ETH', 'Ethereum', 'ethereum', 2),
-    asset(3, 'SOLX', 'Solana Labs', 'solana-labs-v1', 3),
-    asset(4, 'DUP', 'Dup One', 'dup-one', 9),
-    asset(5, 'DUP', 'Dup Two', 'dup-two', 5),
-    { ...asset(6, 'GONE', 'Gone', 'gone', 6), deleted_at: NOW },
-  ]).execute();
+  const asset = (id: number, code: string, title: string, slug: string, rank: number) => ({
+    id,
+    asset_class: 'token',
+    code,
+    title,
+    slug,
+    market_cap_rank: rank,
+    ...mirrored,
+  });
+  await store.db
+    .insertInto('assets')
+    .values([
+      asset(1, 'BTC', 'Bitcoin', 'bitcoin', 1),
+      asset(2, 'ETH', 'Ethereum', 'ethereum', 2),
+      asset(3, 'SOLX', 'Solana Labs', 'solana-labs-v1', 3),
+      asset(4, 'DUP', 'Dup One', 'dup-one', 9),
+      asset(5, 'DUP', 'Dup Two', 'dup-two', 5),
+      { ...asset(6, 'GONE', 'Gone', 'gone', 6), deleted_at: NOW },
+    ])
+    .execute();
   const unlock = (id: string, symbol: string, name: string, slug: string) => ({ id, symbol, name, slug, ...mirrored });
-  await store.db.insertInto('token_unlock_assets').values([
-    unlock('u-btc', 'BTC', 'Bitcoin', 'bitcoin'),
-    unlock('u-eth', 'eth', 'ETHEREUM', 'eth-token'),
-    unlock('u-gone', 'GONE', 'Gone', 'gone'),
-  ]).execute();
-  await store.db.insertInto('monitoring_event_assets').values([
-    { event_id: 'e1', asset_id: 'm-sol', name: 'solana labs', slug: 'solana', symbol: 'SOL', class: 'primary' },
-    { event_id: 'e1', asset_id: 'm-dup', name: 'Dup Token', slug: 'dup-token', symbol: 'dup', class: 'primary' },
-    { event_id: 'e2', asset_id: 'm-dup', name: 'Dup Token', slug: 'dup-token', symbol: 'dup', class: 'related' },
-    { event_id: 'e2', asset_id: 'm-none', name: 'Nowhere', slug: 'nowhere', symbol: 'NOPE', class: 'primary' },
-  ]).execute();
-  await store.db.insertInto('monitoring_events').values([{ id: 'e1', ...mirrored }, { id: 'e2', ...mirrored, deleted_at: NOW }]).execute();
+  await store.db
+    .insertInto('token_unlock_assets')
+    .values([
+      unlock('u-btc', 'BTC', 'Bitcoin', 'bitcoin'),
+      unlock('u-eth', 'eth', 'ETHEREUM', 'eth-token'),
+      unlock('u-gone', 'GONE', 'Gone', 'gone'),
+    ])
+    .execute();
+  await store.db
+    .insertInto('monitoring_event_assets')
+    .values([
+      { event_id: 'e1', asset_id: 'm-sol', name: 'solana labs', slug: 'solana', symbol: 'SOL', class: 'primary' },
+      { event_id: 'e1', asset_id: 'm-dup', name: 'Dup Token', slug: 'dup-token', symbol: 'dup', class: 'primary' },
+      { event_id: 'e2', asset_id: 'm-dup', name: 'Dup Token', slug: 'dup-token', symbol: 'dup', class: 'related' },
+      { event_id: 'e2', asset_id: 'm-none', name: 'Nowhere', slug: 'nowhere', symbol: 'NOPE', class: 'primary' },
+    ])
+    .execute();
+  await store.db
+    .insertInto('monitoring_events')
+    .values([
+      { id: 'e1', ...mirrored },
+      { id: 'e2', ...mirrored, deleted_at: NOW },
+    ])
+    .execute();
 }
 
 describe.each(dialects)('asset crosswalk on %s', (dialect) => {
@@ -41,9 +64,20 @@ describe.each(dialects)('asset crosswalk on %s', (dialect) => {
   afterAll(async () => t?.cleanup());
 
   it('links each source asset once, by its strongest method, with its confidence', async () => {
-    const rows = (await t.store.db.selectFrom('v_asset_crosswalk').select(['source', 'source_asset_id', 'v1_asset_id', 'match_method', 'confidence', 'candidates']).orderBy('source').orderBy('source_asset_id').execute()) as Record<string, unknown>[];
-    const link = (source: string, id: string, v1: number | null, method: string | null, confidence: number | null, candidates: number | null) =>
-      ({ source, source_asset_id: id, v1_asset_id: v1, match_method: method, confidence, candidates });
+    const rows = (await t.store.db
+      .selectFrom('v_asset_crosswalk')
+      .select(['source', 'source_asset_id', 'v1_asset_id', 'match_method', 'confidence', 'candidates'])
+      .orderBy('source')
+      .orderBy('source_asset_id')
+      .execute()) as Record<string, unknown>[];
+    const link = (
+      source: string,
+      id: string,
+      v1: number | null,
+      method: string | null,
+      confidence: number | null,
+      candidates: number | null,
+    ) => ({ source, source_asset_id: id, v1_asset_id: v1, match_method: method, confidence, candidates });
     expect(rows.map((r) => ({ ...r, confidence: r.confidence === null ? null : Math.round(Number(r.confidence) * 1000) / 1000 }))).toEqual([
       link('monitoring', 'm-dup', 5, 'symbol', 0.2, 2), // two DUP assets: the better-ranked one, confidence halved
       link('monitoring', 'm-none', null, null, null, null),
@@ -55,7 +89,12 @@ describe.each(dialects)('asset crosswalk on %s', (dialect) => {
   });
 
   it('v_event_assets carries the link, so events join market data (live events only)', async () => {
-    const rows = (await t.store.db.selectFrom('v_event_assets').select(['event_id', 'asset_id', 'v1_asset_id', 'match_method']).orderBy('event_id').orderBy('asset_id').execute()) as Record<string, unknown>[];
+    const rows = (await t.store.db
+      .selectFrom('v_event_assets')
+      .select(['event_id', 'asset_id', 'v1_asset_id', 'match_method'])
+      .orderBy('event_id')
+      .orderBy('asset_id')
+      .execute()) as Record<string, unknown>[];
     expect(rows).toEqual([
       { event_id: 'e1', asset_id: 'm-dup', v1_asset_id: 5, match_method: 'symbol' },
       { event_id: 'e1', asset_id: 'm-sol', v1_asset_id: 3, match_method: 'name' },

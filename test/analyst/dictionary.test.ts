@@ -42,10 +42,14 @@ describe.each(dialects)('data dictionary on %s', (dialect) => {
     for (const [relation, columns] of db) {
       const doc = DICTIONARY.find((d) => d.name === relation);
       if (!doc) undocumented.push(relation);
-      else for (const c of columns) if (!doc.columns.some((d) => d.name === c && d.description.length > 0)) undocumented.push(`${relation}.${c}`);
+      else
+        for (const c of columns)
+          if (!doc.columns.some((d) => d.name === c && d.description.length > 0)) undocumented.push(`${relation}.${c}`);
     }
     expect(undocumented, 'add these to src/dictionary/').toEqual([]);
-    const stale = DICTIONARY.flatMap((d) => (db.has(d.name) ? d.columns.filter((c) => !db.get(d.name)!.includes(c.name)).map((c) => `${d.name}.${c.name}`) : [d.name]));
+    const stale = DICTIONARY.flatMap((d) =>
+      db.has(d.name) ? d.columns.filter((c) => !db.get(d.name)!.includes(c.name)).map((c) => `${d.name}.${c.name}`) : [d.name],
+    );
     expect(stale, 'described but not in the database').toEqual([]);
     expect((await listTables(t.store)).length).toBeGreaterThan(30);
   });
@@ -62,7 +66,9 @@ describe.each(dialects)('data dictionary on %s', (dialect) => {
       return r.comment !== doc?.description;
     });
     expect(missing.map((r) => `${r.relation}.${r.column}`)).toEqual([]);
-    const { rows: tables } = await sql<{ comment: string }>`select obj_description(to_regclass('v_alerts'), 'pg_class') as comment`.execute(t.store.db);
+    const { rows: tables } = await sql<{ comment: string }>`select obj_description(to_regclass('v_alerts'), 'pg_class') as comment`.execute(
+      t.store.db,
+    );
     expect(tables[0].comment).toBe(DICTIONARY.find((d) => d.name === 'v_alerts')!.description);
   });
 });

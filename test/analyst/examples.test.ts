@@ -44,8 +44,14 @@ describe('worked examples', () => {
 
   it('there are the eight questions of the README', () => {
     expect(EXAMPLES.map((e) => e.name)).toEqual([
-      '01-top-assets', '02-unlocks-ahead', '03-high-importance-events-per-category-week', '04-alerts-per-view-per-day',
-      '05-most-discussed-assets', '06-daily-market-series', '07-yesterdays-values', '08-what-changed-in-the-last-run',
+      '01-top-assets',
+      '02-unlocks-ahead',
+      '03-high-importance-events-per-category-week',
+      '04-alerts-per-view-per-day',
+      '05-most-discussed-assets',
+      '06-daily-market-series',
+      '07-yesterdays-values',
+      '08-what-changed-in-the-last-run',
     ]);
   });
 
@@ -57,13 +63,31 @@ describe('worked examples', () => {
 
   it('the answers are right: checked against the base tables', async () => {
     const top = await answer(lite.store, '01-top-assets');
-    const raw = (await lite.store.db.selectFrom('assets').select('raw').where('deleted_at', 'is', null).where('asset_class', '=', 'token').where('market_cap_rank', 'is not', null).orderBy('market_cap_rank').orderBy('id').limit(1).executeTakeFirstOrThrow()).raw;
+    const raw = (
+      await lite.store.db
+        .selectFrom('assets')
+        .select('raw')
+        .where('deleted_at', 'is', null)
+        .where('asset_class', '=', 'token')
+        .where('market_cap_rank', 'is not', null)
+        .orderBy('market_cap_rank')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).raw;
     const first = JSON.parse(String(raw));
     expect(top[0]).toMatchObject({ title: first.title, price_usd: first.price.usd, market_cap_usd: first.market_cap.usd });
 
     const changed = await answer(lite.store, '08-what-changed-in-the-last-run');
-    const [{ runId }] = (await lite.store.db.selectFrom('sync_runs').select((eb) => eb.fn.max('id').as('runId')).execute()) as { runId: number }[];
-    const stats = (await lite.store.db.selectFrom('sync_run_streams').select(['stream', 'updated', 'deleted']).where('run_id', '=', runId).execute()) as { stream: string; updated: number; deleted: number }[];
+    const [{ runId }] = (await lite.store.db
+      .selectFrom('sync_runs')
+      .select((eb) => eb.fn.max('id').as('runId'))
+      .execute()) as { runId: number }[];
+    const stats = (await lite.store.db
+      .selectFrom('sync_run_streams')
+      .select(['stream', 'updated', 'deleted'])
+      .where('run_id', '=', runId)
+      .execute()) as { stream: string; updated: number; deleted: number }[];
     const assets = stats.find((s) => s.stream === 'assets')!;
     const rows = (kind: string) => Number(changed.find((c) => c.table_name === 'assets' && c.change === kind)?.rows ?? 0);
     expect([rows('updated'), rows('deleted')]).toEqual([assets.updated, assets.deleted]);

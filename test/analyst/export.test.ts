@@ -13,10 +13,25 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
-const DUCK_TYPES = { text: 'VARCHAR', json: 'JSON', integer: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP WITH TIME ZONE', date: 'DATE' };
+const DUCK_TYPES = {
+  text: 'VARCHAR',
+  json: 'JSON',
+  integer: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMP WITH TIME ZONE',
+  date: 'DATE',
+};
 
 async function count(store: Store, relation: string): Promise<number> {
-  return Number((await store.db.selectFrom(relation).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return Number(
+    (
+      await store.db
+        .selectFrom(relation)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 describe.each(dialects)('export on %s', (dialect) => {
@@ -39,7 +54,12 @@ describe.each(dialects)('export on %s', (dialect) => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['v_assets', 'v_market_stats_daily', 'v_events', 'v_token_unlocks'])('%s to Parquet: DuckDB reads the same rows and column types', async (view) => {
+  it.each([
+    'v_assets',
+    'v_market_stats_daily',
+    'v_events',
+    'v_token_unlocks',
+  ])('%s to Parquet: DuckDB reads the same rows and column types', async (view) => {
     const file = join(dir, `${view}.parquet`);
     const result = await exportRelation(t.store, { relation: view, format: 'parquet', file, batchRows: 97 });
     const rows = await count(t.store, view);
@@ -51,20 +71,32 @@ describe.each(dialects)('export on %s', (dialect) => {
     const [{ n }] = (await duck.runAndReadAll(`select count(*)::integer as n from read_parquet('${file}')`)).getRowObjects();
     expect(n).toBe(rows);
     // One row group per batch: the file was written a batch at a time.
-    const [{ groups }] = (await duck.runAndReadAll(`select count(distinct row_group_id)::integer as groups from parquet_metadata('${file}')`)).getRowObjects();
+    const [{ groups }] = (
+      await duck.runAndReadAll(`select count(distinct row_group_id)::integer as groups from parquet_metadata('${file}')`)
+    ).getRowObjects();
     expect(groups).toBe(Math.ceil(rows / 97));
   });
 
   it('values survive the trip: a row read back by DuckDB equals the store row', async () => {
     const file = join(dir, 'market.parquet');
     await exportRelation(t.store, { relation: 'v_market_stats_daily', format: 'parquet', file });
-    const store = (await t.store.db.selectFrom('v_market_stats_daily').selectAll().orderBy('id').limit(1).executeTakeFirstOrThrow()) as Record<string, any>;
+    const store = (await t.store.db
+      .selectFrom('v_market_stats_daily')
+      .selectAll()
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirstOrThrow()) as Record<string, any>;
     const [back] = (
       await duck.runAndReadAll(
         `select id::double as id, strftime(date, '%Y-%m-%d') as date, total_market_cap_usd, epoch_ms(updated_at)::double as updated_at from read_parquet('${file}') order by id limit 1`,
       )
     ).getRowObjects();
-    expect(back).toEqual({ id: store.id, date: store.date, total_market_cap_usd: store.total_market_cap_usd, updated_at: Date.parse(store.updated_at) });
+    expect(back).toEqual({
+      id: store.id,
+      date: store.date,
+      total_market_cap_usd: store.total_market_cap_usd,
+      updated_at: Date.parse(store.updated_at),
+    });
   });
 
   it('a table to CSV: a header and one line per row, read back by DuckDB', async () => {

@@ -52,12 +52,18 @@ describe.each(dialects)('row history on %s', (dialect) => {
     const before = new Map<number, unknown>();
     for (const id of [...updated, ...removed]) before.set(id, await rawOf(store, id));
     const beforeSynced = new Map(
-      ((await store.db.selectFrom('assets').select(['id', 'synced_at']).execute()) as { id: number; synced_at: string }[]).map((r) => [r.id, r.synced_at]),
+      ((await store.db.selectFrom('assets').select(['id', 'synced_at']).execute()) as { id: number; synced_at: string }[]).map((r) => [
+        r.id,
+        r.synced_at,
+      ]),
     );
 
     const run = await syncOnce(store, sb, STREAMS);
     const assets = run.streams.find((s) => s.stream === 'assets')!;
-    const history = (await store.db.selectFrom('row_history').selectAll().where('table_name', '=', 'assets').execute()) as Record<string, any>[];
+    const history = (await store.db.selectFrom('row_history').selectAll().where('table_name', '=', 'assets').execute()) as Record<
+      string,
+      any
+    >[];
     expect(history.length).toBe(assets.updated + assets.deleted);
     const byKey = new Map<string, Record<string, any>[]>();
     for (const h of history) byKey.set(h.row_key, [...(byKey.get(h.row_key) ?? []), h]);
@@ -97,7 +103,10 @@ describe.each(dialects)('row history on %s', (dialect) => {
 
   it('history_settings turns a table off; retention prunes versions that ended long enough ago', async () => {
     const held = await count(store, 'row_history', 'assets');
-    await store.db.insertInto('history_settings').values({ table_name: 'assets', enabled: dialect === 'sqlite' ? 0 : false, retention_days: null }).execute();
+    await store.db
+      .insertInto('history_settings')
+      .values({ table_name: 'assets', enabled: dialect === 'sqlite' ? 0 : false, retention_days: null })
+      .execute();
     await sb.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0, removeFraction: 0 });
     const run = await syncOnce(store, sb, STREAMS);
     expect(run.streams.find((s) => s.stream === 'assets')!.updated).toBeGreaterThan(0);

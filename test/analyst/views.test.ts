@@ -15,7 +15,15 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 async function viewRows(store: Store, view: string): Promise<string[]> {
   const rows = (await store.db.selectFrom(view).selectAll().execute()) as Record<string, unknown>[];
   return rows
-    .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !SYNC_TIMES.has(k)).map(([k, v]) => [k, neutral(v)]))))
+    .map((r) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(r)
+            .filter(([k]) => !SYNC_TIMES.has(k))
+            .map(([k, v]) => [k, neutral(v)]),
+        ),
+      ),
+    )
     .sort();
 }
 
@@ -57,8 +65,15 @@ describe('analyst views', () => {
   });
 
   it('times are ISO 8601 UTC text on SQLite and timestamptz/date on PostgreSQL; measures are numbers', async () => {
-    const market = (await lite.store.db.selectFrom('v_market_stats_daily').selectAll().orderBy('date').limit(1).executeTakeFirstOrThrow()) as Record<string, any>;
-    const raw = JSON.parse(String((await lite.store.db.selectFrom('market_stats').select('raw').where('id', '=', market.id).executeTakeFirstOrThrow()).raw));
+    const market = (await lite.store.db
+      .selectFrom('v_market_stats_daily')
+      .selectAll()
+      .orderBy('date')
+      .limit(1)
+      .executeTakeFirstOrThrow()) as Record<string, any>;
+    const raw = JSON.parse(
+      String((await lite.store.db.selectFrom('market_stats').select('raw').where('id', '=', market.id).executeTakeFirstOrThrow()).raw),
+    );
     expect(market.date).toBe(raw.date);
     expect(market.updated_at).toBe(new Date(raw.updated_at * 1000).toISOString());
     expect(market.total_market_cap_usd).toBe(raw.total_market_cap_usd);
@@ -84,8 +99,15 @@ describe('analyst views', () => {
     const [{ id }] = (await lite.store.db.selectFrom('assets').select('id').limit(1).execute()) as { id: number }[];
     await lite.store.db.updateTable('assets').set({ deleted_at: new Date().toISOString() }).where('id', '=', id).execute();
     expect(await lite.store.db.selectFrom('v_assets').select('id').where('id', '=', id).execute()).toEqual([]);
-    const live = await lite.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-    const view = await lite.store.db.selectFrom('v_assets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const live = await lite.store.db
+      .selectFrom('assets')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const view = await lite.store.db
+      .selectFrom('v_assets')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(view.n)).toBe(Number(live.n));
   });
 });

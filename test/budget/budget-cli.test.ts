@@ -17,7 +17,14 @@ const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
 async function cli(args: string[], config: object, db = 'mirror.db'): Promise<{ code: number; stdout: string; stderr: string }> {
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config));
-  const env = { ...process.env, DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_DB: `sqlite:${join(dir, db)}`, DS_CONFIG: file, DS_LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    DS_BASE_URL: sandbox.url,
+    DS_API_KEY: sandbox.apiKey,
+    DS_DB: `sqlite:${join(dir, db)}`,
+    DS_CONFIG: file,
+    DS_LOG_LEVEL: 'warn',
+  };
   try {
     const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 120_000 });
     return { code: 0, stdout, stderr };
@@ -50,7 +57,9 @@ describe('budget on the command line', () => {
     const config = { jobs: { 'weekly-charts': { schedule: '0 * * * *' } } };
     const budget = await cli(['budget'], config, 'empty.db');
     expect(budget.code).toBe(1);
-    expect(budget.stdout).toMatch(/does not fit the quotas:\n {2}- the schedule needs about [\d,]+ v1 requests a month, over the quota of 2,500: weekly-charts [\d,]+/);
+    expect(budget.stdout).toMatch(
+      /does not fit the quotas:\n {2}- the schedule needs about [\d,]+ v1 requests a month, over the quota of 2,500: weekly-charts [\d,]+/,
+    );
     const jobs = await cli(['jobs'], config, 'empty.db');
     expect(jobs.stderr).toMatch(/schedule over quota: .*weekly-charts/);
   });
@@ -61,7 +70,9 @@ describe('budget on the command line', () => {
     expect(out.code).toBe(3);
     const lines = out.stdout.split('\n').filter((l) => l.startsWith('quota: '));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^quota: the \/v1 monthly quota is spent \(4 of 4 requests\); it renews \d{4}-\d\d-01 00:00 UTC; the next run after that resumes at the checkpoints$/);
+    expect(lines[0]).toMatch(
+      /^quota: the \/v1 monthly quota is spent \(4 of 4 requests\); it renews \d{4}-\d\d-01 00:00 UTC; the next run after that resumes at the checkpoints$/,
+    );
     const status = await cli(['status'], config, 'quota.db');
     expect(status.stdout).toMatch(/^\/v1 \(and charts\)\s+4\/month, [\d,]+\/min\s+4\s+4\s+0\s/m);
   });

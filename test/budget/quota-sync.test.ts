@@ -60,7 +60,8 @@ for (const dialect of dialects) {
         expect(first.result.outcome).toBe('stopped');
         const stopped = first.result.streams.filter((s) => s.outcome === 'stopped');
         expect(stopped.length).toBeGreaterThan(0);
-        for (const s of stopped) expect(s.error).toMatch(/the \/v1 monthly quota is spent \(\d+ of \d+ requests\); it renews \d{4}-\d\d-01 00:00 UTC/);
+        for (const s of stopped)
+          expect(s.error).toMatch(/the \/v1 monthly quota is spent \(\d+ of \d+ requests\); it renews \d{4}-\d\d-01 00:00 UTC/);
         expect(first.result.streams.filter((s) => s.outcome === 'failed')).toEqual([]);
         expect((await new UsageLedger(t.store).usage('v1', sandbox.now())).month).toBe(limit);
 

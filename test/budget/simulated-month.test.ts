@@ -62,16 +62,18 @@ for (const dialect of dialects) {
       const quotas = planQuotas({ v1: { requestsPerMonth: quota } });
 
       // Every cron time of every job in July, in order.
-      const fires = jobs.flatMap(({ job, streams }) => {
-        const times: number[] = [];
-        for (let at = new Date(JULY - 1); ;) {
-          const [next] = nextRuns(job, 1, at);
-          if (next.getTime() >= AUGUST) break;
-          times.push(next.getTime());
-          at = next;
-        }
-        return times.map((time) => ({ time, job, streams }));
-      }).sort((a, b) => a.time - b.time);
+      const fires = jobs
+        .flatMap(({ job, streams }) => {
+          const times: number[] = [];
+          for (let at = new Date(JULY - 1); ; ) {
+            const [next] = nextRuns(job, 1, at);
+            if (next.getTime() >= AUGUST) break;
+            times.push(next.getTime());
+            at = next;
+          }
+          return times.map((time) => ({ time, job, streams }));
+        })
+        .sort((a, b) => a.time - b.time);
       expect(fires.length).toBeGreaterThan(90);
 
       const lastRun = new Map<string, number>();

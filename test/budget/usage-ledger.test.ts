@@ -61,23 +61,29 @@ for (const dialect of dialects) {
     it('lets several workers on one database together admit no more than the quota', async () => {
       const now = new Date('2026-07-15T10:00:00Z');
       const stores = [t.store, await t.openAnother(), await t.openAnother()];
-      const gates = stores.map((s) => new QuotaGate({ ledger: new UsageLedger(s), quotas: quotas({ perMonth: 101 }), clock: () => now, blockSize: 7 }));
-      const admitted = await Promise.all(gates.map(async (gate) => {
-        let n = 0;
-        // Each worker tries for more than the whole quota, in parallel bursts.
-        await Promise.all(Array.from({ length: 4 }, async () => {
-          for (let i = 0; i < 40; i++) {
-            try {
-              await gate.admit('v1');
-              n++;
-            } catch (error) {
-              if (!(error instanceof QuotaError)) throw error;
-              return;
-            }
-          }
-        }));
-        return n;
-      }));
+      const gates = stores.map(
+        (s) => new QuotaGate({ ledger: new UsageLedger(s), quotas: quotas({ perMonth: 101 }), clock: () => now, blockSize: 7 }),
+      );
+      const admitted = await Promise.all(
+        gates.map(async (gate) => {
+          let n = 0;
+          // Each worker tries for more than the whole quota, in parallel bursts.
+          await Promise.all(
+            Array.from({ length: 4 }, async () => {
+              for (let i = 0; i < 40; i++) {
+                try {
+                  await gate.admit('v1');
+                  n++;
+                } catch (error) {
+                  if (!(error instanceof QuotaError)) throw error;
+                  return;
+                }
+              }
+            }),
+          );
+          return n;
+        }),
+      );
       await Promise.all(gates.map((g) => g.settle()));
       expect(admitted.reduce((a, b) => a + b, 0)).toBe(101);
       expect((await new UsageLedger(t.store).usage('v1', now)).month).toBe(101);
@@ -88,7 +94,9 @@ for (const dialect of dialects) {
       const ledger = new UsageLedger(t.store);
       await ledger.hold({ family: 'monitoring', until: new Date('2026-08-01T11:00:00Z'), reason: 'quota exceeded' }, now);
       const other = new QuotaGate({ ledger: new UsageLedger(await t.openAnother()), quotas: quotas({}), clock: () => now });
-      await expect(other.admit('monitoring')).rejects.toThrow(/the service says the monitoring allowance is spent \(quota exceeded\); nothing more is sent until 2026-08-01 11:00 UTC/);
+      await expect(other.admit('monitoring')).rejects.toThrow(
+        /the service says the monitoring allowance is spent \(quota exceeded\); nothing more is sent until 2026-08-01 11:00 UTC/,
+      );
       await other.admit('v1'); // another family is not held
       now = new Date('2026-08-01T11:00:01Z');
       await other.admit('monitoring');

@@ -19,9 +19,18 @@ let sandbox: Sandbox;
 let dir: string;
 
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  const base = { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_CONFIG: join(dir, 'config.json'), DS_LOG_LEVEL: 'warn' };
+  const base = {
+    DS_BASE_URL: sandbox.url,
+    DS_API_KEY: sandbox.apiKey,
+    DS_DB: `sqlite:${join(dir, 'mirror.db')}`,
+    DS_CONFIG: join(dir, 'config.json'),
+    DS_LOG_LEVEL: 'warn',
+  };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env: { ...process.env, ...base, ...env }, timeout: 240_000 });
+    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], {
+      env: { ...process.env, ...base, ...env },
+      timeout: 240_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -33,7 +42,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ scale: 0.2, seed: 9 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-cli-'));
   const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { v1: fast, open: fast, charts: fast, monitoring: fast, tokenUnlocks: fast } }));
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ limits: { v1: fast, open: fast, charts: fast, monitoring: fast, tokenUnlocks: fast } }),
+  );
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -51,12 +63,17 @@ describe('ds-mirror CLI', () => {
   });
 
   it('refuses bad input with one line and exit code 2', { timeout: 120_000 }, async () => {
-    for (const args of [['sync', '--max-requests', 'many'], ['sync', 'no-such-stream'], ['sync', '--select', 'assets'], ['no-such-command']]) {
+    for (const args of [
+      ['sync', '--max-requests', 'many'],
+      ['sync', 'no-such-stream'],
+      ['sync', '--select', 'assets'],
+      ['no-such-command'],
+    ]) {
       const out = await cli(args);
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
     }
-    const badConfig = await cli(['status'], { DS_DB: 'sqlite:' + join(dir, 'x.db'), DS_CONFIG: join(dir, 'missing.json') });
+    const badConfig = await cli(['status'], { DS_DB: `sqlite:${join(dir, 'x.db')}`, DS_CONFIG: join(dir, 'missing.json') });
     expect(badConfig.code).toBe(2);
     expect(badConfig.stderr).toMatch(/cannot read the config file/);
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ pageWindow: 'four' }));
@@ -66,7 +83,14 @@ describe('ds-mirror CLI', () => {
   });
 
   it('refuses counts below 1 as configuration errors, on one line', { timeout: 180_000 }, async () => {
-    const cases = [['sync', '--max-requests', '0'], ['sync', '--page-window', '0'], ['sync', '--select', 'assets=top:-4'], ['sync', '--select', 'assets=top:0'], ['jobs', '--next', '0'], ['synk']];
+    const cases = [
+      ['sync', '--max-requests', '0'],
+      ['sync', '--page-window', '0'],
+      ['sync', '--select', 'assets=top:-4'],
+      ['sync', '--select', 'assets=top:0'],
+      ['jobs', '--next', '0'],
+      ['synk'],
+    ];
     for (const [args, out] of cases.map((args) => [args, cli(args)] as const)) {
       const { code, stderr } = await out;
       expect(code, args.join(' ')).toBe(2);
@@ -146,7 +170,9 @@ describe('ds-mirror CLI', () => {
     const replan = await cli(['sync', 'assets', '--plan']);
     expect(replan.stdout).not.toContain('≥');
     // Now from the mirror's own sizes, and the ledger counts what the sync sent.
-    const pages = ['token', 'equity', 'tokenizedStock'].map((c) => Math.floor((sandbox.records('assets') as { asset_class: string }[]).filter((a) => a.asset_class === c).length / 100) + 1);
+    const pages = ['token', 'equity', 'tokenizedStock'].map(
+      (c) => Math.floor((sandbox.records('assets') as { asset_class: string }[]).filter((a) => a.asset_class === c).length / 100) + 1,
+    );
     expect(replan.stdout).toMatch(new RegExp(`^assets\\s+${pages.reduce((a, b) => a + b)}\\s`, 'm'));
     expect(replan.stdout).toMatch(/^\/v1 \(and charts\): \d+ requests.*quota 2,500\/month.*, [\d,]+ left \([1-9]\d* used this month\)/m);
 

@@ -27,9 +27,10 @@ describe('the compiled CLI', () => {
     expect(stdout.trim()).toBe(version);
   });
 
-  it('lists every command in --help without loading them, and each command\'s own help in full', async () => {
+  it("lists every command in --help without loading them, and each command's own help in full", async () => {
     const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', '--help']);
-    for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy']) expect(stdout).toContain(command);
+    for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy'])
+      expect(stdout).toContain(command);
     const views = await run(process.execPath, ['bin/ds-mirror.js', '--db', 'sqlite:x.db', 'help', 'views']);
     expect(views.stdout).toContain('--fetch');
     const jobs = await run(process.execPath, ['bin/ds-mirror.js', 'jobs', '--help']);
@@ -65,7 +66,10 @@ describe('the compiled CLI', () => {
       const body = JSON.stringify(makeEnvelope({ id }));
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': sign('compiled-secret', body, Math.floor(Date.now() / 1000)) },
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': sign('compiled-secret', body, Math.floor(Date.now() / 1000)),
+        },
         body,
       });
       expect(response.status).toBe(200);

@@ -66,7 +66,15 @@ describe('progress', () => {
   it('logs one line per running stream at each interval off a terminal, and stops when all are done', () => {
     const clock = fakeClock();
     const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => { lines.push(JSON.parse(String(chunk))); done(); } }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write: (chunk, _e, done) => {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
     const progress = logProgress(logger, { clock, intervalMs: 5000 });
     progress.start('assets', 2000);
     progress.start('charts', null);
@@ -74,7 +82,10 @@ describe('progress', () => {
     expect(lines).toHaveLength(0);
     progress.advance('assets', fetched('assets', 500));
     clock.advance(1);
-    expect(lines.map((l) => [l.stream, l.fetched, l.total, l.msg])).toEqual([['assets', 500, 2000, 'progress'], ['charts', 0, null, 'progress']]);
+    expect(lines.map((l) => [l.stream, l.fetched, l.total, l.msg])).toEqual([
+      ['assets', 500, 2000, 'progress'],
+      ['charts', 0, null, 'progress'],
+    ]);
     expect(lines[0].etaSeconds).toBe(15);
     progress.finish('charts', fetched('charts', 7));
     clock.advance(5000);

@@ -119,7 +119,14 @@ describe('the key never leaks', () => {
       errors.push(await failWith(path));
     }
     expect(errors.map((e) => (e as DsMirrorError).code)).toEqual([
-      'DS_HTTP_STATUS', 'DS_AUTH', 'DS_API_ERROR', 'DS_HTTP_STATUS', 'DS_NOT_FOUND', 'DS_BAD_RESPONSE', 'DS_NETWORK', 'DS_TIMEOUT',
+      'DS_HTTP_STATUS',
+      'DS_AUTH',
+      'DS_API_ERROR',
+      'DS_HTTP_STATUS',
+      'DS_NOT_FOUND',
+      'DS_BAD_RESPONSE',
+      'DS_NETWORK',
+      'DS_TIMEOUT',
     ]);
     for (const err of errors) {
       const text = allText(err);

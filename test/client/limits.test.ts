@@ -16,7 +16,11 @@ describe('rate limit', () => {
   it('paces requests at the configured rate after the burst', async () => {
     server.handle((_req, res) => json(res, 200, { error: null, data: [] }));
     // 6000/min = one every 10 ms; burst = concurrency 2, so 22 requests need >= 200 ms.
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: 'k', limits: { monitoring: { requestsPerMinute: 6_000, concurrency: 2 } } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: 'k',
+      limits: { monitoring: { requestsPerMinute: 6_000, concurrency: 2 } },
+    });
     const started = performance.now();
     await many(22, () => client.get('/monitoring/v2/categories'));
     const elapsed = performance.now() - started;

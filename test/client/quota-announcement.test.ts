@@ -10,11 +10,15 @@ const res = (headers: Record<string, string>): RawResponse => ({ status: 429, he
 describe('a 429 that announces a spent quota', () => {
   it('X-RateLimit-Remaining: 0 with a Unix X-RateLimit-Reset renews at that time', () => {
     const reset = String(Date.parse('2026-12-01T00:00:00Z') / 1000);
-    expect(announcedQuotaEnd(res({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), 30_000, null, NOW)?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+    expect(announcedQuotaEnd(res({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), 30_000, null, NOW)?.toISOString()).toBe(
+      '2026-12-01T00:00:00.000Z',
+    );
   });
 
   it('a reset given in seconds from now, as some services do, counts from now', () => {
-    expect(announcedQuotaEnd(res({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }), null, null, NOW)?.toISOString()).toBe('2026-11-23T13:00:00.000Z');
+    expect(announcedQuotaEnd(res({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' }), null, null, NOW)?.toISOString()).toBe(
+      '2026-11-23T13:00:00.000Z',
+    );
   });
 
   it('a Retry-After longer than any backoff is an allowance, not a burst', () => {

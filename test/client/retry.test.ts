@@ -147,7 +147,9 @@ describe('bodies checked inside the attempt', () => {
     expect(err).toBeInstanceOf(BadResponseError);
     expect(server.seen).toHaveLength(4);
     const message = (err as Error).message;
-    expect(message).toMatch(/^GET \/v1\/assets\?page=2 returned a body that is not JSON .*text\/html.* after 4 attempts: <!DOCTYPE html> <html>/);
+    expect(message).toMatch(
+      /^GET \/v1\/assets\?page=2 returned a body that is not JSON .*text\/html.* after 4 attempts: <!DOCTYPE html> <html>/,
+    );
     expect(message).not.toContain('\n');
   });
 

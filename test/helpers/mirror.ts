@@ -49,7 +49,12 @@ export async function syncOnce(
   const client = fastClient(sandbox, { maxRequests: opts.maxRequests });
   try {
     const result = await runSync({
-      client, store, logger: silent, settings: settings(opts.settings), streams: resolveStreams(streams), signal: opts.signal,
+      client,
+      store,
+      logger: silent,
+      settings: settings(opts.settings),
+      streams: resolveStreams(streams),
+      signal: opts.signal,
     });
     return { ...result, requests: client.stats.requests };
   } finally {

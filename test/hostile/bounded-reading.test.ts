@@ -20,11 +20,21 @@ afterAll(() => server.close());
 async function syncCharts(store: Store, opts: { maxResponseBytes?: number; maxPagesPerList?: number } = {}) {
   const fast = { requestsPerMinute: 10_000_000, concurrency: 8 };
   const client = createClient({
-    baseUrl: server.url, apiKey: 'k', retries: 0, timeoutMs: 30_000, maxResponseBytes: opts.maxResponseBytes,
+    baseUrl: server.url,
+    apiKey: 'k',
+    retries: 0,
+    timeoutMs: 30_000,
+    maxResponseBytes: opts.maxResponseBytes,
     limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
   });
   try {
-    const result = await runSync({ client, store, logger: silent, settings: settings({ maxPagesPerList: opts.maxPagesPerList }), streams: resolveStreams(['charts']) });
+    const result = await runSync({
+      client,
+      store,
+      logger: silent,
+      settings: settings({ maxPagesPerList: opts.maxPagesPerList }),
+      streams: resolveStreams(['charts']),
+    });
     return result.streams[0]!;
   } finally {
     await client.close();
@@ -42,15 +52,18 @@ function hugeBody(sent: { bytes: number }) {
     const record = JSON.stringify({ id: 1, title: 'x'.repeat(1000), dashboards: [] });
     const chunk = Buffer.from(`${record},`.repeat(64)); // ≈64 KB
     let total = 0;
-    const body = Readable.from((function* () {
-      yield Buffer.from('{"data":[');
-      while (total < 256 * MiB) { // a body 64 times the limit (the 700 MB case, scaled to a test)
-        total += chunk.length;
-        sent.bytes = total;
-        yield chunk;
-      }
-      yield Buffer.from('{}]}');
-    })());
+    const body = Readable.from(
+      (function* () {
+        yield Buffer.from('{"data":[');
+        while (total < 256 * MiB) {
+          // a body 64 times the limit (the 700 MB case, scaled to a test)
+          total += chunk.length;
+          sent.bytes = total;
+          yield chunk;
+        }
+        yield Buffer.from('{}]}');
+      })(),
+    );
     pipeline(body, res).catch(() => {}); // the client hangs up: that is the point
   };
 }
@@ -99,7 +112,9 @@ for (const dialect of dialects) {
     it('stops a list that never ends at twice the pages the mirror last saw, plus slack', async () => {
       const t = await openTestStore(dialect);
       try {
-        server.serve(listOf((page, limit) => (page <= 3 ? Array.from({ length: limit }, (_, i) => chart((page - 1) * limit + i + 1)) : [])));
+        server.serve(
+          listOf((page, limit) => (page <= 3 ? Array.from({ length: limit }, (_, i) => chart((page - 1) * limit + i + 1)) : [])),
+        );
         expect((await syncCharts(t.store)).outcome).toBe('success'); // 300 rows, 3 full pages
         server.serve(endless);
         const stats = await syncCharts(t.store);

@@ -21,11 +21,17 @@ describe.each(dialects)('children of removed events (%s)', (dialect) => {
   });
 
   it('deletes the child rows of events a full pass no longer sees, and keeps the others', async () => {
-    const settings = { mode: 'full' as const, monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() } };
+    const settings = {
+      mode: 'full' as const,
+      monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
+    };
     expect((await syncOnce(t.store, sb, ['monitoring-events'], { settings })).outcome).toBe('success');
-    const removed = (await sb.advance({ seconds: 86_400, updateFraction: 0, addFraction: 0, removeFraction: 0.1 })).monitoring.events.removed;
+    const removed = (await sb.advance({ seconds: 86_400, updateFraction: 0, addFraction: 0, removeFraction: 0.1 })).monitoring.events
+      .removed;
     expect(removed.length).toBeGreaterThan(0);
-    const before = await Promise.all(CHILDREN.map((table) => t.store.db.selectFrom(table).select('event_id').where('event_id', 'in', removed).execute()));
+    const before = await Promise.all(
+      CHILDREN.map((table) => t.store.db.selectFrom(table).select('event_id').where('event_id', 'in', removed).execute()),
+    );
     expect(before.flat().length).toBeGreaterThan(0); // the removed events had children
 
     expect((await syncOnce(t.store, sb, ['monitoring-events'], { settings })).outcome).toBe('success');

@@ -39,17 +39,40 @@ function generator(random: () => number) {
   const nowSec = () => Math.floor(Date.now() / 1000);
   const hostileValue = (): unknown =>
     pick<() => unknown>([
-      () => null, () => int(1e9) - 5e8, () => random() * 1e300, () => true, () => ascii(int(50)),
-      () => `nul\u0000${ascii(5)}`, () => `half\ud800pair`, () => 'x'.repeat(int(200_000)),
+      () => null,
+      () => int(1e9) - 5e8,
+      () => random() * 1e300,
+      () => true,
+      () => ascii(int(50)),
+      () => `nul\u0000${ascii(5)}`,
+      () => `half\ud800pair`,
+      () => 'x'.repeat(int(200_000)),
       () => `@@DEEP${50 + int(5000)}@@`,
-      () => ({ [ascii(8)]: ascii(8) }), () => [ascii(3), int(9)], () => ({ '\u0000key': 1 }),
+      () => ({ [ascii(8)]: ascii(8) }),
+      () => [ascii(3), int(9)],
+      () => ({ '\u0000key': 1 }),
     ])();
   // Deep values travel as text: JSON.stringify itself overflows near 5,000 levels.
   const deepText = (depth: number) => `${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`;
   const withDeep = (text: string) => text.replace(/"@@DEEP(\d+)@@"/g, (_, depth: string) => deepText(Number(depth)));
-  const paths = [['id'], ['type'], ['timestamp'], ['data'], ['data', 'view'], ['data', 'view', 'id'], ['data', 'event', 'title'],
-    ['data', 'latest_development'], ['data', 'latest_development', 'summary'], ['data', 'latest_development', 'title'],
-    ['data', 'latest_development', 'category'], ['data', 'latest_development', 'nest'], ['data', 'latest_development', 'nest'], ['data', 'latest_development', 'importance'], ['data', 'assets'], ['extra']];
+  const paths = [
+    ['id'],
+    ['type'],
+    ['timestamp'],
+    ['data'],
+    ['data', 'view'],
+    ['data', 'view', 'id'],
+    ['data', 'event', 'title'],
+    ['data', 'latest_development'],
+    ['data', 'latest_development', 'summary'],
+    ['data', 'latest_development', 'title'],
+    ['data', 'latest_development', 'category'],
+    ['data', 'latest_development', 'nest'],
+    ['data', 'latest_development', 'nest'],
+    ['data', 'latest_development', 'importance'],
+    ['data', 'assets'],
+    ['extra'],
+  ];
 
   function mutate(env: Record<string, any>): void {
     for (let m = 1 + int(3); m > 0; m--) {
@@ -80,12 +103,23 @@ function generator(random: () => number) {
       body = pick([ascii(int(300)), '{', '[]', 'null', '"\\u0000"', `{"id":${'['.repeat(int(100_000))}`, deepText(1 + int(20_000))]);
     }
     const signature = pick<() => string | undefined>([
-      () => sign(SECRET, body, nowSec()), () => sign(SECRET, body, nowSec()), () => sign(SECRET, body, nowSec()),
-      () => sign('wrong-secret', body, nowSec()), () => sign(SECRET, body, nowSec() - 3600), () => undefined,
-      () => ascii(int(120)), () => `t=${ascii(5)},v1=${ascii(64)}`, () => `t=${nowSec()},v1=`, () => 't=,v1=,v1=,v1=',
+      () => sign(SECRET, body, nowSec()),
+      () => sign(SECRET, body, nowSec()),
+      () => sign(SECRET, body, nowSec()),
+      () => sign('wrong-secret', body, nowSec()),
+      () => sign(SECRET, body, nowSec() - 3600),
+      () => undefined,
+      () => ascii(int(120)),
+      () => `t=${ascii(5)},v1=${ascii(64)}`,
+      () => `t=${nowSec()},v1=`,
+      () => 't=,v1=,v1=,v1=',
     ])();
     const headers: Record<string, string> = signature === undefined ? {} : { 'x-webhook-signature': signature };
-    return { path: random() < 0.95 ? '/webhooks' : pick(['/', '/healthz', '/webhooks/x', `/${ascii(10).replace(/[^a-z]/gi, '')}`]), body, headers };
+    return {
+      path: random() < 0.95 ? '/webhooks' : pick(['/', '/healthz', '/webhooks/x', `/${ascii(10).replace(/[^a-z]/gi, '')}`]),
+      body,
+      headers,
+    };
   };
 }
 
@@ -113,17 +147,22 @@ for (const dialect of dialects) {
       const refusedValid: string[] = [];
       const cases = Array.from({ length: CASES }, next);
       let at = 0;
-      await Promise.all(Array.from({ length: 16 }, async () => {
-        while (at < cases.length) {
-          const c = cases[at++]!;
-          const res = await request(`${origin}${c.path}`, {
-            method: 'POST', body: c.body, dispatcher: agent, headers: { 'content-type': 'application/json', ...c.headers },
-          });
-          await res.body.dump();
-          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          if (c.valid) (res.statusCode === 200 ? valid : refusedValid).push(c.valid);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (at < cases.length) {
+            const c = cases[at++]!;
+            const res = await request(`${origin}${c.path}`, {
+              method: 'POST',
+              body: c.body,
+              dispatcher: agent,
+              headers: { 'content-type': 'application/json', ...c.headers },
+            });
+            await res.body.dump();
+            statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+            if (c.valid) (res.statusCode === 200 ? valid : refusedValid).push(c.valid);
+          }
+        }),
+      );
       const fiveHundreds = [...statuses].filter(([s]) => s >= 500);
       expect(fiveHundreds).toEqual([]);
       expect(refusedValid).toEqual([]);

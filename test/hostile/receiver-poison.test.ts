@@ -45,7 +45,8 @@ for (const dialect of dialects) {
     it('refuses a delivery nested 5,000 deep, or holding NUL or an unpaired surrogate, with 422, and stays up', async () => {
       const nul = JSON.stringify(makeEnvelope()).replace('The team', 'The \\u0000 team');
       const surrogate = JSON.stringify(makeEnvelope()).replace('The team', 'The \\ud800 team');
-      for (const body of [deepDelivery(5_000), deepDelivery(20_000), nul, surrogate]) expect(await postSigned(receiver.url, body)).toBe(422);
+      for (const body of [deepDelivery(5_000), deepDelivery(20_000), nul, surrogate])
+        expect(await postSigned(receiver.url, body)).toBe(422);
       const good = makeEnvelope();
       expect(await postSigned(receiver.url, JSON.stringify(good))).toBe(200);
       expect(await rowCounts(t.store, good)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });

@@ -24,7 +24,10 @@ async function quarantined(store: import('../../src/store/index.js').Store): Pro
 for (const dialect of dialects) {
   describe(`one bad record in a page (${dialect})`, () => {
     it('quarantines a NUL in a text or JSON field and writes the 500 others', async () => {
-      const bad = [{ id: 9001, title: 'nul \u0000 here', dashboards: [] }, { id: 9002, title: 'ok', dashboards: ['x\u0000y'] }];
+      const bad = [
+        { id: 9001, title: 'nul \u0000 here', dashboards: [] },
+        { id: 9002, title: 'ok', dashboards: ['x\u0000y'] },
+      ];
       const records = chartsWith(bad);
       server.serve(listOf((page, limit) => records.slice((page - 1) * limit, page * limit)));
       const t = await openTestStore(dialect);
@@ -42,7 +45,12 @@ for (const dialect of dialects) {
     });
 
     it('quarantines keys that are an object, list, boolean or fraction, and a second --full pass neither re-inserts nor deletes them', async () => {
-      const bad = [{ id: { a: 1 }, title: 'object key' }, { id: [7], title: 'list key' }, { id: true, title: 'boolean key' }, { id: 1.5, title: 'fraction key' }];
+      const bad = [
+        { id: { a: 1 }, title: 'object key' },
+        { id: [7], title: 'list key' },
+        { id: true, title: 'boolean key' },
+        { id: 1.5, title: 'fraction key' },
+      ];
       const records = chartsWith(bad);
       server.serve(listOf((page, limit) => records.slice((page - 1) * limit, page * limit)));
       const t = await openTestStore(dialect);
@@ -68,7 +76,9 @@ for (const dialect of dialects) {
         expect(result.streams[0]).toMatchObject({ inserted: GOOD, errors: 1, outcome: 'partial' });
         expect(await t.store.db.selectFrom('charts').select('id').execute()).toHaveLength(GOOD);
         // PostgreSQL: refused before the write (bigint); SQLite: the integer primary key refuses it (datatype mismatch).
-        expect((await quarantined(t.store))[0]!.reason).toMatch(dialect === 'postgres' ? /^charts: column "id" \(bigint\)/ : /^charts: datatype mismatch/);
+        expect((await quarantined(t.store))[0]!.reason).toMatch(
+          dialect === 'postgres' ? /^charts: column "id" \(bigint\)/ : /^charts: datatype mismatch/,
+        );
       } finally {
         await t.cleanup();
       }
@@ -76,7 +86,7 @@ for (const dialect of dialects) {
   });
 
   describe(`one bad parent in a fan-out (${dialect})`, () => {
-    it('quarantines the rows of the chart the store refuses and writes the other charts\' rows', async () => {
+    it("quarantines the rows of the chart the store refuses and writes the other charts' rows", async () => {
       server.serve((url, req, res) => {
         const data = /^\/v1\/charts\/(\d+)\/data$/.exec(url.pathname);
         if (!data) return listOf((page) => (page === 1 ? [1, 2, 3].map((id) => ({ id, title: `chart ${id}` })) : []))(url, req, res);
@@ -88,7 +98,9 @@ for (const dialect of dialects) {
       const t = await openTestStore(dialect);
       try {
         await syncOnce(t.store, { url: server.url, apiKey: 'k' }, ['charts']);
-        const result = await syncOnce(t.store, { url: server.url, apiKey: 'k' }, ['chart-rows'], { settings: { selection: { charts: { all: true } } } });
+        const result = await syncOnce(t.store, { url: server.url, apiKey: 'k' }, ['chart-rows'], {
+          settings: { selection: { charts: { all: true } } },
+        });
         const rows = await t.store.db.selectFrom('chart_rows').select(['chart_id']).execute();
         const byChart = (id: number) => rows.filter((r) => Number(r.chart_id) === id).length;
         if (dialect === 'postgres') {
@@ -112,8 +124,15 @@ for (const dialect of dialects) {
       try {
         await createMirrorTable(t.store, 'items', ['id']);
         const row = (id: number, extra: Record<string, unknown> = {}) => ({
-          id, title: `item ${id}`, price: 1.5, active: true, tags: ['a'], updated_at: '2026-11-20T10:00:00Z',
-          raw: JSON.stringify({ id }), row_hash: `h${id}`, ...extra,
+          id,
+          title: `item ${id}`,
+          price: 1.5,
+          active: true,
+          tags: ['a'],
+          updated_at: '2026-11-20T10:00:00Z',
+          raw: JSON.stringify({ id }),
+          row_hash: `h${id}`,
+          ...extra,
         });
         const rows = Array.from({ length: 200 }, (_, i) => row(i + 1));
         // A number column holding text, a time that is no time (caught only by the row-by-row retry),

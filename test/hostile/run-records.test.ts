@@ -15,7 +15,9 @@ import { listOf, startHostileServer, type HostileServer } from './hostile-server
 let server: HostileServer;
 beforeAll(async () => {
   server = await startHostileServer();
-  server.serve(listOf((page, limit) => (page === 1 ? Array.from({ length: Math.min(limit, 5) }, (_, i) => ({ id: i + 1, title: 't' })) : [])));
+  server.serve(
+    listOf((page, limit) => (page === 1 ? Array.from({ length: Math.min(limit, 5) }, (_, i) => ({ id: i + 1, title: 't' })) : [])),
+  );
 });
 afterAll(() => server.close());
 
@@ -38,7 +40,18 @@ for (const dialect of dialects) {
       try {
         const deadPid = spawnSync(process.execPath, ['-e', '0']).pid; // a process that has exited
         const killed = await t.store.startRun(['charts', 'assets'], 'full', ago(5_000), undefined, `${hostname()}:${deadPid}:aaaa`);
-        await t.store.finishStream(killed, { stream: 'charts', fetched: 7, inserted: 7, updated: 0, unchanged: 0, deleted: 0, errors: 0, requests: 2, durationMs: 5, outcome: 'success' });
+        await t.store.finishStream(killed, {
+          stream: 'charts',
+          fetched: 7,
+          inserted: 7,
+          updated: 0,
+          unchanged: 0,
+          deleted: 0,
+          errors: 0,
+          requests: 2,
+          durationMs: 5,
+          outcome: 'success',
+        });
         const runningHere = await t.store.startRun(['assets'], 'full', ago(1_000), undefined, `${hostname()}:${process.pid}:bbbb`);
         const runningElsewhere = await t.store.startRun(['chains'], 'full', ago(600_000), undefined, 'other-host:42:cccc');
         await t.store.acquireLease('sync:chains', 'other-host:42:cccc', 60_000);
@@ -53,7 +66,12 @@ for (const dialect of dialects) {
         expect(outcome(goneElsewhere)).toMatchObject({ outcome: 'interrupted' });
         expect(outcome(runningHere)).toMatchObject({ outcome: null, finished_at: null });
         expect(outcome(runningElsewhere)).toMatchObject({ outcome: null, finished_at: null });
-        const streams = await t.store.db.selectFrom('sync_run_streams').select(['stream', 'outcome', 'fetched']).where('run_id', '=', killed).orderBy('stream').execute();
+        const streams = await t.store.db
+          .selectFrom('sync_run_streams')
+          .select(['stream', 'outcome', 'fetched'])
+          .where('run_id', '=', killed)
+          .orderBy('stream')
+          .execute();
         expect(streams).toEqual([
           { stream: 'assets', outcome: 'interrupted', fetched: 0 },
           { stream: 'charts', outcome: 'success', fetched: 7 }, // what it had done is kept
@@ -69,7 +87,11 @@ for (const dialect of dialects) {
         const { result, clientRequests } = await syncCharts(t.store, 0);
         expect(clientRequests).toBe(0);
         expect(result.streams[0]).toMatchObject({ requests: 0, outcome: 'stopped' });
-        const row = await t.store.db.selectFrom('sync_run_streams').select('requests').where('run_id', '=', result.runId).executeTakeFirstOrThrow();
+        const row = await t.store.db
+          .selectFrom('sync_run_streams')
+          .select('requests')
+          .where('run_id', '=', result.runId)
+          .executeTakeFirstOrThrow();
         expect(Number(row.requests)).toBe(0);
       } finally {
         await t.cleanup();

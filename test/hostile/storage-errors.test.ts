@@ -24,7 +24,8 @@ async function syncCharts(store: Store) {
   }
 }
 
-const charts = (n: number, from: number, title = '') => Array.from({ length: n }, (_, i) => ({ id: from + i, title: `chart ${from + i} ${title}`, dashboards: [] }));
+const charts = (n: number, from: number, title = '') =>
+  Array.from({ length: n }, (_, i) => ({ id: from + i, title: `chart ${from + i} ${title}`, dashboards: [] }));
 
 /** Makes every further write fail as a full disk does. */
 async function fillDisk(store: Store): Promise<void> {
@@ -35,7 +36,9 @@ async function fillDisk(store: Store): Promise<void> {
   }
   await sql`create function hostile_disk_full() returns trigger language plpgsql as $$
     begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(store.db);
-  await sql`create trigger hostile_disk_full before insert or update on charts for each statement execute function hostile_disk_full()`.execute(store.db);
+  await sql`create trigger hostile_disk_full before insert or update on charts for each statement execute function hostile_disk_full()`.execute(
+    store.db,
+  );
 }
 
 for (const dialect of dialects) {

@@ -51,7 +51,9 @@ describe('ds-mirror backfill alerts', () => {
     expect(res.code).toBe(0);
     const matches = sandboxViewMatches(sb, view.id).length;
     // Every record read accounted for: the view, and each match (all new on a first backfill).
-    expect(res.stdout).toContain(`backfill of 1 view(s): ${matches + 1} records read, 1 view(s) and ${matches} matching events: ${matches} new, 0 already known;`);
+    expect(res.stdout).toContain(
+      `backfill of 1 view(s): ${matches + 1} records read, 1 view(s) and ${matches} matching events: ${matches} new, 0 already known;`,
+    );
     expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
     const again = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
     expect(again.stdout).toContain(`${matches} matching events: 0 new, ${matches} already known;`);
@@ -72,7 +74,10 @@ describe('ds-mirror backfill alerts', () => {
     const view = sb.monitoring.views()[0];
     const res = await cli(['backfill', 'alerts', '--view', view.id, '--since', '2100-01-01']);
     expect(res.code).toBe(0);
-    const found = /(\d+) records read, 1 view\(s\) and (\d+) matching events: 0 new, 0 already known, (\d+) started before 2100-01-01;/.exec(res.stdout);
+    const found =
+      /(\d+) records read, 1 view\(s\) and (\d+) matching events: 0 new, 0 already known, (\d+) started before 2100-01-01;/.exec(
+        res.stdout,
+      );
     expect(found, res.stdout).not.toBeNull();
     const [read, matches, before] = found!.slice(1).map(Number);
     expect([read, before]).toEqual([matches + 1, matches]);

@@ -48,7 +48,10 @@ export async function pairs(store: Store, table: string, a: string, b: string): 
 /** Ids of rows of `table` whose `column` (a timestamp) is after `since`. */
 export async function writtenAfter(store: Store, table: string, column: string, since: string): Promise<string[]> {
   const rows = await rowsOf(store, table);
-  return rows.filter((r) => (millis(r[column]) ?? 0) > Date.parse(since)).map((r) => String(r.id)).sort();
+  return rows
+    .filter((r) => (millis(r[column]) ?? 0) > Date.parse(since))
+    .map((r) => String(r.id))
+    .sort();
 }
 
 /** The real client, except that fetching one of `failing` developments fails as a 5xx does after its retries. */

@@ -18,7 +18,19 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
   let store: Store;
 
   const sync = (streams: string[], m: Partial<MonitoringSettings>) =>
-    syncOnce(store, sb, streams, { settings: { monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS, ...m } } });
+    syncOnce(store, sb, streams, {
+      settings: {
+        monitoring: {
+          views: [],
+          events: {},
+          tokenUnlocks: {},
+          fullPassEveryHours: 24,
+          params: monitoringParams(),
+          details: ALL_DETAILS,
+          ...m,
+        },
+      },
+    });
 
   beforeAll(async () => {
     sb = await startSandbox({ scale: 0.1, seed: 5 });
@@ -34,9 +46,9 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
     const categories = ['security_and_hacks', 'tokenomics', 'token_listing'];
     const result = await sync(['monitoring-events'], { events: { minimumImportance: 'medium', intelCategories: categories } });
     expect(result.outcome).toBe('success');
-    const wanted = sb.monitoring.events().filter(
-      (e) => LEVELS.indexOf(e.importance) >= LEVELS.indexOf('medium') && e.intelCategories.some((c) => categories.includes(c)),
-    );
+    const wanted = sb.monitoring
+      .events()
+      .filter((e) => LEVELS.indexOf(e.importance) >= LEVELS.indexOf('medium') && e.intelCategories.some((c) => categories.includes(c)));
     expect(wanted.length).toBeGreaterThan(0);
     expect(wanted.length).toBeLessThan(sb.monitoring.events().length);
     expect(await liveRaw(store, 'monitoring_events')).toEqual(new Map(wanted.map((e) => [e.id, e])));
@@ -45,7 +57,10 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
   });
 
   it('an unknown filter name fails the stream with the known names', async () => {
-    const result = await sync(['monitoring-events', 'token-unlocks'], { events: { minImportance: 'high' }, tokenUnlocks: { category: 'x' } });
+    const result = await sync(['monitoring-events', 'token-unlocks'], {
+      events: { minImportance: 'high' },
+      tokenUnlocks: { category: 'x' },
+    });
     const [unlocks, events] = ['token-unlocks', 'monitoring-events'].map((n) => result.streams.find((s) => s.stream === n)!);
     expect(events.outcome).toBe('failed');
     expect(events.error).toContain('unknown filter "minImportance"');
@@ -56,7 +71,8 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
   it('token-unlock deletions stay within what the filters cover', async () => {
     expect((await sync(['token-unlocks'], {})).outcome).toBe('success');
     const before = new Map(sb.monitoring.tokenUnlockAssets().map((a) => [a.id, a]));
-    const removed = (await sb.advance({ seconds: 3600, updateFraction: 0, addFraction: 0, removeFraction: 0.2 })).monitoring.tokenUnlockAssets.removed;
+    const removed = (await sb.advance({ seconds: 3600, updateFraction: 0, addFraction: 0, removeFraction: 0.2 })).monitoring
+      .tokenUnlockAssets.removed;
     const category = before.get(removed[0])!.category;
     const inside = removed.filter((id) => before.get(id)!.category === category);
     const outside = removed.filter((id) => before.get(id)!.category !== category);
@@ -65,7 +81,10 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
     const result = await sync(['token-unlocks'], { tokenUnlocks: { categories: [category.toUpperCase()] } });
     expect(result.streams[0].deleted).toBe(inside.length);
     const rows = await rowsOf(store, 'token_unlock_assets');
-    const deleted = rows.filter((r) => r.deleted_at !== null).map((r) => String(r.id)).sort();
+    const deleted = rows
+      .filter((r) => r.deleted_at !== null)
+      .map((r) => String(r.id))
+      .sort();
     expect(deleted).toEqual([...inside].sort());
 
     // The unfiltered run covers everything again.

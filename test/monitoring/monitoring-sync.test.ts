@@ -13,7 +13,16 @@ import { ALL_DETAILS, fastClient, settings as baseSettings, silent, syncOnce } f
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import {
-  failingDetails, liveRaw, MONITORING_STREAMS, millis, pairs, parseJson, rowsOf, sandboxViewMatches, tick, writtenAfter,
+  failingDetails,
+  liveRaw,
+  MONITORING_STREAMS,
+  millis,
+  pairs,
+  parseJson,
+  rowsOf,
+  sandboxViewMatches,
+  tick,
+  writtenAfter,
 } from './monitoring-fixtures.js';
 
 const UNKNOWN_VIEW = '00000000-0000-4000-8000-00000000beef';
@@ -31,7 +40,9 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     monitoring: { views, events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS },
   });
   const run = (opts: { mode?: 'full'; views?: string[] } = {}) =>
-    syncOnce(store, sb, MONITORING_STREAMS, { settings: { ...monitoring(opts.views ?? views), ...(opts.mode ? { mode: opts.mode } : {}) } });
+    syncOnce(store, sb, MONITORING_STREAMS, {
+      settings: { ...monitoring(opts.views ?? views), ...(opts.mode ? { mode: opts.mode } : {}) },
+    });
 
   async function expectMirrorEqualsSandbox(): Promise<void> {
     const m = sb.monitoring;
@@ -53,9 +64,13 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     expect(sorted(assets.map((r) => `${r.event_id}|${r.asset_id}|${r.class}`))).toEqual(
       sorted(events.flatMap((e) => e.assets.map((a) => `${e.id}|${a.id}|${a.class}`))),
     );
-    const categories = (await pairs(store, 'monitoring_event_categories', 'event_id', 'category_slug')).filter((p) => live.has(p.split('|')[0]));
+    const categories = (await pairs(store, 'monitoring_event_categories', 'event_id', 'category_slug')).filter((p) =>
+      live.has(p.split('|')[0]),
+    );
     expect(categories).toEqual(sorted(events.flatMap((e) => e.intelCategories.map((c) => `${e.id}|${c}`))));
-    const subs = (await pairs(store, 'monitoring_event_subcategories', 'event_id', 'subcategory_slug')).filter((p) => live.has(p.split('|')[0]));
+    const subs = (await pairs(store, 'monitoring_event_subcategories', 'event_id', 'subcategory_slug')).filter((p) =>
+      live.has(p.split('|')[0]),
+    );
     expect(subs).toEqual(sorted(events.flatMap((e) => e.intelSubcategories.map((c) => `${e.id}|${c}`))));
 
     const devRows = (await rowsOf(store, 'monitoring_developments')).filter((r) => r.deleted_at === null);
@@ -67,7 +82,11 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
       // The detail's event reference follows its event (a development added later changes the event's count),
       // without refetching the detail.
       expect(parseJson(r.raw)).toEqual(detail);
-      expect([r.event_id, parseJson(r.documents), millis(r.updated_at)]).toEqual([detail.event.id, detail.documents, Date.parse(detail.updatedAt)]);
+      expect([r.event_id, parseJson(r.documents), millis(r.updated_at)]).toEqual([
+        detail.event.id,
+        detail.documents,
+        Date.parse(detail.updatedAt),
+      ]);
     }
 
     const viewRows = await liveRaw(store, 'monitoring_views');
@@ -116,7 +135,13 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     for (const s of result.streams) expect([s.stream, s.inserted, s.updated, s.deleted, s.errors]).toEqual([s.stream, 0, 0, 0, 0]);
     // The incremental window is one short page; no detail is pending.
     expect(byName(result, 'monitoring-events').requests).toBe(1);
-    for (const table of ['monitoring_events', 'monitoring_developments', 'token_unlock_assets', 'monitoring_views', 'monitoring_categories']) {
+    for (const table of [
+      'monitoring_events',
+      'monitoring_developments',
+      'token_unlock_assets',
+      'monitoring_views',
+      'monitoring_categories',
+    ]) {
       expect(await writtenAfter(store, table, 'synced_at', before)).toEqual([]);
     }
   });
@@ -127,11 +152,17 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     const before = await tick();
     const result = await run({ mode: 'full' });
     expect(result.outcome).toBe('success');
-    const ev = change.events, dv = change.developments, tu = change.tokenUnlockAssets;
+    const ev = change.events,
+      dv = change.developments,
+      tu = change.tokenUnlockAssets;
     expect(await writtenAfter(store, 'monitoring_events', 'synced_at', before)).toEqual(sorted([...ev.added, ...ev.updated]));
     expect(await writtenAfter(store, 'monitoring_developments', 'detail_fetched_at', before)).toEqual(sorted([...dv.added, ...dv.updated]));
     expect(await writtenAfter(store, 'token_unlock_assets', 'synced_at', before)).toEqual(sorted([...tu.added, ...tu.updated]));
-    const deleted = async (table: string) => (await rowsOf(store, table)).filter((r) => r.deleted_at !== null).map((r) => String(r.id)).sort();
+    const deleted = async (table: string) =>
+      (await rowsOf(store, table))
+        .filter((r) => r.deleted_at !== null)
+        .map((r) => String(r.id))
+        .sort();
     expect(await deleted('monitoring_events')).toEqual(sorted(ev.removed));
     expect(await deleted('monitoring_developments')).toEqual(sorted(dv.removed));
     expect(await deleted('token_unlock_assets')).toEqual(sorted(tu.removed));
@@ -141,7 +172,9 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
   });
 
   it('the lookback catches an event updated after its window; older updates wait for the full pass', async () => {
-    const hw = Math.max(...(await rowsOf(store, 'monitoring_events')).filter((r) => r.deleted_at === null).map((r) => millis(r.started_at)!));
+    const hw = Math.max(
+      ...(await rowsOf(store, 'monitoring_events')).filter((r) => r.deleted_at === null).map((r) => millis(r.started_at)!),
+    );
     const change = (await sb.advance({ seconds: 3600, updateFraction: 0.5, addFraction: 0, removeFraction: 0 })).monitoring;
     const started = new Map(sb.monitoring.events().map((e) => [e.id, Date.parse(e.startedAt)]));
     const from = hw - 7 * DAY_MS;
@@ -169,7 +202,13 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     const client = failingDetails(fastClient(sb), failing);
     let result: RunResult;
     try {
-      result = await runSync({ client, store, logger: silent, settings: baseSettings(monitoring(views)), streams: resolveStreams(['monitoring-events']) });
+      result = await runSync({
+        client,
+        store,
+        logger: silent,
+        settings: baseSettings(monitoring(views)),
+        streams: resolveStreams(['monitoring-events']),
+      });
     } finally {
       await client.close();
     }
@@ -190,14 +229,31 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     const matches = sandboxViewMatches(sb, view);
     await store.db.deleteFrom('alert_history').where('view_id', '=', view).execute();
     await store.transaction((tx) =>
-      tx.insertIgnore('alert_history', ['view_id', 'event_id'], [
-        { view_id: view, event_id: matches[0], first_seen_at: new Date().toISOString(), source: 'webhook', delivery_id: 'd-1', development_id: null },
-      ]),
+      tx.insertIgnore(
+        'alert_history',
+        ['view_id', 'event_id'],
+        [
+          {
+            view_id: view,
+            event_id: matches[0],
+            first_seen_at: new Date().toISOString(),
+            source: 'webhook',
+            delivery_id: 'd-1',
+            development_id: null,
+          },
+        ],
+      ),
     );
     const backfill = async (since?: string) => {
       const client = fastClient(sb);
       try {
-        return await runSync({ client, store, logger: silent, settings: baseSettings(monitoring([])), streams: [viewsStream({ views: [view], since, full: since === undefined })] });
+        return await runSync({
+          client,
+          store,
+          logger: silent,
+          settings: baseSettings(monitoring([])),
+          streams: [viewsStream({ views: [view], since, full: since === undefined })],
+        });
       } finally {
         await client.close();
       }
@@ -212,10 +268,12 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     await store.db.deleteFrom('alert_history').where('view_id', '=', view).execute();
     expect((await backfill(since)).outcome).toBe('success');
     history = (await rowsOf(store, 'alert_history')).filter((r) => r.view_id === view);
-    expect(sorted(history.map((r) => String(r.event_id)))).toEqual(sorted(matches.filter((id) => Date.parse(started.get(id)!) >= Date.parse(since))));
+    expect(sorted(history.map((r) => String(r.event_id)))).toEqual(
+      sorted(matches.filter((id) => Date.parse(started.get(id)!) >= Date.parse(since))),
+    );
   });
 
-  it('a wrong key is a typed error with the server\'s message and the fix, never the key', async () => {
+  it("a wrong key is a typed error with the server's message and the fix, never the key", async () => {
     const wrong = 'sbx_wrong_key_0123456789';
     const result = await syncOnce(store, { url: sb.url, apiKey: wrong }, MONITORING_STREAMS, { settings: monitoring(views) });
     const unlocks = byName(result, 'token-unlocks');

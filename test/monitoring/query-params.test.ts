@@ -8,11 +8,16 @@ import { syncSettings } from '../../src/sync/settings.js';
 describe('monitoring query parameter names', () => {
   it('default to the catalog table', () => {
     expect(syncSettings({}).monitoring.params).toEqual(MONITORING_PARAMS);
-    expect(eventFilters({ minimumImportance: 'high', assetIds: ['a', 'b'] }, monitoringParams())).toEqual({ minimumImportance: 'high', assetIds: 'a,b' });
+    expect(eventFilters({ minimumImportance: 'high', assetIds: ['a', 'b'] }, monitoringParams())).toEqual({
+      minimumImportance: 'high',
+      assetIds: 'a,b',
+    });
   });
 
   it('take overrides from configuration, name by name', () => {
-    const params = syncSettings({ monitoring: { queryParams: { events: { minimumImportance: 'importance_min' }, tokenUnlocks: { assetIds: 'asset_ids' } } } }).monitoring.params;
+    const params = syncSettings({
+      monitoring: { queryParams: { events: { minimumImportance: 'importance_min' }, tokenUnlocks: { assetIds: 'asset_ids' } } },
+    }).monitoring.params;
     expect(eventFilters({ minimumImportance: 'high', search: 'etf' }, params)).toEqual({ importance_min: 'high', search: 'etf' });
     expect(tokenUnlockFilters({ assetIds: ['x'] }, params)).toEqual({ asset_ids: 'x' });
     expect(params.viewEvents).toEqual(MONITORING_PARAMS.viewEvents);

@@ -24,14 +24,20 @@ describe('receive command', () => {
     const io = { stdout, stderr: new PassThrough(), env: { DS_WEBHOOK_SECRETS: 'cmd-secret' } } as unknown as CliIo;
     const program = new Command('ds-mirror').option('--db <url>').option('--log-level <level>').exitOverride();
     receiveCommand(program, io);
-    const running = program.parseAsync(['receive', '--db', db, '--log-level', 'silent', '--port', '0', '--path', '/hooks'], { from: 'user' });
+    const running = program.parseAsync(['receive', '--db', db, '--log-level', 'silent', '--port', '0', '--path', '/hooks'], {
+      from: 'user',
+    });
 
     while (!printed.includes('receiving webhooks at')) await new Promise((resolve) => setTimeout(resolve, 20));
     const url = /at (\S+)/.exec(printed)![1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks$/);
     const env = makeEnvelope();
     const body = JSON.stringify(env);
-    const res = await request(url, { method: 'POST', body, headers: { 'x-webhook-signature': sign('cmd-secret', body, Math.floor(Date.now() / 1000)) } });
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'x-webhook-signature': sign('cmd-secret', body, Math.floor(Date.now() / 1000)) },
+    });
     expect(res.statusCode).toBe(200);
     await res.body.dump();
 

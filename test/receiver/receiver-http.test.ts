@@ -43,10 +43,19 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       t = await openTestStore(dialect);
       store = t.store;
-      const sink = new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } });
+      const sink = new Writable({
+        write(chunk, _enc, done) {
+          logLines.push(String(chunk));
+          done();
+        },
+      });
       receiver = await startReceiver({
-        store, port: 0, secrets: ['old-secret', SECRET], allowUnsignedViews: [UNSIGNED_VIEW],
-        maxBodyBytes: 64 * 1024, logger: pino(sink),
+        store,
+        port: 0,
+        secrets: ['old-secret', SECRET],
+        allowUnsignedViews: [UNSIGNED_VIEW],
+        maxBodyBytes: 64 * 1024,
+        logger: pino(sink),
       });
     });
 
@@ -71,10 +80,18 @@ for (const dialect of dialects) {
         const row = await store.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();
         expect(row.body).toBe(body);
         expect(Boolean(row.signed)).toBe(true);
-        expect(row).toMatchObject({ view_id: env.data.view.id, event_id: env.data.event.id, development_id: env.data.latest_development.id });
+        expect(row).toMatchObject({
+          view_id: env.data.view.id,
+          event_id: env.data.event.id,
+          development_id: env.data.latest_development.id,
+        });
         const alert = await store.db.selectFrom('alert_history').selectAll().where('event_id', '=', env.data.event.id).execute();
         expect(alert).toMatchObject([{ view_id: env.data.view.id, source: 'webhook', delivery_id: env.id }]);
-        const dev = await store.db.selectFrom('monitoring_developments').selectAll().where('id', '=', env.data.latest_development.id).executeTakeFirstOrThrow();
+        const dev = await store.db
+          .selectFrom('monitoring_developments')
+          .selectAll()
+          .where('id', '=', env.data.latest_development.id)
+          .executeTakeFirstOrThrow();
         expect(dev).toMatchObject({ event_id: env.data.event.id, title: 'Exploit confirmed', importance: 'high', detail_fetched_at: null });
       });
 
@@ -97,10 +114,22 @@ for (const dialect of dialects) {
         const devId = env.data.latest_development.id;
         const fetched = '2026-11-20T11:00:00.000Z';
         await store.transaction((tx) =>
-          tx.upsertChanged('monitoring_developments', ['id'], [{
-            id: devId, event_id: env.data.event.id, title: 'Fetched title', summary: 'detail', detail_fetched_at: fetched,
-            raw: { id: devId }, row_hash: 'h1',
-          }], fetched),
+          tx.upsertChanged(
+            'monitoring_developments',
+            ['id'],
+            [
+              {
+                id: devId,
+                event_id: env.data.event.id,
+                title: 'Fetched title',
+                summary: 'detail',
+                detail_fetched_at: fetched,
+                raw: { id: devId },
+                row_hash: 'h1',
+              },
+            ],
+            fetched,
+          ),
         );
         expect((await postSigned(receiver.url, env)).status).toBe(200);
         const dev = await store.db.selectFrom('monitoring_developments').selectAll().where('id', '=', devId).executeTakeFirstOrThrow();
@@ -110,28 +139,48 @@ for (const dialect of dialects) {
 
       const refusals: [string, number, string, () => { body: string | Buffer; headers: Record<string, string>; env?: any }][] = [
         ['forged (unknown secret)', 401, 'bad_signature', () => signed(makeEnvelope(), 'not-our-secret')],
-        ['tampered body', 401, 'bad_signature', () => {
-          const s = signed(makeEnvelope());
-          return { ...s, body: (s.body as string).replace('Exploit confirmed', 'Exploit denied') };
-        }],
+        [
+          'tampered body',
+          401,
+          'bad_signature',
+          () => {
+            const s = signed(makeEnvelope());
+            return { ...s, body: (s.body as string).replace('Exploit confirmed', 'Exploit denied') };
+          },
+        ],
         ['stale timestamp', 401, 'stale_timestamp', () => signed(makeEnvelope(), SECRET, nowSec() - 301)],
         ['future timestamp', 401, 'future_timestamp', () => signed(makeEnvelope(), SECRET, nowSec() + 301)],
-        ['malformed header', 401, 'malformed_signature', () => {
-          const s = signed(makeEnvelope());
-          return { ...s, headers: { 'x-webhook-signature': s.headers['x-webhook-signature'].replace('t=', 'ts=') } };
-        }],
+        [
+          'malformed header',
+          401,
+          'malformed_signature',
+          () => {
+            const s = signed(makeEnvelope());
+            return { ...s, headers: { 'x-webhook-signature': s.headers['x-webhook-signature'].replace('t=', 'ts=') } };
+          },
+        ],
         ['unsigned, view not allowed', 401, 'missing_signature', () => ({ body: JSON.stringify(makeEnvelope()), headers: {} })],
-        ['oversized', 413, 'body_too_large', () => {
-          const env = makeEnvelope();
-          env.data.latest_development.summary = 'x'.repeat(70 * 1024);
-          return signed(env);
-        }],
+        [
+          'oversized',
+          413,
+          'body_too_large',
+          () => {
+            const env = makeEnvelope();
+            env.data.latest_development.summary = 'x'.repeat(70 * 1024);
+            return signed(env);
+          },
+        ],
         ['non-JSON', 400, 'invalid_json', () => signedRaw('this is not json')],
-        ['invalid envelope', 400, 'invalid_envelope', () => {
-          const env = makeEnvelope();
-          env.type = 'something_else';
-          return signed(env);
-        }],
+        [
+          'invalid envelope',
+          400,
+          'invalid_envelope',
+          () => {
+            const env = makeEnvelope();
+            env.type = 'something_else';
+            return signed(env);
+          },
+        ],
       ];
 
       it.each(refusals)('refuses %s with %i and stores nothing', async (_name, status, reason, build) => {
@@ -148,14 +197,18 @@ for (const dialect of dialects) {
       it('refuses an oversized chunked body (no content-length) with 413', async () => {
         const countsBefore = await rowCounts(store);
         const chunks = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(8 * 1024, 0x20)));
-        const res = await request(receiver.url, { method: 'POST', body: chunks, headers: { 'x-webhook-signature': 't=1,v1=' + '0'.repeat(64) } });
+        const res = await request(receiver.url, {
+          method: 'POST',
+          body: chunks,
+          headers: { 'x-webhook-signature': `t=1,v1=${'0'.repeat(64)}` },
+        });
         expect(res.statusCode).toBe(413);
         await res.body.dump();
         expect(await rowCounts(store)).toEqual(countsBefore);
       });
 
       it('answers 404 off the webhook path and 405 to other methods', async () => {
-        expect((await post(receiver.url + '/x', '{}')).status).toBe(404);
+        expect((await post(`${receiver.url}/x`, '{}')).status).toBe(404);
         const get = await request(receiver.url);
         expect(get.statusCode).toBe(405);
         expect(get.headers.allow).toBe('POST');
@@ -177,9 +230,11 @@ for (const dialect of dialects) {
         // Each delivery sent twice, interleaved, as concurrent retries would.
         const sends = [...envs, ...envs].map((env) => () => postSigned(receiver.url, env));
         const statuses: number[] = [];
-        await Promise.all(Array.from({ length: 64 }, async () => {
-          for (let job = sends.shift(); job; job = sends.shift()) statuses.push((await job()).status);
-        }));
+        await Promise.all(
+          Array.from({ length: 64 }, async () => {
+            for (let job = sends.shift(); job; job = sends.shift()) statuses.push((await job()).status);
+          }),
+        );
         expect(statuses.filter((s) => s === 200)).toHaveLength(300);
         const ids = envs.map((e) => e.id);
         const rows = await store.db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).execute();

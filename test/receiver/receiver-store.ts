@@ -7,11 +7,17 @@ import type { Store } from '../../src/store/index.js';
 /** Every insert into webhook_deliveries fails until the returned function is called. */
 export async function failDeliveryInserts(store: Store): Promise<() => Promise<void>> {
   if (store.dialect === 'sqlite') {
-    await sql`create trigger ds_test_fail before insert on webhook_deliveries begin select raise(abort, 'disk I/O error (injected)'); end`.execute(store.db);
+    await sql`create trigger ds_test_fail before insert on webhook_deliveries begin select raise(abort, 'disk I/O error (injected)'); end`.execute(
+      store.db,
+    );
     return async () => void (await sql`drop trigger ds_test_fail`.execute(store.db));
   }
-  await sql`create function ds_test_fail() returns trigger language plpgsql as $$ begin raise exception 'disk I/O error (injected)'; end $$`.execute(store.db);
-  await sql`create trigger ds_test_fail before insert on webhook_deliveries for each statement execute function ds_test_fail()`.execute(store.db);
+  await sql`create function ds_test_fail() returns trigger language plpgsql as $$ begin raise exception 'disk I/O error (injected)'; end $$`.execute(
+    store.db,
+  );
+  await sql`create trigger ds_test_fail before insert on webhook_deliveries for each statement execute function ds_test_fail()`.execute(
+    store.db,
+  );
   return async () => {
     await sql`drop trigger ds_test_fail on webhook_deliveries`.execute(store.db);
     await sql`drop function ds_test_fail()`.execute(store.db);

@@ -41,10 +41,12 @@ for (const dialect of dialects) {
     const receivers: Receiver[] = [];
 
     const start = (store: Store, port: number, extra: Partial<ReceiverOptions> = {}) =>
-      startReceiver({ store, port, secrets: ['old-secret', SECRET], allowUnsignedViews: [views[1]], logger: silent, ...extra }).then((r) => {
-        receivers.push(r);
-        return r;
-      });
+      startReceiver({ store, port, secrets: ['old-secret', SECRET], allowUnsignedViews: [views[1]], logger: silent, ...extra }).then(
+        (r) => {
+          receivers.push(r);
+          return r;
+        },
+      );
 
     /** Moves the sandbox one day on: new developments trigger deliveries to the views they match. */
     const advance = () => {
@@ -65,7 +67,12 @@ for (const dialect of dialects) {
     beforeEach(async () => {
       t = await openTestStore(dialect);
       svc = createMonitoringService({
-        seed: 11, scale: 0.3, profile: 'default', apiKey: 'k', now: () => new Date(Date.UTC(2026, 10, day)), webhooks: { timeFactor: TIME_FACTOR },
+        seed: 11,
+        scale: 0.3,
+        profile: 'default',
+        apiKey: 'k',
+        now: () => new Date(Date.UTC(2026, 10, day)),
+        webhooks: { timeFactor: TIME_FACTOR },
       });
       views = svc.views().map((v) => v.id);
       const port = await freePort();
@@ -128,7 +135,8 @@ for (const dialect of dialects) {
       await start(t.store, Number(new URL(url).port));
       advance();
       // The storage recovers once the sender has seen a failure.
-      while (!svc.deliveries().some((d) => d.attempts.some((a) => a.status === 503))) await new Promise((resolve) => setTimeout(resolve, 5));
+      while (!svc.deliveries().some((d) => d.attempts.some((a) => a.status === 503)))
+        await new Promise((resolve) => setTimeout(resolve, 5));
       await restore();
       await drain();
       const log = svc.deliveries();

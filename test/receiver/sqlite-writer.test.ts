@@ -31,7 +31,11 @@ describe('SQLite writer thread', () => {
       second.data.view.id = crypto.randomUUID();
       expect((await writer.write([first, accepted(second)])).inserted).toBe(0);
       expect(await rowCounts(t.store, first.envelope)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
-      const row = await t.store.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', first.envelope.id).executeTakeFirstOrThrow();
+      const row = await t.store.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('id', '=', first.envelope.id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ body: first.body, signed: 1, received_at: first.receivedAt });
     } finally {
       await writer.close();

@@ -36,8 +36,11 @@ function diff(before: Map<string, string>, after: Map<string, string>) {
     removed: sorted([...before.keys()].filter((k) => !after.has(k))),
   };
 }
-const sortedChanges = (c: { added: string[]; updated: string[]; removed: string[] }) =>
-  ({ added: [...c.added].sort(), updated: [...c.updated].sort(), removed: [...c.removed].sort() });
+const sortedChanges = (c: { added: string[]; updated: string[]; removed: string[] }) => ({
+  added: [...c.added].sort(),
+  updated: [...c.updated].sort(),
+  removed: [...c.removed].sort(),
+});
 
 const make = (seed = 21, scale = 0.25) => createMonitoringService({ seed, scale, profile: 'default', apiKey: 'k', now: () => START });
 
@@ -72,7 +75,9 @@ describe('advance', () => {
         expect(Date.parse(d.startedAt)).toBeLessThanOrEqual(to.getTime());
       }
       // Developments were added to existing events too, and their events report the change.
-      const onExisting = change.developments.added.filter((id) => !change.events.added.includes(JSON.parse(after.developments.get(id)!).event.id));
+      const onExisting = change.developments.added.filter(
+        (id) => !change.events.added.includes(JSON.parse(after.developments.get(id)!).event.id),
+      );
       expect(onExisting.length).toBeGreaterThan(0);
       for (const id of onExisting) expect(change.events.updated).toContain(JSON.parse(after.developments.get(id)!).event.id);
       before = after;
@@ -118,7 +123,11 @@ describe('advance', () => {
     const big = make(1, 50);
     expect(big.sizes).toEqual({ tokenUnlocks: 15000, events: 100000, assets: 50000, views: 500 });
     expect(memory() - before).toBeLessThan(150e6);
-    const page = big.handle({ path: '/monitoring/v2/events', query: new URLSearchParams('limit=100&page=1000'), headers: { 'x-service-api-key': 'k' } })!;
+    const page = big.handle({
+      path: '/monitoring/v2/events',
+      query: new URLSearchParams('limit=100&page=1000'),
+      headers: { 'x-service-api-key': 'k' },
+    })!;
     expect((page.body as any).metadata.totalRows).toBe(100000);
     expect((page.body as any).data).toHaveLength(100);
     await big.close();

@@ -54,8 +54,22 @@ describe('events envelope and shapes', () => {
       expect(e.assets[0].class).toBe('primary');
       for (const a of e.assets) expect(Object.keys(a).sort()).toEqual(['class', 'id', 'name', 'slug', 'symbol']);
       for (const d of e.developments) {
-        expect(Object.keys(d).sort()).toEqual(['actionable', 'endedAt', 'governance', 'id', 'importance', 'intelCategories',
-          'intelSubcategories', 'slug', 'startedAt', 'summary', 'title', 'verified'].sort());
+        expect(Object.keys(d).sort()).toEqual(
+          [
+            'actionable',
+            'endedAt',
+            'governance',
+            'id',
+            'importance',
+            'intelCategories',
+            'intelSubcategories',
+            'slug',
+            'startedAt',
+            'summary',
+            'title',
+            'verified',
+          ].sort(),
+        );
       }
     }
   });
@@ -67,8 +81,19 @@ describe('events envelope and shapes', () => {
       expect(devs.length).toBeGreaterThanOrEqual(1);
       expect(e.documentCount).toBe(devs.reduce((n, d) => n + d.documents.length, 0));
       expect(e.startedAt).toBe(devs.map((d) => d.startedAt).sort()[0]);
-      expect(e.endedAt).toBe(devs.map((d) => d.endedAt).sort().at(-1));
-      expect(e.updatedAt >= devs.map((d) => d.updatedAt).sort().at(-1)!).toBe(true);
+      expect(e.endedAt).toBe(
+        devs
+          .map((d) => d.endedAt)
+          .sort()
+          .at(-1),
+      );
+      expect(
+        e.updatedAt >=
+          devs
+            .map((d) => d.updatedAt)
+            .sort()
+            .at(-1)!,
+      ).toBe(true);
       expect(LEVELS.indexOf(e.importance)).toBe(Math.max(...devs.map((d) => LEVELS.indexOf(d.importance))));
       expect(new Set(e.intelSubcategories)).toEqual(new Set(devs.flatMap((d) => d.intelSubcategories)));
       expect(new Set(e.intelCategories)).toEqual(new Set(devs.flatMap((d) => d.intelCategories)));
@@ -85,7 +110,15 @@ describe('events envelope and shapes', () => {
 
 describe('page size and page coercion (never an error)', () => {
   it.each([
-    ['', 10], ['limit=0', 10], ['limit=-5', 10], ['limit=abc', 10], ['limit=2.5', 10], ['limit=100', 100], ['limit=101', 100], ['limit=5000', 100], ['limit=37', 37],
+    ['', 10],
+    ['limit=0', 10],
+    ['limit=-5', 10],
+    ['limit=abc', 10],
+    ['limit=2.5', 10],
+    ['limit=100', 100],
+    ['limit=101', 100],
+    ['limit=5000', 100],
+    ['limit=37', 37],
   ])('%s gives page size %i', (query, size) => {
     const { status, body } = get(query);
     expect(status).toBe(200);
@@ -123,7 +156,8 @@ describe('the 15 filters', () => {
 
   it('intelCategories and intelSubcategories (OR within, AND across)', () => {
     expect(ids('intelCategories=tokenomics,performance')).toEqual(
-      expected((e) => e.intelCategories.some((c) => c === 'tokenomics' || c === 'performance')));
+      expected((e) => e.intelCategories.some((c) => c === 'tokenomics' || c === 'performance')),
+    );
     expect(ids('intelSubcategories=airdrop&intelCategories=tokenomics')).toEqual(expected((e) => e.intelSubcategories.includes('airdrop')));
     expect(ids('intelCategories=not_a_category')).toEqual([]);
   });
@@ -176,7 +210,11 @@ describe('the 15 filters', () => {
     const word = first().assets[0].name.split(' ')[0];
     const got = ids(`search=${word.toUpperCase()}`);
     expect(got).toContain(first().id);
-    expect(got).toEqual(expected((e) => `${e.title}\n${e.summary}\n${e.assets.map((a) => `${a.name} ${a.symbol}`).join(' ')}`.toLowerCase().includes(word.toLowerCase())));
+    expect(got).toEqual(
+      expected((e) =>
+        `${e.title}\n${e.summary}\n${e.assets.map((a) => `${a.name} ${a.symbol}`).join(' ')}`.toLowerCase().includes(word.toLowerCase()),
+      ),
+    );
     expect(get(`search=${'x'.repeat(200)}`).status).toBe(200);
     expect(get(`search=${'x'.repeat(201)}`).status).toBe(400);
   });
@@ -198,7 +236,10 @@ describe('errors and auth', () => {
   });
 
   it('answers 404 for unknown developments and paths, null for paths that are not its own', () => {
-    expect(get('', '/monitoring/v2/developments/00000000-0000-4000-8000-000000000000')).toEqual({ status: 404, body: { error: expect.any(String), data: null } });
+    expect(get('', '/monitoring/v2/developments/00000000-0000-4000-8000-000000000000')).toEqual({
+      status: 404,
+      body: { error: expect.any(String), data: null },
+    });
     const dev = all[0].developments[0];
     expect(get('', `/monitoring/v2/developments/${dev.id}`).body.data.id).toBe(dev.id);
     expect(get('', '/monitoring/v2/nothing-here').status).toBe(404);

@@ -38,19 +38,32 @@ describe('monitoring over HTTP', () => {
     const events = await get('/monitoring/v2/events?limit=3&intelCategories=tokenomics,performance');
     expect(events.status).toBe(200);
     expect(events.type).toContain('application/json');
-    const direct = sandbox.monitoring.handle({ path: '/monitoring/v2/events', query: new URLSearchParams('limit=3&intelCategories=tokenomics,performance'), headers: { 'x-service-api-key': sandbox.apiKey } });
+    const direct = sandbox.monitoring.handle({
+      path: '/monitoring/v2/events',
+      query: new URLSearchParams('limit=3&intelCategories=tokenomics,performance'),
+      headers: { 'x-service-api-key': sandbox.apiKey },
+    });
     expect(events.body).toEqual(JSON.parse(JSON.stringify(direct!.body)));
     expect((await get('/monitoring/v2/categories')).body.data).toHaveLength(11);
     const view = sandbox.monitoring.views()[0];
     expect((await get(`/monitoring/v2/monitoring-views/${view.slug}`)).body.data.id).toBe(view.id);
     const dev = events.body.data[0].developments[0];
     expect((await get(`/monitoring/v2/developments/${dev.id}`)).body.data.id).toBe(dev.id);
-    expect(await get('/monitoring/v2/developments/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { data: null } });
-    expect(await get(`/monitoring/v2/events?eventIds=bogus`)).toMatchObject({ status: 400, body: { error: expect.stringContaining('"bogus"'), data: null } });
+    expect(await get('/monitoring/v2/developments/00000000-0000-4000-8000-000000000000')).toMatchObject({
+      status: 404,
+      body: { data: null },
+    });
+    expect(await get(`/monitoring/v2/events?eventIds=bogus`)).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining('"bogus"'), data: null },
+    });
   });
 
   it('rejects bad credentials: token unlocks with "invalid auth mechanism", monitoring with its envelope', async () => {
-    expect(await get('/token-unlocks/v1/assets', null)).toMatchObject({ status: 401, body: { error: 'invalid auth mechanism', data: null } });
+    expect(await get('/token-unlocks/v1/assets', null)).toMatchObject({
+      status: 401,
+      body: { error: 'invalid auth mechanism', data: null },
+    });
     expect(await get('/monitoring/v2/events', 'wrong')).toMatchObject({ status: 401, body: { data: null } });
     const unlocks = await get('/token-unlocks/v1/assets?page=2&limit=1');
     expect(unlocks.status).toBe(200);

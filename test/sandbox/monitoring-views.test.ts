@@ -1,6 +1,11 @@
 // Monitoring views, view events and the category taxonomy, through `handle`.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMonitoringService, type MonitoringEvent, type MonitoringService, type MonitoringView } from '../../sandbox/monitoring/index.js';
+import {
+  createMonitoringService,
+  type MonitoringEvent,
+  type MonitoringService,
+  type MonitoringView,
+} from '../../sandbox/monitoring/index.js';
 
 const KEY = 'views-key';
 const NOW = new Date('2025-03-10T12:00:00Z');
@@ -45,8 +50,19 @@ describe('categories', () => {
     const { status, body } = get('/monitoring/v2/categories');
     expect(status).toBe(200);
     expect(body.error).toBeNull();
-    expect(body.data.map((c: any) => c.slug)).toEqual(['component_management', 'launches_and_releases', 'legal_and_regulatory', 'performance',
-      'protocol_management', 'security_and_hacks', 'team_and_operations', 'token_listing', 'tokenomics', 'treasury_management', 'no_category']);
+    expect(body.data.map((c: any) => c.slug)).toEqual([
+      'component_management',
+      'launches_and_releases',
+      'legal_and_regulatory',
+      'performance',
+      'protocol_management',
+      'security_and_hacks',
+      'team_and_operations',
+      'token_listing',
+      'tokenomics',
+      'treasury_management',
+      'no_category',
+    ]);
     const subs = Object.fromEntries(body.data.map((c: any) => [c.slug, c.subcategories.map((x: any) => x.slug)]));
     expect(subs.token_listing).toEqual(['spot_listing', 'delisting', 'other_listing']);
     expect(subs.no_category).toEqual(['no_subcategory']);
@@ -68,9 +84,30 @@ describe('monitoring views', () => {
       expect(get(`/monitoring/v2/monitoring-views/${v.id}`).body).toEqual({ error: null, data: v });
       expect(get(`/monitoring/v2/monitoring-views/${v.slug}`).body.data.id).toBe(v.id);
       expect(v.slug.startsWith(`${v.id}-`)).toBe(true);
-      expect(Object.keys(v).sort()).toEqual(['actionable', 'assetEcosystemNetworkIds', 'assetIds', 'assetPreTge', 'assetSectors', 'assetSubsectors',
-        'configurationType', 'evaluationStartAt', 'governance', 'id', 'intelCategories', 'intelSubcategories', 'isOwner', 'lastMatchAt',
-        'matchCount24h', 'minimumImportance', 'name', 'slug', 'teamShared', 'verified'].sort());
+      expect(Object.keys(v).sort()).toEqual(
+        [
+          'actionable',
+          'assetEcosystemNetworkIds',
+          'assetIds',
+          'assetPreTge',
+          'assetSectors',
+          'assetSubsectors',
+          'configurationType',
+          'evaluationStartAt',
+          'governance',
+          'id',
+          'intelCategories',
+          'intelSubcategories',
+          'isOwner',
+          'lastMatchAt',
+          'matchCount24h',
+          'minimumImportance',
+          'name',
+          'slug',
+          'teamShared',
+          'verified',
+        ].sort(),
+      );
       expect(Number.isInteger(v.matchCount24h)).toBe(true);
     }
   });
@@ -113,8 +150,11 @@ describe('monitoring views', () => {
     expect(page.metadata).toEqual({ limit: 100, page: 2, totalRows: all.length, totalPages: Math.ceil(all.length / 100) });
     expect(page.data.map((e: MonitoringEvent) => e.id)).toEqual(all.slice(100, 200).map((e) => e.id));
     const word = all[0].assets[0].name.toLowerCase();
-    expect(viewEventIds(v.id, `search=${encodeURIComponent(word)}`)).toEqual(all.filter((e) =>
-      `${e.title}\n${e.summary}\n${e.assets.map((a) => `${a.name} ${a.symbol}`).join(' ')}`.toLowerCase().includes(word)).map((e) => e.id));
+    expect(viewEventIds(v.id, `search=${encodeURIComponent(word)}`)).toEqual(
+      all
+        .filter((e) => `${e.title}\n${e.summary}\n${e.assets.map((a) => `${a.name} ${a.symbol}`).join(' ')}`.toLowerCase().includes(word))
+        .map((e) => e.id),
+    );
     expect(get(`/monitoring/v2/monitoring-views/${v.id}/events`, `search=${'y'.repeat(201)}`).status).toBe(400);
   });
 
@@ -123,6 +163,11 @@ describe('monitoring views', () => {
     const now = NOW.getTime();
     const recent = all.filter((e) => Date.parse(e.updatedAt) > now - 86_400_000 && Date.parse(e.updatedAt) <= now);
     expect(v.matchCount24h).toBe(recent.length);
-    expect(v.lastMatchAt).toBe(all.map((e) => e.updatedAt).sort().at(-1));
+    expect(v.lastMatchAt).toBe(
+      all
+        .map((e) => e.updatedAt)
+        .sort()
+        .at(-1),
+    );
   });
 });

@@ -91,7 +91,15 @@ describe('the quota spec', () => {
     ]);
   });
 
-  it.each(['v1', 'v1=2500', 'v2=1/day', 'v1=1/week', 'v1=-1/day', 'v1=1.5/day', 'v1=1/day,v1=2/day'])('rejects "%s" in one line', (spec) => {
+  it.each([
+    'v1',
+    'v1=2500',
+    'v2=1/day',
+    'v1=1/week',
+    'v1=-1/day',
+    'v1=1.5/day',
+    'v1=1/day,v1=2/day',
+  ])('rejects "%s" in one line', (spec) => {
     expect(() => parseQuota(spec)).toThrow(/^(bad quota|quota for v1 per day given twice)[^\n]*$/);
   });
 });
@@ -101,17 +109,28 @@ describe('control endpoints', () => {
     sb = await startSandbox({ scale: 0.1, control: true });
     const s = sb;
     const call = async (method: string, body?: unknown) => {
-      const res = await fetch(`${s.url}/_sandbox/quota`, { method, headers: { 'x-api-key': s.apiKey, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, body: await res.json() as any };
+      const res = await fetch(`${s.url}/_sandbox/quota`, {
+        method,
+        headers: { 'x-api-key': s.apiKey, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
     };
     await get(s, '/v1/chains?limit=1');
-    expect((await call('GET')).body).toMatchObject({ quota: null, refused: 0, exceeded: false, families: { v1: { limits: [], requests: 1 } } });
+    expect((await call('GET')).body).toMatchObject({
+      quota: null,
+      refused: 0,
+      exceeded: false,
+      families: { v1: { limits: [], requests: 1 } },
+    });
     const set = await call('PUT', { spec: 'v1=2/day' });
     expect(set.body.families.v1.limits).toEqual([{ period: 'day', limit: 2, used: 1, remaining: 1, resetsAt: '2025-06-02T00:00:00.000Z' }]);
     await get(s, '/v1/chains?limit=1');
     expect((await get(s, '/v1/chains?limit=1')).status).toBe(429);
-    expect((await call('PUT', { limits: [{ family: 'v1', limit: 5, period: 'day' }] })).body).toMatchObject({ quota: 'v1=5/day', refused: 1 });
+    expect((await call('PUT', { limits: [{ family: 'v1', limit: 5, period: 'day' }] })).body).toMatchObject({
+      quota: 'v1=5/day',
+      refused: 1,
+    });
     expect((await get(s, '/v1/chains?limit=1')).remaining).toBe('2');
     expect((await call('PUT', { spec: 'v1=lots' })).status).toBe(400);
     expect((await call('PUT', { limits: [{ family: 'v1', limit: -1, period: 'day' }] })).status).toBe(400);

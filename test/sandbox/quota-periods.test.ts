@@ -18,8 +18,11 @@ async function get(s: Sandbox, path: string) {
   const h = (name: string) => res.headers.get(name);
   return {
     status: res.status,
-    body: await res.json() as any,
-    limit: h('x-ratelimit-limit'), remaining: h('x-ratelimit-remaining'), reset: h('x-ratelimit-reset'), retryAfter: h('retry-after'),
+    body: (await res.json()) as any,
+    limit: h('x-ratelimit-limit'),
+    remaining: h('x-ratelimit-remaining'),
+    reset: h('x-ratelimit-reset'),
+    retryAfter: h('retry-after'),
   };
 }
 
@@ -34,7 +37,10 @@ describe('per minute', () => {
     }
     const refused = await get(sb, '/monitoring/v2/events?limit=1');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/^Per-minute request quota exceeded \(3 requests a minute\)/), data: null });
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/^Per-minute request quota exceeded \(3 requests a minute\)/),
+      data: null,
+    });
     expect([refused.limit, refused.remaining, refused.reset, refused.retryAfter]).toEqual(['3', '0', reset, '45']);
 
     await sb.advance({ seconds: 44 });
@@ -42,7 +48,12 @@ describe('per minute', () => {
     await sb.advance({ seconds: 1 });
     const renewed = await get(sb, '/monitoring/v2/categories');
     expect([renewed.status, renewed.remaining]).toEqual([200, '2']);
-    expect(sb.quota().families.monitoring).toMatchObject({ requests: 4, refused: 2, exceeded: false, used: { minute: 1, day: 4, month: 4 } });
+    expect(sb.quota().families.monitoring).toMatchObject({
+      requests: 4,
+      refused: 2,
+      exceeded: false,
+      used: { minute: 1, day: 4, month: 4 },
+    });
   });
 });
 
@@ -53,7 +64,10 @@ describe('per day', () => {
     expect((await get(sb, '/token-unlocks/v1/assets')).remaining).toBe('0');
     const refused = await get(sb, '/token-unlocks/v1/assets');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/^Daily request quota exceeded .*renews at 2025-06-02T00:00:00.000Z$/), data: null });
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/^Daily request quota exceeded .*renews at 2025-06-02T00:00:00.000Z$/),
+      data: null,
+    });
     expect(refused.retryAfter).toBe(String(12 * 3600));
     expect(refused.reset).toBe(String(unix('2025-06-02T00:00:00Z')));
     await sb.advance({ seconds: 12 * 3600 - 1 });
@@ -70,7 +84,10 @@ describe('per calendar month', () => {
     expect((await get(sb, '/v1/chains?limit=1')).status).toBe(200);
     const refused = await get(sb, '/v1/chains?limit=1');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ statusCode: 429, message: expect.stringMatching(/^Monthly request quota exceeded \(2 requests a month\); it renews at 2025-02-01T00:00:00.000Z$/) });
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      message: expect.stringMatching(/^Monthly request quota exceeded \(2 requests a month\); it renews at 2025-02-01T00:00:00.000Z$/),
+    });
     expect([refused.retryAfter, refused.remaining, refused.limit]).toEqual(['3600', '0', '2']);
     await sb.advance({ seconds: 3600 });
     expect((await get(sb, '/v1/chains?limit=1')).status).toBe(200);

@@ -8,7 +8,9 @@ import { startSandbox } from '../../sandbox/index.js';
 
 /** Starts the CLI, collects its start-up lines (to the end of the view list), runs `use`, then stops it. */
 async function withCli(args: string[], use: (lines: string[]) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const lines: string[] = [];
@@ -48,7 +50,7 @@ describe('npm run sandbox', () => {
       const key = /API key: (\S+)/.exec(text)![1];
       // The printed id is one the service resolves.
       const view = await fetch(`${url}/monitoring/v2/monitoring-views/${expected[1].id}`, { headers: { 'x-service-api-key': key } });
-      expect((await view.json() as any).data.name).toBe(expected[1].name);
+      expect(((await view.json()) as any).data.name).toBe(expected[1].name);
       const call = () => fetch(`${url}/token-unlocks/v1/assets`, { headers: { 'x-service-api-key': key } }).then((r) => r.status);
       expect(await call()).toBe(200);
       expect(await call()).toBe(429);
@@ -77,7 +79,7 @@ describe('GET /_sandbox/views', () => {
     try {
       const res = await fetch(`${sb.url}/_sandbox/views`, { headers: { 'x-api-key': sb.apiKey } });
       expect(res.status).toBe(200);
-      const views = await res.json() as Array<{ id: string; slug: string; name: string }>;
+      const views = (await res.json()) as Array<{ id: string; slug: string; name: string }>;
       expect(views).toHaveLength(30);
       expect(views).toEqual(sb.monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })));
       expect((await fetch(`${sb.url}/_sandbox/views`, { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);

@@ -25,16 +25,21 @@ describe('authentication', () => {
     expect((await get('/v1/market-stats?limit=1')).status).toBe(200);
   });
 
-  it.each(['/v1/assets', '/v1/projects', '/v1/glossary', '/v1/sec/filings', '/v1/assets/1000/markets'])(
-    '%s needs x-api-key: 401 without it, with a wrong one, or with only x-service-api-key', async (path) => {
-      for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-service-api-key': KEY }] as Record<string, string>[]) {
-        const r = await get(path, headers);
-        expect(r.status).toBe(401);
-        expect(r.body).toMatchObject({ statusCode: 401 });
-        expect(typeof r.body.message).toBe('string');
-      }
-      expect((await get(path, { 'x-api-key': KEY })).status).toBe(200);
-    });
+  it.each([
+    '/v1/assets',
+    '/v1/projects',
+    '/v1/glossary',
+    '/v1/sec/filings',
+    '/v1/assets/1000/markets',
+  ])('%s needs x-api-key: 401 without it, with a wrong one, or with only x-service-api-key', async (path) => {
+    for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-service-api-key': KEY }] as Record<string, string>[]) {
+      const r = await get(path, headers);
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ statusCode: 401 });
+      expect(typeof r.body.message).toBe('string');
+    }
+    expect((await get(path, { 'x-api-key': KEY })).status).toBe(200);
+  });
 
   it('charts accept either header alone', async () => {
     expect((await get('/v1/charts?limit=1', { 'x-api-key': KEY })).status).toBe(200);

@@ -63,7 +63,8 @@ describe('chaos', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await page.text()).toMatch(/^<!DOCTYPE html>/);
     sb.setChaos({ html: { times: 2, path: '/v1/chains' } });
-    const kinds = async (path: string) => (await fetch(`${sb.url}${path}`, { headers: { 'x-api-key': sb.apiKey } })).headers.get('content-type');
+    const kinds = async (path: string) =>
+      (await fetch(`${sb.url}${path}`, { headers: { 'x-api-key': sb.apiKey } })).headers.get('content-type');
     expect(await kinds('/v1/market-stats?limit=1')).toMatch(/json/); // another path: untouched, nothing counted down
     expect(await kinds('/v1/chains?limit=1')).toMatch(/html/);
     expect(await kinds('/v1/chains?limit=1&page=2')).toMatch(/html/);
@@ -97,7 +98,13 @@ describe('chaos', () => {
 
   it('parses the --chaos flag format and refuses bad settings', () => {
     expect(parseChaos('5xx=0.05,429=0.02,reset=0.01,truncate=0.01,latency=20ms,retry-after=2,seed=9')).toEqual({
-      rate5xx: 0.05, rate429: 0.02, rateReset: 0.01, rateTruncate: 0.01, latencyMs: 20, retryAfterSeconds: 2, seed: 9,
+      rate5xx: 0.05,
+      rate429: 0.02,
+      rateReset: 0.01,
+      rateTruncate: 0.01,
+      latencyMs: 20,
+      retryAfterSeconds: 2,
+      seed: 9,
     });
     expect(parseChaos('latency=1s')).toEqual({ latencyMs: 1000 });
     expect(() => parseChaos('boom=1')).toThrow(/bad chaos setting/);

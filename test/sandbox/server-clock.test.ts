@@ -91,8 +91,11 @@ describe('clock advances', () => {
 
 describe('determinism', () => {
   it('the same seed serves the same bytes; another seed serves other data', async () => {
-    const [a, b, c] = await Promise.all([startSandbox({ seed: 11, scale: 0.2 }), startSandbox({ seed: 11, scale: 0.2 }),
-      startSandbox({ seed: 12, scale: 0.2 })]);
+    const [a, b, c] = await Promise.all([
+      startSandbox({ seed: 11, scale: 0.2 }),
+      startSandbox({ seed: 11, scale: 0.2 }),
+      startSandbox({ seed: 12, scale: 0.2 }),
+    ]);
     try {
       for (const path of ['/v1/assets?expand=price,market_cap', '/v1/projects?limit=50', '/v1/sec/filings', '/v1/charts']) {
         expect((await get(b, path)).text).toBe((await get(a, path)).text);
@@ -120,9 +123,12 @@ describe('control endpoints', () => {
   it('drive the clock, chaos and the request counter over HTTP, behind the API key', async () => {
     const sb = await startSandbox({ scale: 0.1, control: true });
     const call = async (method: string, path: string, body?: unknown, key = sb.apiKey) => {
-      const res = await fetch(sb.url + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, body: await res.json() as any };
+      const res = await fetch(sb.url + path, {
+        method,
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
     };
     try {
       expect((await call('GET', '/_sandbox/clock', undefined, 'wrong')).status).toBe(401);

@@ -58,8 +58,9 @@ describe('token-unlock assets', () => {
     const tagged = all.filter((a) => (a.tags ?? []).some((t) => tags.includes(t))).map((a) => a.id);
     expect(tagged.length).toBeGreaterThan(0);
     expect(ids(`tags=${tags.join(',')}`)).toEqual(tagged);
-    expect(ids(`tags=${tags.join(',')}&category=${cats[0]}`)).toEqual(all.filter((a) =>
-      (a.tags ?? []).some((t) => tags.includes(t)) && a.category === cats[0]).map((a) => a.id));
+    expect(ids(`tags=${tags.join(',')}&category=${cats[0]}`)).toEqual(
+      all.filter((a) => (a.tags ?? []).some((t) => tags.includes(t)) && a.category === cats[0]).map((a) => a.id),
+    );
   });
 
   it('rejects a missing or wrong key with {error:"invalid auth mechanism", data:null} (401)', () => {
@@ -69,8 +70,20 @@ describe('token-unlock assets', () => {
   });
 
   it('is deterministic from the seed and differs across seeds', () => {
-    const again = createMonitoringService({ seed: 3, scale: 1, profile: 'default', apiKey: KEY, now: () => new Date('2025-01-01T00:00:00Z') });
-    const other = createMonitoringService({ seed: 4, scale: 1, profile: 'default', apiKey: KEY, now: () => new Date('2025-01-01T00:00:00Z') });
+    const again = createMonitoringService({
+      seed: 3,
+      scale: 1,
+      profile: 'default',
+      apiKey: KEY,
+      now: () => new Date('2025-01-01T00:00:00Z'),
+    });
+    const other = createMonitoringService({
+      seed: 4,
+      scale: 1,
+      profile: 'default',
+      apiKey: KEY,
+      now: () => new Date('2025-01-01T00:00:00Z'),
+    });
     expect(again.tokenUnlockAssets()).toEqual(all);
     expect(other.tokenUnlockAssets().map((a) => a.id)).not.toEqual(all.map((a) => a.id));
     return Promise.all([again.close(), other.close()]);

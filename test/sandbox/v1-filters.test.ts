@@ -43,8 +43,9 @@ describe('assets', () => {
   it('code, slug, category and ids_or_codes filter; arrays accept repeated keys and commas alike', async () => {
     const tokens = (sb.records('assets') as Rec[]).filter((a) => a.asset_class === 'token');
     const a = tokens[10];
-    expect(ids((await get(`/v1/assets?code=${a.code.toLowerCase()}`)).body.data))
-      .toEqual(tokens.filter((t) => t.code === a.code).map((t) => t.id));
+    expect(ids((await get(`/v1/assets?code=${a.code.toLowerCase()}`)).body.data)).toEqual(
+      tokens.filter((t) => t.code === a.code).map((t) => t.id),
+    );
     expect(ids((await get(`/v1/assets?slug=${a.slug}`)).body.data)).toEqual([a.id]);
     const cats = [...new Set(tokens.map((t) => t.category).filter(Boolean))].slice(0, 2) as string[];
     const expected = tokens.filter((t) => cats.includes(t.category)).map((t) => t.id);
@@ -57,25 +58,31 @@ describe('assets', () => {
     expect(ids(r)).toEqual(tokens.filter((t) => t.id === b.id || t.code === c.code).map((t) => t.id));
   });
 
-  it.each(['market_cap.usd', 'price.usd', 'code', 'market_cap.rank', 'supply.total', 'sector.title'])(
-    'order_by=%s sorts both ways, nulls last, ties by id, and pages stay exact', async (key) => {
-      const asc = await all(`/v1/assets?order_by=${key}&order_dir=asc`, 100);
-      const desc = await all(`/v1/assets?order_by=${key}&order_dir=desc`, 100);
-      expect(asc).toHaveLength(desc.length);
-      expect(new Set(ids(asc)).size).toBe(asc.length);
-      const value = (a: Rec): unknown => {
-        if (key === 'code' || key === 'sector.title') return a[key.split('.')[0]];
-        if (key === 'supply.total') return undefined;
-        return a[key.split('.')[0]]?.[key.split('.')[1]];
-      };
-      if (key === 'supply.total') return; // not part of Asset: order checked by uniqueness and size only
-      const expanded = await all(`/v1/assets?order_by=${key}&order_dir=asc&expand=market_cap,price`, 100);
-      const vals = expanded.map(value);
-      const firstNull = vals.indexOf(null);
-      if (firstNull >= 0) expect(vals.slice(firstNull).every((v) => v === null)).toBe(true);
-      const nonNull = vals.filter((v) => v !== null) as (number | string)[];
-      for (let i = 1; i < nonNull.length; i++) expect(nonNull[i - 1] <= nonNull[i]).toBe(true);
-    });
+  it.each([
+    'market_cap.usd',
+    'price.usd',
+    'code',
+    'market_cap.rank',
+    'supply.total',
+    'sector.title',
+  ])('order_by=%s sorts both ways, nulls last, ties by id, and pages stay exact', async (key) => {
+    const asc = await all(`/v1/assets?order_by=${key}&order_dir=asc`, 100);
+    const desc = await all(`/v1/assets?order_by=${key}&order_dir=desc`, 100);
+    expect(asc).toHaveLength(desc.length);
+    expect(new Set(ids(asc)).size).toBe(asc.length);
+    const value = (a: Rec): unknown => {
+      if (key === 'code' || key === 'sector.title') return a[key.split('.')[0]];
+      if (key === 'supply.total') return undefined;
+      return a[key.split('.')[0]]?.[key.split('.')[1]];
+    };
+    if (key === 'supply.total') return; // not part of Asset: order checked by uniqueness and size only
+    const expanded = await all(`/v1/assets?order_by=${key}&order_dir=asc&expand=market_cap,price`, 100);
+    const vals = expanded.map(value);
+    const firstNull = vals.indexOf(null);
+    if (firstNull >= 0) expect(vals.slice(firstNull).every((v) => v === null)).toBe(true);
+    const nonNull = vals.filter((v) => v !== null) as (number | string)[];
+    for (let i = 1; i < nonNull.length; i++) expect(nonNull[i - 1] <= nonNull[i]).toBe(true);
+  });
 });
 
 describe('projects and chains', () => {
@@ -85,12 +92,15 @@ describe('projects and chains', () => {
     expect(titles).toEqual([...titles].sort());
     const p = projects[5];
     const word = p.title.slice(1, 4).toLowerCase();
-    expect(ids(await all(`/v1/projects?search=${word}`, 1000)))
-      .toEqual(projects.filter((x) => x.title.toLowerCase().includes(word)).map((x) => x.id));
-    expect(ids((await get(`/v1/projects?slugs=${projects[1].slug}&slugs=${projects[2].slug}`)).body.data).sort())
-      .toEqual([projects[1].id, projects[2].id].sort());
-    expect(ids((await get(`/v1/projects?id=${projects[3].id},${projects[4].id}`)).body.data).sort())
-      .toEqual([projects[3].id, projects[4].id].sort());
+    expect(ids(await all(`/v1/projects?search=${word}`, 1000))).toEqual(
+      projects.filter((x) => x.title.toLowerCase().includes(word)).map((x) => x.id),
+    );
+    expect(ids((await get(`/v1/projects?slugs=${projects[1].slug}&slugs=${projects[2].slug}`)).body.data).sort()).toEqual(
+      [projects[1].id, projects[2].id].sort(),
+    );
+    expect(ids((await get(`/v1/projects?id=${projects[3].id},${projects[4].id}`)).body.data).sort()).toEqual(
+      [projects[3].id, projects[4].id].sort(),
+    );
     const withAsset = projects.find((x) => x.asset)!;
     const byCode = (await get(`/v1/projects?asset_codes=${withAsset.asset.code}`)).body.data as Rec[];
     expect(ids(byCode)).toContain(withAsset.id);
@@ -102,8 +112,9 @@ describe('projects and chains', () => {
     expect(ids(bySector)).toEqual(projects.filter((x) => x.sector === sector.title).map((x) => x.id));
     const groups = sb.records('groups') as Rec[];
     const group = groups.find((g) => g.title === p.group)!;
-    expect(ids(await all(`/v1/projects?group_slugs=${group.slug}`, 1000)))
-      .toEqual(projects.filter((x) => x.group === group.title).map((x) => x.id));
+    expect(ids(await all(`/v1/projects?group_slugs=${group.slug}`, 1000))).toEqual(
+      projects.filter((x) => x.group === group.title).map((x) => x.id),
+    );
   });
 
   it('a project lists its chains; chains filter by search, id and sector slugs', async () => {
@@ -116,8 +127,9 @@ describe('projects and chains', () => {
     expect(ids((await get(`/v1/chains?id=${c.id}`)).body.data)).toEqual([c.id]);
     const all200 = sb.records('chains') as Rec[];
     const sector = c.sector_slugs[0];
-    expect(ids(await all(`/v1/chains?sector_slugs=${sector}`, 1000)))
-      .toEqual(all200.filter((x) => x.sector_slugs.includes(sector)).map((x) => x.id));
+    expect(ids(await all(`/v1/chains?sector_slugs=${sector}`, 1000))).toEqual(
+      all200.filter((x) => x.sector_slugs.includes(sector)).map((x) => x.id),
+    );
   });
 });
 
@@ -138,8 +150,9 @@ describe('reference lists', () => {
     const ratings = sb.records('transparency') as Rec[];
     const projects = sb.records('projects') as Rec[];
     const p = projects.find((x) => x.asset && ratings.some((r) => r.asset_id === x.asset.id))!;
-    expect(ids((await get(`/v1/transparency?project_id=${p.id}`)).body.data))
-      .toEqual(ratings.filter((r) => r.asset_id === p.asset.id).map((r) => r.id));
+    expect(ids((await get(`/v1/transparency?project_id=${p.id}`)).body.data)).toEqual(
+      ratings.filter((r) => r.asset_id === p.asset.id).map((r) => r.id),
+    );
     const byTotal = await all('/v1/transparency?order_by=total&order_dir=desc', 1000);
     const total = (r: Rec) => r.project_team.rating + r.token_allocation.rating + r.market_structure.rating + r.financial_disclosure.rating;
     for (let i = 1; i < byTotal.length; i++) expect(total(byTotal[i - 1])).toBeGreaterThanOrEqual(total(byTotal[i]));
@@ -164,13 +177,21 @@ describe('market data', () => {
     expect(dates).toEqual([...dates].sort().reverse());
     const f = filings[100];
     const keys = (rs: Rec[]) => rs.map((r) => r.accession_number);
-    expect(keys(await all(`/v1/sec/filings?form_type=${encodeURIComponent(f.form_type)}`, 100)))
-      .toEqual(keys(filings.filter((x) => x.form_type === f.form_type)));
+    expect(keys(await all(`/v1/sec/filings?form_type=${encodeURIComponent(f.form_type)}`, 100))).toEqual(
+      keys(filings.filter((x) => x.form_type === f.form_type)),
+    );
     const part = f.company.slice(0, 5).toLowerCase();
-    expect(keys(await all(`/v1/sec/filings?company=${part}`, 100)))
-      .toEqual(keys(filings.filter((x) => x.company.toLowerCase().includes(part))));
-    expect(keys(await all(`/v1/sec/filings?category=${encodeURIComponent(f.category)}&start_filing_date=${f.filing_date}&end_filing_date=${f.filing_date}`, 100)))
-      .toEqual(keys(filings.filter((x) => x.category === f.category && x.filing_date === f.filing_date)));
+    expect(keys(await all(`/v1/sec/filings?company=${part}`, 100))).toEqual(
+      keys(filings.filter((x) => x.company.toLowerCase().includes(part))),
+    );
+    expect(
+      keys(
+        await all(
+          `/v1/sec/filings?category=${encodeURIComponent(f.category)}&start_filing_date=${f.filing_date}&end_filing_date=${f.filing_date}`,
+          100,
+        ),
+      ),
+    ).toEqual(keys(filings.filter((x) => x.category === f.category && x.filing_date === f.filing_date)));
     expect((await get(`/v1/sec/filings/${f.accession_number}`)).body).toEqual(f);
   });
 
@@ -192,9 +213,11 @@ describe('charts', () => {
   it('search matches chart and dashboard titles, case-insensitively', async () => {
     const charts = sb.records('charts') as Rec[];
     const word = charts[0].dashboards[0].slice(0, 4).toUpperCase();
-    expect(ids(await all(`/v1/charts?search=${word}`, 100))).toEqual(charts
-      .filter((c) => (c.title ?? '').toUpperCase().includes(word) || c.dashboards.some((d: string) => d.toUpperCase().includes(word)))
-      .map((c) => c.id));
+    expect(ids(await all(`/v1/charts?search=${word}`, 100))).toEqual(
+      charts
+        .filter((c) => (c.title ?? '').toUpperCase().includes(word) || c.dashboards.some((d: string) => d.toUpperCase().includes(word)))
+        .map((c) => c.id),
+    );
   });
 
   it('data: pages, recursive search, select and order_by; the dashboard path names the same chart', async () => {
@@ -206,7 +229,9 @@ describe('charts', () => {
     const key = Object.keys(rows[0])[0];
     const selected = (await get(`/v1/charts/${c.id}/data?limit=5&select=${key}`)).body.data as Rec[];
     expect(selected).toEqual(rows.slice(0, 5).map((r) => ({ [key]: r[key] })));
-    const needle = String(Object.values(rows[rows.length - 1]).find((v) => typeof v === 'string')).slice(0, 3).toLowerCase();
+    const needle = String(Object.values(rows[rows.length - 1]).find((v) => typeof v === 'string'))
+      .slice(0, 3)
+      .toLowerCase();
     const found = await all(`/v1/charts/${c.id}/data?search=${encodeURIComponent(needle)}`, 100000);
     expect(found).toEqual(rows.filter((r) => JSON.stringify(Object.values(r)).toLowerCase().includes(needle)));
     const sorted = (await get(`/v1/charts/${c.id}/data?limit=100000&order_by=${key}&order_dir=desc`)).body.data as Rec[];

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 
 type T = 'int' | 'number' | 'string' | 'boolean' | 'object' | 'array';
-interface F { t: T; null?: true; max?: number; enum?: readonly string[] }
+interface F {
+  t: T;
+  null?: true;
+  max?: number;
+  enum?: readonly string[];
+}
 type Shape = Record<string, F>;
 type Rec = Record<string, unknown>;
 
@@ -14,33 +19,95 @@ const str = (max?: number, nullable = false): F => ({ t: 'string', max, ...(null
 const ts: F = { t: 'int', null: true };
 
 const ASSET: Shape = {
-  id: int, code: str(20), title: str(100), slug: str(100), tag_line: str(255, true), description: str(65535, true),
-  image_url: str(255, true), category: str(25, true), is_preview: { t: 'boolean', null: true }, updated_at: ts,
+  id: int,
+  code: str(20),
+  title: str(100),
+  slug: str(100),
+  tag_line: str(255, true),
+  description: str(65535, true),
+  image_url: str(255, true),
+  category: str(25, true),
+  is_preview: { t: 'boolean', null: true },
+  updated_at: ts,
   type: { t: 'string', null: true, enum: ['Infrastructure', 'Application'] },
-  asset_class: { t: 'string', enum: ['token', 'equity', 'tokenizedStock'] }, sector: str(100, true), sparkline: str(65535),
+  asset_class: { t: 'string', enum: ['token', 'equity', 'tokenizedStock'] },
+  sector: str(100, true),
+  sparkline: str(65535),
 };
-const MARKET_CAP: Shape = Object.fromEntries(['rank', 'usd', 'dominance', 'percent_change_btc_1h', 'percent_change_btc_24h',
-  'percent_change_usd_1h', 'percent_change_usd_24h', 'percent_change_usd_7d', 'percent_change_usd_30d', 'percent_change_usd_ytd',
-  'percent_change_eth_1h', 'percent_change_eth_24h', 'updated_at'].map((k) => [k, num()]));
+const MARKET_CAP: Shape = Object.fromEntries(
+  [
+    'rank',
+    'usd',
+    'dominance',
+    'percent_change_btc_1h',
+    'percent_change_btc_24h',
+    'percent_change_usd_1h',
+    'percent_change_usd_24h',
+    'percent_change_usd_7d',
+    'percent_change_usd_30d',
+    'percent_change_usd_ytd',
+    'percent_change_eth_1h',
+    'percent_change_eth_24h',
+    'updated_at',
+  ].map((k) => [k, num()]),
+);
 const PRICE: Shape = { usd: num(), btc: num(), eth: num(), updated_at: ts };
-const EQUITY: Shape = Object.fromEntries(['market_cap', 'shares_outstanding', 'avg_daily_volume_30d', 'ttm_revenue',
-  'ttm_earnings', 'price_to_sales', 'price_to_earnings', 'earnings_per_share', 'updated_at'].map((k) => [k, num()]));
+const EQUITY: Shape = Object.fromEntries(
+  [
+    'market_cap',
+    'shares_outstanding',
+    'avg_daily_volume_30d',
+    'ttm_revenue',
+    'ttm_earnings',
+    'price_to_sales',
+    'price_to_earnings',
+    'earnings_per_share',
+    'updated_at',
+  ].map((k) => [k, num()]),
+);
 const OHLCV: Shape = { open: num(), high: num(), low: num(), close: num(), volume: num(), updated_at: ts };
 const SHORT_PROJECT: Shape = { id: int, title: str(100), slug: str(100), image_url: str(255, true) };
 const PROJECT: Shape = {
-  id: int, title: str(100), tagline: str(255, true), description: str(65535, true), slug: str(100), url: str(255, true),
-  image_url: str(255, true), updated_at: ts, force_searchable: { t: 'boolean' }, industry: str(), sector: str(), group: str(),
+  id: int,
+  title: str(100),
+  tagline: str(255, true),
+  description: str(65535, true),
+  slug: str(100),
+  url: str(255, true),
+  image_url: str(255, true),
+  updated_at: ts,
+  force_searchable: { t: 'boolean' },
+  industry: str(),
+  sector: str(),
+  group: str(),
   leaderboards: { t: 'array' },
 };
 const RATING: Shape = {
-  id: int, asset_id: int, summary: str(65535, true), created_at: int, updated_at: int, asset_code: str(20),
-  asset_title: str(100), asset_slug: str(100), asset_image_url: str(), project_team: { t: 'object' },
-  token_allocation: { t: 'object' }, market_structure: { t: 'object' }, financial_disclosure: { t: 'object' },
+  id: int,
+  asset_id: int,
+  summary: str(65535, true),
+  created_at: int,
+  updated_at: int,
+  asset_code: str(20),
+  asset_title: str(100),
+  asset_slug: str(100),
+  asset_image_url: str(),
+  project_team: { t: 'object' },
+  token_allocation: { t: 'object' },
+  market_structure: { t: 'object' },
+  financial_disclosure: { t: 'object' },
   download_url: str(undefined, true),
 };
 const MARKETS: Shape = {
-  volume_24h: num(), ath: num(), ath_change_percentage: num(), total_open_interest: num(), total_liquidations: num(),
-  ath_date: ts, updated_at: ts, asset_code: str(20), asset_slug: str(100),
+  volume_24h: num(),
+  ath: num(),
+  ath_change_percentage: num(),
+  total_open_interest: num(),
+  total_liquidations: num(),
+  ath_date: ts,
+  updated_at: ts,
+  asset_code: str(20),
+  asset_slug: str(100),
 };
 
 function typeOk(v: unknown, t: T): boolean {
@@ -54,9 +121,15 @@ function typeOk(v: unknown, t: T): boolean {
 function problems(rec: Rec, shape: Shape, extra: readonly string[] = []): string[] {
   const out: string[] = [];
   for (const [k, f] of Object.entries(shape)) {
-    if (!(k in rec)) { out.push(`${k} missing`); continue; }
+    if (!(k in rec)) {
+      out.push(`${k} missing`);
+      continue;
+    }
     const v = rec[k];
-    if (v === null) { if (!f.null) out.push(`${k} is null`); continue; }
+    if (v === null) {
+      if (!f.null) out.push(`${k} is null`);
+      continue;
+    }
     if (!typeOk(v, f.t)) out.push(`${k}=${JSON.stringify(v)} is not ${f.t}`);
     if (f.max !== undefined && typeof v === 'string' && v.length > f.max) out.push(`${k} longer than ${f.max}`);
     if (f.enum && !f.enum.includes(v as string)) out.push(`${k}=${String(v)} not in enum`);
@@ -70,7 +143,12 @@ function expectAll(recs: Rec[], shape: Shape, extra: readonly string[] = []) {
   const bad = recs.flatMap((r) => problems(r, shape, extra).map((p) => `${String(r.id)}: ${p}`));
   expect(bad.slice(0, 10)).toEqual([]);
   // Every nullable field carries some nulls, so a mirror's NOT NULL mistakes show up in tests.
-  for (const [k, f] of Object.entries(shape)) if (f.null) expect(recs.some((r) => r[k] === null), `${k} has no null`).toBe(true);
+  for (const [k, f] of Object.entries(shape))
+    if (f.null)
+      expect(
+        recs.some((r) => r[k] === null),
+        `${k} has no null`,
+      ).toBe(true);
 }
 
 let sb: Sandbox;
@@ -91,9 +169,18 @@ describe('Asset and its expandable parts', () => {
     const assets = sb.records('assets') as Rec[];
     expect(assets.length).toBeGreaterThan(1500);
     expectAll(assets, ASSET, ['market_cap', 'price', 'equity_market_data', 'project']);
-    expectAll(assets.map((a) => a.market_cap as Rec), MARKET_CAP);
-    expectAll(assets.map((a) => a.price as Rec), PRICE);
-    expectAll(assets.map((a) => a.equity_market_data as Rec), EQUITY);
+    expectAll(
+      assets.map((a) => a.market_cap as Rec),
+      MARKET_CAP,
+    );
+    expectAll(
+      assets.map((a) => a.price as Rec),
+      PRICE,
+    );
+    expectAll(
+      assets.map((a) => a.equity_market_data as Rec),
+      EQUITY,
+    );
     expectAll(assets.map((a) => a.project as Rec).filter(Boolean), SHORT_PROJECT);
     expect(new Set(assets.map((a) => a.asset_class))).toEqual(new Set(['token', 'equity', 'tokenizedStock']));
   });
@@ -140,10 +227,18 @@ describe('Project, ProjectAsset, ChildProject', () => {
     expectAll(projects, PROJECT, ['asset', 'parent_project', 'child_projects']);
     expectAll(projects.map((p) => p.parent_project as Rec).filter(Boolean), SHORT_PROJECT);
     const assets = projects.map((p) => p.asset as Rec).filter(Boolean);
-    const projectAsset: Shape = { ...ASSET, fully_diluted_valuation_usd: { t: 'number' }, vendor_a_api_id: str(),
-      vendor_b_api_id: str(), charting_vendor_ref: str() };
+    const projectAsset: Shape = {
+      ...ASSET,
+      fully_diluted_valuation_usd: { t: 'number' },
+      vendor_a_api_id: str(),
+      vendor_b_api_id: str(),
+      charting_vendor_ref: str(),
+    };
     expectAll(assets, projectAsset, ['market_cap', 'price', 'equity_market_data', 'project', 'ohlcv_last_24h']);
-    expectAll(assets.map((a) => a.ohlcv_last_24h as Rec), OHLCV);
+    expectAll(
+      assets.map((a) => a.ohlcv_last_24h as Rec),
+      OHLCV,
+    );
     const children = projects.flatMap((p) => p.child_projects as Rec[]);
     expect(children.length).toBeGreaterThan(0);
     for (const c of children) {
@@ -189,11 +284,18 @@ describe('TransparencyRating and the other lists', () => {
       }
     }
     for (const r of sb.records('sec-filings').slice(0, 100) as Rec[]) {
-      expect(r).toMatchObject({ accession_number: expect.stringMatching(/^\d{10}-\d{2}-\d{6}$/), filing_date: expect.any(String),
-        updated_at: expect.any(Number) });
+      expect(r).toMatchObject({
+        accession_number: expect.stringMatching(/^\d{10}-\d{2}-\d{6}$/),
+        filing_date: expect.any(String),
+        updated_at: expect.any(Number),
+      });
     }
     for (const r of sb.records('market-stats').slice(0, 10) as Rec[]) {
-      expect(r).toMatchObject({ id: expect.any(Number), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), updated_at: expect.any(Number) });
+      expect(r).toMatchObject({
+        id: expect.any(Number),
+        date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        updated_at: expect.any(Number),
+      });
     }
     for (const r of sb.records('metrics') as Rec[]) expect(r).toMatchObject({ id: expect.any(Number), identifier: expect.any(String) });
   });

@@ -32,12 +32,21 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   s = createMonitoringService({
-    seed: 5, scale: 0.5, profile: 'default', apiKey: 'k', now: () => clock,
+    seed: 5,
+    scale: 0.5,
+    profile: 'default',
+    apiKey: 'k',
+    now: () => clock,
     webhooks: { timeFactor: 0.01, defaultPolicy: { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: `${base}/default` } },
   });
   const views = s.views();
   // View 0 matches everything: signed. 1: unsigned. 2: daily (never posts). 3: the default policy. 4: none.
-  s.setAlertPolicy(views[0].id, { cadence: 'immediately', delivery_types: ['webhook', 'email'], webhook_url: `${base}/all`, webhook_secret: SECRET });
+  s.setAlertPolicy(views[0].id, {
+    cadence: 'immediately',
+    delivery_types: ['webhook', 'email'],
+    webhook_url: `${base}/all`,
+    webhook_secret: SECRET,
+  });
   s.setAlertPolicy(views[1].slug, { cadence: 'immediately', delivery_types: ['webhook'], webhook_url: `${base}/one` });
   s.setAlertPolicy(views[2].id, { cadence: 'daily', delivery_types: ['webhook'], webhook_url: `${base}/daily` });
   s.setAlertPolicy(views[4].id, null);
@@ -118,7 +127,10 @@ describe('webhook deliveries of new developments', () => {
     expect(log.map((l) => l.body).sort()).toEqual(received.map((r) => r.body).sort());
     expect(JSON.stringify(log)).not.toContain(SECRET);
     const views = s.views();
-    for (const [path, view] of [['/one', views[1]], ['/default', views[3]]] as const) {
+    for (const [path, view] of [
+      ['/one', views[1]],
+      ['/default', views[3]],
+    ] as const) {
       const queued = change.deliveries.filter((d) => d.viewId === view.id);
       expect(received.filter((r) => r.path === path)).toHaveLength(queued.length);
       expect(received.filter((r) => r.path === path).every((r) => JSON.parse(r.body).data.view.id === view.id)).toBe(true);

@@ -114,7 +114,12 @@ describe('webhook sender over HTTP', () => {
     const { clock, sender: s } = sender();
     s.enqueue({ id: 'd-down', viewId: 'v', url: `${base}/down`, body: '{}' });
     expect(await attempts(s)).toEqual([[503]]);
-    for (const [wait, count] of [[1000, 2], [2000, 3], [4000, 4], [8000, 5]]) {
+    for (const [wait, count] of [
+      [1000, 2],
+      [2000, 3],
+      [4000, 4],
+      [8000, 5],
+    ]) {
       clock.advanceBy(wait - 1);
       expect((await attempts(s))[0], `${wait - 1} ms`).toHaveLength(count - 1);
       clock.advanceBy(1);
@@ -132,7 +137,10 @@ describe('webhook sender over HTTP', () => {
     s.enqueue({ id: 'd-bad', viewId: 'v', url: `${base}/bad`, body: '{}' });
     s.enqueue({ id: 'd-gone', viewId: 'v', url: `${base}/gone`, body: '{}' });
     const log = await runOut(clock, s);
-    expect(log.map((l) => [l.state, l.attempts.length, l.attempts[0].status])).toEqual([['failed', 1, 400], ['failed', 1, 410]]);
+    expect(log.map((l) => [l.state, l.attempts.length, l.attempts[0].status])).toEqual([
+      ['failed', 1, 400],
+      ['failed', 1, 410],
+    ]);
     expect(at('/bad')).toHaveLength(1);
     await s.close();
   });
@@ -212,7 +220,10 @@ describe('webhook sender over HTTP', () => {
     await waiting;
     clock.advanceBy(3_600_000);
     const log = s.deliveries();
-    expect(log.map((l) => [l.state, l.attempts.length])).toEqual([['aborted', 1], ['aborted', 1]]);
+    expect(log.map((l) => [l.state, l.attempts.length])).toEqual([
+      ['aborted', 1],
+      ['aborted', 1],
+    ]);
     expect(log[1].attempts[0].error).toMatch(/sender closed/);
   });
 });
@@ -222,7 +233,11 @@ describe('delivery log', () => {
     const { sender: s } = sender({ logLimit: 3 });
     for (let i = 0; i < 5; i++) s.enqueue({ id: `d-${i}`, viewId: 'v', url: `${base}/ok`, body: '{}' });
     await s.idle();
-    expect(s.deliveries().map((l) => [l.id, l.state])).toEqual([['d-2', 'delivered'], ['d-3', 'delivered'], ['d-4', 'delivered']]);
+    expect(s.deliveries().map((l) => [l.id, l.state])).toEqual([
+      ['d-2', 'delivered'],
+      ['d-3', 'delivered'],
+      ['d-4', 'delivered'],
+    ]);
     await s.close();
   });
 });

@@ -9,7 +9,13 @@ describe('default jobs', () => {
   it('ship the budget schedule, each job over streams the catalog knows, every default stream covered', () => {
     const byName = Object.fromEntries(configureJobs(defaultJobs).map((j) => [j.name, j]));
     expect(Object.keys(byName)).toEqual([
-      'daily-catalog', 'assets-top', 'weekly-charts', 'monthly-assets', 'monitoring-lists', 'monitoring-events', 'alert-backfill',
+      'daily-catalog',
+      'assets-top',
+      'weekly-charts',
+      'monthly-assets',
+      'monitoring-lists',
+      'monitoring-events',
+      'alert-backfill',
     ]);
     for (const job of Object.values(byName)) {
       expect(jobStreams(job).length).toBeGreaterThan(0);
@@ -32,7 +38,8 @@ describe('overrides', () => {
     const events = jobs.find((j) => j.name === 'monitoring-events')!;
     expect(events.schedule).toBe('*/10 * * * * *');
     expect(nextRuns(events, 2, new Date('2026-03-01T00:00:01Z')).map((d) => d.toISOString())).toEqual([
-      '2026-03-01T00:00:10.000Z', '2026-03-01T00:00:20.000Z',
+      '2026-03-01T00:00:10.000Z',
+      '2026-03-01T00:00:20.000Z',
     ]);
     expect(jobs.find((j) => j.name === 'alert-backfill')!.enabled).toBe(false);
     expect(jobs.find((j) => j.name === 'daily-catalog')).toMatchObject({ schedule: '10 3 * * *', enabled: true });
@@ -49,9 +56,13 @@ describe('overrides', () => {
 
   it('refuse an unknown job, a bad cron expression and a bad time zone with a line that says what to fix', () => {
     expect(() => configureJobs(defaultJobs, { nightly: { enabled: false } })).toThrow(
-      new ConfigError('jobs.nightly: no such job; the jobs are daily-catalog, assets-top, weekly-charts, monthly-assets, monitoring-lists, monitoring-events, alert-backfill'),
+      new ConfigError(
+        'jobs.nightly: no such job; the jobs are daily-catalog, assets-top, weekly-charts, monthly-assets, monitoring-lists, monitoring-events, alert-backfill',
+      ),
     );
-    expect(() => configureJobs(defaultJobs, { 'daily-catalog': { schedule: '61 * * * *' } })).toThrow(/jobs\.daily-catalog\.schedule "61 \* \* \* \*" is not a cron expression .*use 5 fields/);
+    expect(() => configureJobs(defaultJobs, { 'daily-catalog': { schedule: '61 * * * *' } })).toThrow(
+      /jobs\.daily-catalog\.schedule "61 \* \* \* \*" is not a cron expression .*use 5 fields/,
+    );
     expect(() => configureJobs(defaultJobs, {}, 'Mars/Olympus')).toThrow(/timezone "Mars\/Olympus" is not an IANA time zone/);
   });
 

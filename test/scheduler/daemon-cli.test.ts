@@ -21,20 +21,23 @@ beforeAll(async () => {
   sandbox = await startSandbox({ scale: 0.2 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-daemon-'));
   // Only the complete assets pass, every second; one page of a list at a time so a stop lands mid-list.
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({
-    timezone: 'UTC',
-    pageWindow: 1,
-    limits: { v1: unlimited, monitoring: unlimited, tokenUnlocks: unlimited },
-    jobs: {
-      'assets-top': { enabled: false },
-      'daily-catalog': { enabled: false },
-      'weekly-charts': { enabled: false },
-      'monitoring-lists': { enabled: false },
-      'monitoring-events': { enabled: false },
-      'alert-backfill': { enabled: false },
-      'monthly-assets': { schedule: '* * * * * *' },
-    },
-  }));
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      timezone: 'UTC',
+      pageWindow: 1,
+      limits: { v1: unlimited, monitoring: unlimited, tokenUnlocks: unlimited },
+      jobs: {
+        'assets-top': { enabled: false },
+        'daily-catalog': { enabled: false },
+        'weekly-charts': { enabled: false },
+        'monitoring-lists': { enabled: false },
+        'monitoring-events': { enabled: false },
+        'alert-backfill': { enabled: false },
+        'monthly-assets': { schedule: '* * * * * *' },
+      },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -52,24 +55,42 @@ interface Spawned {
 }
 
 async function spawnDaemon(): Promise<Spawned> {
-  const child = spawn(process.execPath, [
-    'bin/ds-mirror.js', '--config', join(dir, 'config.json'), '--db', `sqlite:${join(dir, 'mirror.db')}`,
-    'daemon', '--metrics-port', '0', '--stop-timeout', String(STOP_TIMEOUT_S),
-  ], {
-    // The key comes from the environment, never the command line.
-    env: { ...process.env, DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/ds-mirror.js',
+      '--config',
+      join(dir, 'config.json'),
+      '--db',
+      `sqlite:${join(dir, 'mirror.db')}`,
+      'daemon',
+      '--metrics-port',
+      '0',
+      '--stop-timeout',
+      String(STOP_TIMEOUT_S),
+    ],
+    {
+      // The key comes from the environment, never the command line.
+      env: { ...process.env, DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   const logs: string[] = [];
   let out = '';
   child.stderr!.on('data', (d) => logs.push(String(d)));
   child.stdout!.on('data', (d) => (out += String(d)));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
-  const url = await waitFor('the daemon to print its health URL', () => {
-    if (child.exitCode !== null) throw new Error(`the daemon exited with ${child.exitCode}: ${logs.join('')}`);
-    return /health (http:\/\/[\d.:]+)\/healthz/.exec(out)?.[1];
-  }, 240_000);
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, at: Date.now() })),
+  );
+  const url = await waitFor(
+    'the daemon to print its health URL',
+    () => {
+      if (child.exitCode !== null) throw new Error(`the daemon exited with ${child.exitCode}: ${logs.join('')}`);
+      return /health (http:\/\/[\d.:]+)\/healthz/.exec(out)?.[1];
+    },
+    240_000,
+  );
   return { child, url, logs, exited };
 }
 
@@ -78,7 +99,14 @@ async function one<T>(sql: Promise<T[]>): Promise<T> {
   return rows[0];
 }
 
-interface Pass { run_id: number; stream: string; outcome: string; fetched: number; inserted: number; error: string | null }
+interface Pass {
+  run_id: number;
+  stream: string;
+  outcome: string;
+  fetched: number;
+  inserted: number;
+  error: string | null;
+}
 
 describe('ds-mirror daemon (child process)', () => {
   it('stops on SIGTERM at a checkpoint within the bound, and the next daemon resumes there', async () => {
@@ -110,7 +138,16 @@ describe('ds-mirror daemon (child process)', () => {
     expect(await db.selectFrom('leases').selectAll().execute()).toEqual([]);
     const stopped = (await one(db.selectFrom('sync_run_streams').selectAll().where('stream', '=', 'assets').execute())) as Pass;
     expect(stopped).toMatchObject({ outcome: 'stopped', error: null });
-    const assetsAfterStop = Number((await one(db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).execute())).n);
+    const assetsAfterStop = Number(
+      (
+        await one(
+          db
+            .selectFrom('assets')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .execute(),
+        )
+      ).n,
+    );
     expect(assetsAfterStop).toBe(stopped.inserted);
     expect(assetsAfterStop).toBe(stopped.fetched);
     const total = sandbox.records('assets').length;
@@ -121,21 +158,42 @@ describe('ds-mirror daemon (child process)', () => {
     // The next daemon's first run resumes from the checkpoint: it reads only what the first did not.
     sandbox.setChaos(null);
     const second = await spawnDaemon();
-    const done = await waitFor('the resumed run to finish', async () => {
-      const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'monthly-assets')!;
-      // The first daemon's stopped run is in the history; wait for a run of this daemon.
-      return job.runs > 0 && !job.running ? job : undefined;
-    }, 240_000);
+    const done = await waitFor(
+      'the resumed run to finish',
+      async () => {
+        const job = (await healthz(second.url)).body.jobs.find((j) => j.name === 'monthly-assets')!;
+        // The first daemon's stopped run is in the history; wait for a run of this daemon.
+        return job.runs > 0 && !job.running ? job : undefined;
+      },
+      240_000,
+    );
     expect(done).toMatchObject({ lastOutcome: 'success', lastError: null });
     const scraped = await metrics(second.url);
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
 
-    const resumed = (await one(db.selectFrom('sync_run_streams').selectAll().where('stream', '=', 'assets').where('run_id', '=', runs[0].id + 1).execute())) as Pass;
+    const resumed = (await one(
+      db
+        .selectFrom('sync_run_streams')
+        .selectAll()
+        .where('stream', '=', 'assets')
+        .where('run_id', '=', runs[0].id + 1)
+        .execute(),
+    )) as Pass;
     expect(resumed.outcome).toBe('success');
     expect(stopped.fetched + resumed.fetched).toBe(total);
     expect(second.logs.join('')).toContain('resuming from checkpoint');
-    const live = Number((await one(db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null).execute())).n);
+    const live = Number(
+      (
+        await one(
+          db
+            .selectFrom('assets')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('deleted_at', 'is', null)
+            .execute(),
+        )
+      ).n,
+    );
     expect(live).toBe(total);
     // /metrics agrees with the database: every asset inserted once over the two runs.
     expect(scraped.get('ds_mirror_rows_synced_total{stream="assets",change="inserted"}')).toBeGreaterThanOrEqual(total);

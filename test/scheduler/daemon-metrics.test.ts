@@ -13,10 +13,25 @@ import { parseMetrics } from './scrape.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 /** The metric names of the README's /metrics table (not the prom-client defaults, `ds_mirror_process_*`). */
-const DOCUMENTED = [...README.slice(README.indexOf('| metric | labels | from |')).split('\n\n')[0].matchAll(/`(ds_mirror_[a-z_]+)`/g)].map((m) => m[1]);
+const DOCUMENTED = [
+  ...README.slice(README.indexOf('| metric | labels | from |'))
+    .split('\n\n')[0]
+    .matchAll(/`(ds_mirror_[a-z_]+)`/g),
+].map((m) => m[1]);
 
 function pass(stream: string, outcome: StreamRunStats['outcome'], n: number): StreamRunStats {
-  return { stream, fetched: n, inserted: n, updated: 1, unchanged: 0, deleted: 2, errors: outcome === 'failed' ? 1 : 0, requests: 3, durationMs: 1500, outcome };
+  return {
+    stream,
+    fetched: n,
+    inserted: n,
+    updated: 1,
+    unchanged: 0,
+    deleted: 2,
+    errors: outcome === 'failed' ? 1 : 0,
+    requests: 3,
+    durationMs: 1500,
+    outcome,
+  };
 }
 
 describe.each(dialects)('/metrics on %s', (dialect) => {
@@ -35,11 +50,26 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
     await store.finishStream(run, pass('retired-stream', 'success', 7));
     await store.transaction((tx) => tx.saveCheckpoint('monitoring-events:full-pass', { fullAt: new Date().toISOString() }));
 
-    const client: { stats: ClientStats } = { stats: { requests: 3, retries: 1, errors: 0, byFamily: { v1: 3, charts: 0, tokenUnlocks: 0, monitoring: 0, open: 0 } } };
+    const client: { stats: ClientStats } = {
+      stats: { requests: 3, retries: 1, errors: 0, byFamily: { v1: 3, charts: 0, tokenUnlocks: 0, monitoring: 0, open: 0 } },
+    };
     const receiver: ReceiverStats = { received: 2, duplicates: 1, commits: 1, refused: { bad_signature: 2 } };
     const job: JobStatus = {
-      name: 'hourly', schedule: '0 * * * *', timeZone: null, mode: 'incremental', streams: ['glossary'], running: true, nextRunAt: '2026-11-23T20:00:00.000Z',
-      lastStartedAt: null, lastFinishedAt: null, lastOutcome: null, lastSuccessAt: null, lastError: null, lastRunId: null, runs: 0, skipped: 0,
+      name: 'hourly',
+      schedule: '0 * * * *',
+      timeZone: null,
+      mode: 'incremental',
+      streams: ['glossary'],
+      running: true,
+      nextRunAt: '2026-11-23T20:00:00.000Z',
+      lastStartedAt: null,
+      lastFinishedAt: null,
+      lastOutcome: null,
+      lastSuccessAt: null,
+      lastError: null,
+      lastRunId: null,
+      runs: 0,
+      skipped: 0,
     };
     const metrics = createDaemonMetrics({ store, client, receiver: () => receiver, jobs: () => [job] });
     metrics.jobFinished({ job: 'hourly', outcome: 'success', durationMs: 2000, result: null });

@@ -36,10 +36,22 @@ function job(name: string, schedule: string, streams: string[]): JobDef {
 async function daemonWith(jobs: JobDef[], extra: Partial<DaemonOptions> = {}): Promise<{ daemon: Daemon; store: Store }> {
   const test = await openTestStore('sqlite');
   // No retries: a 5xx fails the run at once, as a long outage would.
-  const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, retries: 0, timeoutMs: 120_000, limits: { v1: fast, open: fast, charts: fast } });
+  const client = createClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.apiKey,
+    retries: 0,
+    timeoutMs: 120_000,
+    limits: { v1: fast, open: fast, charts: fast },
+  });
   const daemon = await startDaemon({
-    store: test.store, client, logger: silent, settings: settings(), jobs: configureJobs(jobs, {}, 'UTC'),
-    http: { port: 0, host: '127.0.0.1' }, stopTimeoutMs: 10_000, ...extra,
+    store: test.store,
+    client,
+    logger: silent,
+    settings: settings(),
+    jobs: configureJobs(jobs, {}, 'UTC'),
+    http: { port: 0, host: '127.0.0.1' },
+    stopTimeoutMs: 10_000,
+    ...extra,
   });
   cleanups.push(async () => {
     await daemon.stop();
@@ -49,7 +61,13 @@ async function daemonWith(jobs: JobDef[], extra: Partial<DaemonOptions> = {}): P
   return { daemon, store: test.store };
 }
 
-interface RunRow { id: number; started_at: string; finished_at: string | null; outcome: string | null; streams: string }
+interface RunRow {
+  id: number;
+  started_at: string;
+  finished_at: string | null;
+  outcome: string | null;
+  streams: string;
+}
 
 async function runsOf(store: Store, stream: string): Promise<RunRow[]> {
   const rows = (await store.db.selectFrom('sync_runs').selectAll().orderBy('id').execute()) as RunRow[];
@@ -60,8 +78,13 @@ const status = (d: Daemon, name: string) => d.scheduler.status().find((s) => s.n
 
 describe('daemon', () => {
   it('fires each job on its schedule', async () => {
-    const { daemon, store } = await daemonWith([job('every-second', '* * * * * *', ['glossary']), job('every-third', '*/3 * * * * *', ['chains'])]);
-    await waitFor('four runs of every-second', () => (status(daemon, 'every-second').runs >= 4 && !status(daemon, 'every-second').running ? true : undefined));
+    const { daemon, store } = await daemonWith([
+      job('every-second', '* * * * * *', ['glossary']),
+      job('every-third', '*/3 * * * * *', ['chains']),
+    ]);
+    await waitFor('four runs of every-second', () =>
+      status(daemon, 'every-second').runs >= 4 && !status(daemon, 'every-second').running ? true : undefined,
+    );
     await daemon.stop();
     const fast = await runsOf(store, 'glossary');
     const slow = await runsOf(store, 'chains');
@@ -102,7 +125,11 @@ describe('daemon', () => {
     await waitFor('three runs of each job', () => (status(daemon, 'a').runs >= 3 && status(daemon, 'b').runs >= 3 ? true : undefined));
     await daemon.stop();
     const ticksRun = status(daemon, 'a').runs + status(daemon, 'b').runs;
-    const passes = (await store.db.selectFrom('sync_run_streams').selectAll().execute()) as { stream: string; outcome: string; error: string | null }[];
+    const passes = (await store.db.selectFrom('sync_run_streams').selectAll().execute()) as {
+      stream: string;
+      outcome: string;
+      error: string | null;
+    }[];
     // No pass lost to the engine's lease (which would be recorded as failed "being synced by another worker").
     expect(passes.filter((p) => p.outcome !== 'success')).toEqual([]);
     // Both jobs tick in the same second: whichever starts first syncs glossary, the other does not.
@@ -111,7 +138,7 @@ describe('daemon', () => {
     expect(glossaryPasses).toBeLessThan(ticksRun);
   });
 
-  it('records a failing job\'s error in sync_runs and recovers on the next tick; /healthz and /metrics report both', async () => {
+  it("records a failing job's error in sync_runs and recovers on the next tick; /healthz and /metrics report both", async () => {
     sandbox.setChaos({ rate5xx: 1 });
     const testStart = Date.now();
     const { daemon, store } = await daemonWith([job('flaky', '* * * * * *', ['glossary'])]);
@@ -134,7 +161,11 @@ describe('daemon', () => {
 
     const runs = await runsOf(store, 'glossary');
     const passes = (await store.db.selectFrom('sync_run_streams').selectAll().orderBy('run_id').execute()) as {
-      run_id: number; outcome: string; error: string | null; inserted: number; requests: number;
+      run_id: number;
+      outcome: string;
+      error: string | null;
+      inserted: number;
+      requests: number;
     }[];
     const firstFailed = runs.findIndex((r) => r.outcome === 'failed');
     expect(firstFailed).toBe(0);
@@ -146,7 +177,14 @@ describe('daemon', () => {
     expect(state).toMatchObject({ lastError: null, checkpoint: null });
     expect(state!.lastSuccessAt).not.toBeNull();
 
-    const rows = Number((await store.db.selectFrom('glossary').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = Number(
+      (
+        await store.db
+          .selectFrom('glossary')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(rows).toBe(passes.reduce((n, p) => n + p.inserted, 0));
     expect(rows).toBeGreaterThan(0);
     expect(scraped.get('ds_mirror_rows_synced_total{stream="glossary",change="inserted"}')).toBe(rows);
@@ -164,10 +202,12 @@ describe('daemon', () => {
     expect(daemon.receiverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
     const body = JSON.stringify(makeEnvelope());
     const post = (headers: Record<string, string>) =>
-      request(daemon.receiverUrl!, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then(async (r) => {
-        await r.body.dump();
-        return r.statusCode;
-      });
+      request(daemon.receiverUrl!, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then(
+        async (r) => {
+          await r.body.dump();
+          return r.statusCode;
+        },
+      );
     expect(await post({ 'x-webhook-signature': sign(secret, body, Math.floor(Date.now() / 1000)) })).toBe(200);
     expect(await post({ 'x-webhook-signature': sign(secret, body, Math.floor(Date.now() / 1000)) })).toBe(200); // a retry
     expect(await post({})).toBe(401);
@@ -193,17 +233,28 @@ describe('daemon', () => {
     const jobs = configureJobs([job('fills-glossary', '0 0 1 1 *', ['glossary']), job('chains-again', '0 0 2 1 *', ['chains'])], {}, 'UTC');
     let clock = Date.now();
     const daemon = await startDaemon({
-      store: test.store, client, logger: silent, settings: settings(), jobs, http: { port: 0, host: '127.0.0.1' }, startupRun: 'never-synced', now: () => clock,
+      store: test.store,
+      client,
+      logger: silent,
+      settings: settings(),
+      jobs,
+      http: { port: 0, host: '127.0.0.1' },
+      startupRun: 'never-synced',
+      now: () => clock,
     });
     cleanups.push(async () => {
       await daemon.stop();
       await client.close();
       await test.cleanup();
     });
-    const done = await waitFor('the start-up run', async () => {
-      const body = (await healthz(daemon.url)).body;
-      return body.startup.every((s) => s.state === 'done') ? body : undefined;
-    }, 30_000);
+    const done = await waitFor(
+      'the start-up run',
+      async () => {
+        const body = (await healthz(daemon.url)).body;
+        return body.startup.every((s) => s.state === 'done') ? body : undefined;
+      },
+      30_000,
+    );
     expect(done.startup).toEqual([{ job: 'fills-glossary', reason: 'never synced: glossary', state: 'done' }]);
     expect(status(daemon, 'fills-glossary')).toMatchObject({ runs: 1, lastOutcome: 'success' });
     expect(status(daemon, 'chains-again').runs).toBe(0);
@@ -219,7 +270,11 @@ describe('daemon', () => {
     const idle = await daemonWith([job('later', '0 0 1 1 *', ['glossary'])]);
     expect((await healthz(idle.daemon.url)).body.startup).toEqual([]);
     const all = await daemonWith([job('later', '0 0 1 1 *', ['glossary'])], { startupRun: 'all' });
-    await waitFor('the start-up run', () => (status(all.daemon, 'later').runs === 1 && !status(all.daemon, 'later').running ? true : undefined), 30_000);
+    await waitFor(
+      'the start-up run',
+      () => (status(all.daemon, 'later').runs === 1 && !status(all.daemon, 'later').running ? true : undefined),
+      30_000,
+    );
     expect(status(idle.daemon, 'later').runs).toBe(0);
   });
 

@@ -29,10 +29,16 @@ for (const dialect of dialects) {
     it('survives a daemon restart', async () => {
       const test = await openTestStore(dialect);
       const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits: { v1: fast, open: fast, charts: fast } });
-      const start = () => startDaemon({
-        store: test.store, client, logger: silent, settings: settings(), jobs: configureJobs(JOBS, {}, 'UTC'),
-        http: { port: 0, host: '127.0.0.1' }, stopTimeoutMs: 10_000,
-      });
+      const start = () =>
+        startDaemon({
+          store: test.store,
+          client,
+          logger: silent,
+          settings: settings(),
+          jobs: configureJobs(JOBS, {}, 'UTC'),
+          http: { port: 0, host: '127.0.0.1' },
+          stopTimeoutMs: 10_000,
+        });
       try {
         const first = await start();
         await first.scheduler.runNow('charts-job');

@@ -30,7 +30,9 @@ async function sync(store: Store, streams: string[]) {
   }
 }
 
-async function status(test: TestStore): Promise<{ stream: string; rows: number; requests: number; errors: number; synced: { inserted: number } }[]> {
+async function status(
+  test: TestStore,
+): Promise<{ stream: string; rows: number; requests: number; errors: number; synced: { inserted: number } }[]> {
   let out = '';
   const stdout = new PassThrough().on('data', (d) => (out += String(d)));
   const schema = test.schema ? ['--db-schema', test.schema] : [];
@@ -55,15 +57,33 @@ describe.each(dialects)('mirror totals on %s', (dialect) => {
     const failed = await sync(store, ['glossary']).finally(() => sandbox.setChaos(null));
     const again = await sync(store, ['glossary']);
     expect([first.outcome, failed.outcome, again.outcome]).toEqual(['success', 'failed', 'success']);
-    await store.db.insertInto('webhook_deliveries').values({
-      id: 'd-1', view_id: 'v', view_name: 'V', event_id: 'e', development_id: 'dev', type: 'monitoring_event',
-      event_timestamp: '2026-11-20T10:16:02.125Z', signed: store.dialect === 'sqlite' ? 1 : true, body: '{}', received_at: '2026-11-20T10:16:03.000Z',
-    }).execute();
+    await store.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: 'd-1',
+        view_id: 'v',
+        view_name: 'V',
+        event_id: 'e',
+        development_id: 'dev',
+        type: 'monitoring_event',
+        event_timestamp: '2026-11-20T10:16:02.125Z',
+        signed: store.dialect === 'sqlite' ? 1 : true,
+        body: '{}',
+        received_at: '2026-11-20T10:16:03.000Z',
+      })
+      .execute();
 
     const stats = await readMirrorStats(store);
     const glossary = stats.streams.find((s) => s.stream === 'glossary')!;
     const passes = [first, failed, again].flatMap((r) => r.streams.filter((s) => s.stream === 'glossary'));
-    const rows = Number((await store.db.selectFrom('glossary').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = Number(
+      (
+        await store.db
+          .selectFrom('glossary')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(glossary).toMatchObject({
       runs: 3,
       failures: 1,
@@ -81,7 +101,12 @@ describe.each(dialects)('mirror totals on %s', (dialect) => {
     expect(stats.deliveries).toEqual({ received: 1, lastReceivedAt: '2026-11-20T10:16:03.000Z' });
 
     const printed = await status(test);
-    expect(printed.find((r) => r.stream === 'glossary')).toMatchObject({ rows, requests: glossary.requests, errors: glossary.errors, synced: { inserted: rows } });
+    expect(printed.find((r) => r.stream === 'glossary')).toMatchObject({
+      rows,
+      requests: glossary.requests,
+      errors: glossary.errors,
+      synced: { inserted: rows },
+    });
     expect(printed.find((r) => r.stream === 'webhook-deliveries')).toMatchObject({ rows: 1 });
   });
 
@@ -89,7 +114,18 @@ describe.each(dialects)('mirror totals on %s', (dialect) => {
     const { store } = test;
     const now = new Date().toISOString();
     const runId = await store.startRun(['retired-stream'], 'incremental', now);
-    await store.finishStream(runId, { stream: 'retired-stream', fetched: 1, inserted: 1, updated: 0, unchanged: 0, deleted: 0, errors: 0, requests: 1, durationMs: 1, outcome: 'success' });
+    await store.finishStream(runId, {
+      stream: 'retired-stream',
+      fetched: 1,
+      inserted: 1,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      errors: 0,
+      requests: 1,
+      durationMs: 1,
+      outcome: 'success',
+    });
     await store.transaction((tx) => tx.saveCheckpoint('monitoring-events:full-pass', { fullAt: now }));
     const catalog = new Set(allStreams().map((s) => s.name));
 

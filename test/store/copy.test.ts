@@ -34,7 +34,10 @@ async function tableNames(store: Store): Promise<string[]> {
     store.dialect === 'sqlite'
       ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(store.db)).rows
       : (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(store.db)).rows;
-  return rows.map((r) => r.name).filter((n) => !n.startsWith('kysely_') && !n.startsWith('sqlite_') && n !== 'leases').sort();
+  return rows
+    .map((r) => r.name)
+    .filter((n) => !n.startsWith('kysely_') && !n.startsWith('sqlite_') && n !== 'leases')
+    .sort();
 }
 
 /** A table's rows with JSON text parsed and times as ISO UTC: equal across dialects when the data is. */
@@ -55,7 +58,10 @@ async function neutral(store: Store, table: string): Promise<unknown[]> {
   const rows = (await store.db.selectFrom(table).selectAll().execute()).map((r) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : parse(v)])),
   );
-  return rows.map((r) => [JSON.stringify(r, sortedKeys), r] as const).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+  return rows
+    .map((r) => [JSON.stringify(r, sortedKeys), r] as const)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, r]) => r);
 }
 
 async function expectSameTables(copy: Store, source: Store): Promise<void> {
@@ -76,7 +82,8 @@ beforeAll(async () => {
     expect((await syncOnce(t.store, sandbox, STREAMS)).outcome).toBe('success');
     // Quarantined records and a run that failed, with every value type the tables hold.
     await t.store.transaction(async (tx) => {
-      for (const n of [1, 2, 3]) await tx.quarantine('assets', `bad record ${n}`, { id: n, nested: { ok: n % 2 === 0 } }, `2026-01-0${n}T10:00:00Z`);
+      for (const n of [1, 2, 3])
+        await tx.quarantine('assets', `bad record ${n}`, { id: n, nested: { ok: n % 2 === 0 } }, `2026-01-0${n}T10:00:00Z`);
     });
     const runId = await t.store.startRun(['charts'], 'full', '2026-01-04T00:00:00.000Z');
     await t.store.finishRun(runId, 'failed', '2026-01-04T00:00:01.000Z');
@@ -161,14 +168,21 @@ describe('copy', () => {
 
       await pg.store.db.deleteFrom('assets').where('id', '=', second).execute();
       expect((await verify()).mismatch).toBe(
-        byKey ? `assets: row id=${second} is missing from the target` : `assets: the source has row id=${second} where the target has id=${third}`,
+        byKey
+          ? `assets: row id=${second} is missing from the target`
+          : `assets: the source has row id=${second} where the target has id=${third}`,
       );
       const now = new Date().toISOString();
-      await pg.store.db.insertInto('sectors').values({ slug: 'zz-extra', raw: '{}', row_hash: 'x', first_seen_at: now, synced_at: now }).execute();
+      await pg.store.db
+        .insertInto('sectors')
+        .values({ slug: 'zz-extra', raw: '{}', row_hash: 'x', first_seen_at: now, synced_at: now })
+        .execute();
       await pg.store.db.deleteFrom('sync_run_streams').execute();
       const tables = (await verify()).tables;
       expect(tables.find((t) => t.table === 'sectors')?.mismatch).toBe('sectors: row slug=zz-extra is in the target only');
-      expect(tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(/^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/);
+      expect(tables.find((t) => t.table === 'sync_run_streams')?.mismatch).toMatch(
+        /^sync_run_streams: row run_id=1, stream=\S+ is missing from the target$/,
+      );
     });
   }
 
@@ -196,7 +210,10 @@ describe('copy', () => {
       );
     const ok = await cli();
     expect(ok.code).toBe(0);
-    const assets = await sqlite.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const assets = await sqlite.store.db
+      .selectFrom('assets')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(ok.stdout).toMatch(/^table\s+rows\s+verified$/m);
     expect(ok.stdout).toMatch(new RegExp(`^assets\\s+${Number(assets.n)}\\s+yes$`, 'm'));
     expect(ok.stdout).toMatch(/copied \d+ rows in \d+ tables .* verified row for row/);
@@ -208,7 +225,11 @@ describe('copy', () => {
     expect(again.stderr).toMatch(/already holds mirrored rows.*--force/);
 
     const [asset] = await ids(pg.store, 'assets');
-    await pg.store.db.updateTable('assets').set({ raw: JSON.stringify({ id: asset, changed: true }) }).where('id', '=', asset).execute();
+    await pg.store.db
+      .updateTable('assets')
+      .set({ raw: JSON.stringify({ id: asset, changed: true }) })
+      .where('id', '=', asset)
+      .execute();
     const differs = await cli('--verify-only');
     expect(differs.code).toBe(1);
     expect(differs.stdout).toMatch(/^assets\s+\d+\s+NO$/m);

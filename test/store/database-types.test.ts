@@ -8,8 +8,19 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
   sync_runs: { id: true, started_at: true, finished_at: true, mode: true, streams: true, outcome: true, job: true, owner: true },
   sync_run_streams: {
-    run_id: true, stream: true, fetched: true, inserted: true, updated: true, unchanged: true, deleted: true,
-    errors: true, requests: true, details: true, duration_ms: true, outcome: true, error: true,
+    run_id: true,
+    stream: true,
+    fetched: true,
+    inserted: true,
+    updated: true,
+    unchanged: true,
+    deleted: true,
+    errors: true,
+    requests: true,
+    details: true,
+    duration_ms: true,
+    outcome: true,
+    error: true,
   },
   stream_state: { stream: true, checkpoint: true, last_success_at: true, last_error: true, last_run_id: true, updated_at: true },
   pass_marks: { stream: true, part: true, full_pass_at: true, high_water: true, updated_at: true },
@@ -21,13 +32,39 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
   usage_ledger: { family: true, day: true, requests: true },
   quota_holds: { family: true, until: true, reason: true, set_at: true },
   webhook_deliveries: {
-    id: true, view_id: true, view_name: true, event_id: true, development_id: true, type: true,
-    event_timestamp: true, signed: true, body: true, received_at: true,
+    id: true,
+    view_id: true,
+    view_name: true,
+    event_id: true,
+    development_id: true,
+    type: true,
+    event_timestamp: true,
+    signed: true,
+    body: true,
+    received_at: true,
   },
-  alert_history: { view_id: true, event_id: true, first_seen_at: true, source: true, delivery_id: true, development_id: true, matched_at: true, view_name: true },
+  alert_history: {
+    view_id: true,
+    event_id: true,
+    first_seen_at: true,
+    source: true,
+    delivery_id: true,
+    development_id: true,
+    matched_at: true,
+    view_name: true,
+  },
   row_history: {
-    id: true, table_name: true, row_key: true, raw: true, row_hash: true, first_seen_at: true, valid_from: true,
-    valid_to: true, change: true, run_id: true, ended_by_run_id: true,
+    id: true,
+    table_name: true,
+    row_key: true,
+    raw: true,
+    row_hash: true,
+    first_seen_at: true,
+    valid_from: true,
+    valid_to: true,
+    change: true,
+    run_id: true,
+    ended_by_run_id: true,
   },
   history_settings: { table_name: true, enabled: true, retention_days: true },
 };
@@ -50,7 +87,15 @@ for (const dialect of dialects) {
       const db = t.store.adapter.db;
       const { id } = await db
         .insertInto('sync_runs')
-        .values({ started_at: '2026-01-02T03:04:05.000Z', mode: 'full', streams: '["assets"]', outcome: null, finished_at: null, job: null, owner: null })
+        .values({
+          started_at: '2026-01-02T03:04:05.000Z',
+          mode: 'full',
+          streams: '["assets"]',
+          outcome: null,
+          finished_at: null,
+          job: null,
+          owner: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const run = await db.selectFrom('sync_runs').select(['mode', 'streams']).where('id', '=', id).executeTakeFirstOrThrow();

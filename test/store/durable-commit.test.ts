@@ -22,7 +22,14 @@ describe('durable commits on sqlite', () => {
       ]);
       expect(concurrent).toEqual([2, 2]);
       expect(await level(test.store.db)).toBe(1);
-      await expect(test.store.transaction(async () => { throw new Error('boom'); }, { durable: true })).rejects.toThrow('boom');
+      await expect(
+        test.store.transaction(
+          async () => {
+            throw new Error('boom');
+          },
+          { durable: true },
+        ),
+      ).rejects.toThrow('boom');
       expect(await level(test.store.db)).toBe(1);
     } finally {
       await test.cleanup();
@@ -31,7 +38,8 @@ describe('durable commits on sqlite', () => {
 });
 
 describe('durable commits on postgres', () => {
-  const setting = async (db: Kysely<any>) => ((await sql.raw('show synchronous_commit').execute(db)).rows[0] as { synchronous_commit: string }).synchronous_commit;
+  const setting = async (db: Kysely<any>) =>
+    ((await sql.raw('show synchronous_commit').execute(db)).rows[0] as { synchronous_commit: string }).synchronous_commit;
 
   it('commits the mirror asynchronously and a durable transaction synchronously', async () => {
     const test = await openTestStore('postgres');

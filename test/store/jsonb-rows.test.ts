@@ -3,7 +3,17 @@ import { isSingleJsonValue, jsonbRows } from '../../src/store/postgres/jsonb-row
 
 describe('jsonbRows', () => {
   it('accepts every value JSON.stringify writes', () => {
-    const values = [{ a: 'x,y', b: [1, '}', { c: '"]' }] }, [], {}, 'text with "quotes", commas and \\ backslashes', 0, -1.5e-7, true, null, ['a,b', '[', '{']];
+    const values = [
+      { a: 'x,y', b: [1, '}', { c: '"]' }] },
+      [],
+      {},
+      'text with "quotes", commas and \\ backslashes',
+      0,
+      -1.5e-7,
+      true,
+      null,
+      ['a,b', '[', '{'],
+    ];
     for (const v of values) expect(isSingleJsonValue(JSON.stringify(v)), JSON.stringify(v)).toBe(true);
   });
 
@@ -39,6 +49,8 @@ describe('jsonbRows', () => {
   });
 
   it('names the column whose JSON text would spill into its neighbours', () => {
-    expect(() => jsonbRows(['bigint', 'jsonb'], ['t.id', 't.raw']).encode([[1, '{"a":1}],[2,{"b":2}']])).toThrow(/"t\.raw" holds text that is not one JSON value/);
+    expect(() => jsonbRows(['bigint', 'jsonb'], ['t.id', 't.raw']).encode([[1, '{"a":1}],[2,{"b":2}']])).toThrow(
+      /"t\.raw" holds text that is not one JSON value/,
+    );
   });
 });

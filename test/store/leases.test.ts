@@ -20,7 +20,11 @@ for (const dialect of dialects) {
 
     /** As if the lease's time-to-live had run out (its owner crashed and stopped renewing). */
     const expire = (name: string) =>
-      t.store.db.updateTable('leases').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('name', '=', name).execute();
+      t.store.db
+        .updateTable('leases')
+        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+        .where('name', '=', name)
+        .execute();
 
     it('refuses a second owner while the lease is live, naming the holder', async () => {
       const lease = await t.store.acquireLease('sync:assets', 'worker-a', 60_000);
@@ -37,9 +41,7 @@ for (const dialect of dialects) {
     });
 
     it('lets exactly one of many concurrent takers win', async () => {
-      const attempts = Array.from({ length: 10 }, (_, i) =>
-        (i % 2 ? other : t.store).acquireLease('receiver', `worker-${i}`, 60_000),
-      );
+      const attempts = Array.from({ length: 10 }, (_, i) => (i % 2 ? other : t.store).acquireLease('receiver', `worker-${i}`, 60_000));
       const won = (await Promise.all(attempts)).filter((lease) => lease !== null);
       expect(won).toHaveLength(1);
     });

@@ -51,10 +51,22 @@ for (const dialect of dialects) {
       t = await openTestStore(dialect, { migrate: false });
       const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-migrations-'));
       try {
-        writeFileSync(join(dir, '0001-fine.mjs'), "export async function up(db, t) { await db.schema.createTable('fine').addColumn('id', t.integer).execute(); }");
+        writeFileSync(
+          join(dir, '0001-fine.mjs'),
+          "export async function up(db, t) { await db.schema.createTable('fine').addColumn('id', t.integer).execute(); }",
+        );
         writeFileSync(join(dir, '0002-broken.mjs'), "export async function up() { throw new Error('boom'); }");
-        const types = { text: 'text', integer: 'integer', bigint: 'bigint', double: 'real', boolean: 'integer', json: 'text', timestamp: 'text', serial: 'integer' } as const;
-        const outcome = await runMigrations(t.store.db, { dialect, columnTypes: types, schema: t.schema }, dir + '/');
+        const types = {
+          text: 'text',
+          integer: 'integer',
+          bigint: 'bigint',
+          double: 'real',
+          boolean: 'integer',
+          json: 'text',
+          timestamp: 'text',
+          serial: 'integer',
+        } as const;
+        const outcome = await runMigrations(t.store.db, { dialect, columnTypes: types, schema: t.schema }, `${dir}/`);
         expect(outcome.results).toEqual([
           { name: '0001-fine', status: 'Success' },
           { name: '0002-broken', status: 'Error' },
@@ -124,8 +136,10 @@ describe('openStore', () => {
   it('compresses PostgreSQL JSON and text columns with lz4 when the server has it', async () => {
     const t = await openTestStore('postgres');
     try {
-      const [{ lz4 }] = (await sql<{ lz4: boolean }>`
-        select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(t.store.db)).rows;
+      const [{ lz4 }] = (
+        await sql<{ lz4: boolean }>`
+        select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(t.store.db)
+      ).rows;
       const { rows } = await sql<{ column: string; method: string }>`
         select attname as column, attcompression as method from pg_attribute
         where attrelid = 'assets'::regclass and attname in ('raw', 'description', 'id') order by attname`.execute(t.store.db);
@@ -135,7 +149,9 @@ describe('openStore', () => {
         { column: 'raw', method: lz4 ? 'l' : '' },
       ]);
       const big = { id: 1, text: 'x'.repeat(3000) }; // past the 2 KB TOAST threshold: stored compressed
-      await t.store.transaction((tx) => tx.upsertChanged('assets', ['id'], [{ id: 1, asset_class: 'token', raw: big, row_hash: 'h' }], '2025-01-01T00:00:00.000Z'));
+      await t.store.transaction((tx) =>
+        tx.upsertChanged('assets', ['id'], [{ id: 1, asset_class: 'token', raw: big, row_hash: 'h' }], '2025-01-01T00:00:00.000Z'),
+      );
       const [stored] = (await sql<{ method: string }>`select pg_column_compression(raw) as method from assets`.execute(t.store.db)).rows;
       expect(stored.method).toBe(lz4 ? 'lz4' : 'pglz');
     } finally {

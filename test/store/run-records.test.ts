@@ -7,7 +7,20 @@ const T1 = '2025-01-01T00:00:00.000Z';
 const T2 = '2025-01-01T00:05:00.000Z';
 
 function stats(stream: string, outcome: StreamRunStats['outcome'], extra: Partial<StreamRunStats> = {}): StreamRunStats {
-  return { stream, fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, details: 7, durationMs: 1234.6, outcome, ...extra };
+  return {
+    stream,
+    fetched: 120,
+    inserted: 100,
+    updated: 15,
+    unchanged: 5,
+    deleted: 2,
+    errors: 1,
+    requests: 3,
+    details: 7,
+    durationMs: 1234.6,
+    outcome,
+    ...extra,
+  };
 }
 
 for (const dialect of dialects) {
@@ -27,14 +40,53 @@ for (const dialect of dialects) {
 
       const run = await t.store.db.selectFrom('sync_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
       expect({ ...run, streams: JSON.parse(run.streams) }).toEqual({
-        id: runId, started_at: T1, finished_at: T2, mode: 'incremental', streams: ['assets', 'chains'], outcome: 'partial', job: null, owner: null,
+        id: runId,
+        started_at: T1,
+        finished_at: T2,
+        mode: 'incremental',
+        streams: ['assets', 'chains'],
+        outcome: 'partial',
+        job: null,
+        owner: null,
       });
-      const byJob = await t.store.db.selectFrom('sync_runs').select('job').where('id', '=', runId + 1).executeTakeFirstOrThrow();
+      const byJob = await t.store.db
+        .selectFrom('sync_runs')
+        .select('job')
+        .where('id', '=', runId + 1)
+        .executeTakeFirstOrThrow();
       expect(byJob.job).toBe('nightly-full');
       const perStream = await t.store.db.selectFrom('sync_run_streams').selectAll().where('run_id', '=', runId).orderBy('stream').execute();
       expect(perStream).toEqual([
-        { run_id: runId, stream: 'assets', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, details: 7, duration_ms: 1235, outcome: 'success', error: null },
-        { run_id: runId, stream: 'chains', fetched: 120, inserted: 100, updated: 15, unchanged: 5, deleted: 2, errors: 1, requests: 3, details: 7, duration_ms: 1235, outcome: 'failed', error: 'HTTP 503 after 5 attempts' },
+        {
+          run_id: runId,
+          stream: 'assets',
+          fetched: 120,
+          inserted: 100,
+          updated: 15,
+          unchanged: 5,
+          deleted: 2,
+          errors: 1,
+          requests: 3,
+          details: 7,
+          duration_ms: 1235,
+          outcome: 'success',
+          error: null,
+        },
+        {
+          run_id: runId,
+          stream: 'chains',
+          fetched: 120,
+          inserted: 100,
+          updated: 15,
+          unchanged: 5,
+          deleted: 2,
+          errors: 1,
+          requests: 3,
+          details: 7,
+          duration_ms: 1235,
+          outcome: 'failed',
+          error: 'HTTP 503 after 5 attempts',
+        },
       ]);
     });
 
@@ -43,7 +95,11 @@ for (const dialect of dialects) {
       const run1 = await t.store.startRun(['assets'], 'incremental', T1);
       await t.store.transaction((tx) => tx.saveCheckpoint('assets', { assetClass: 'token', page: 7 }));
       expect(await t.store.getState('assets')).toEqual({
-        stream: 'assets', checkpoint: { assetClass: 'token', page: 7 }, lastSuccessAt: null, lastError: null, lastRunId: null,
+        stream: 'assets',
+        checkpoint: { assetClass: 'token', page: 7 },
+        lastSuccessAt: null,
+        lastError: null,
+        lastRunId: null,
       });
 
       // The last page of a completed pass clears the checkpoint in its transaction; finishStream keeps that.
@@ -63,7 +119,11 @@ for (const dialect of dialects) {
       await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 3 }));
       await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom' }));
       expect(await t.store.getState('assets')).toEqual({
-        stream: 'assets', checkpoint: { page: 3 }, lastSuccessAt: done.lastSuccessAt, lastError: 'boom', lastRunId: run2,
+        stream: 'assets',
+        checkpoint: { page: 3 },
+        lastSuccessAt: done.lastSuccessAt,
+        lastError: 'boom',
+        lastRunId: run2,
       });
     });
   });

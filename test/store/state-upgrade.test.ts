@@ -14,8 +14,26 @@ import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 const TYPES: Record<Dialect, ColumnTypes> = {
-  sqlite: { text: 'text', integer: 'integer', bigint: 'integer', double: 'real', boolean: 'integer', json: 'text', timestamp: 'text', serial: 'integer' },
-  postgres: { text: 'text', integer: 'bigint', bigint: 'bigint', double: 'double precision', boolean: 'boolean', json: 'jsonb', timestamp: 'timestamptz', serial: 'bigserial' },
+  sqlite: {
+    text: 'text',
+    integer: 'integer',
+    bigint: 'integer',
+    double: 'real',
+    boolean: 'integer',
+    json: 'text',
+    timestamp: 'text',
+    serial: 'integer',
+  },
+  postgres: {
+    text: 'text',
+    integer: 'bigint',
+    bigint: 'bigint',
+    double: 'double precision',
+    boolean: 'boolean',
+    json: 'jsonb',
+    timestamp: 'timestamptz',
+    serial: 'bigserial',
+  },
 };
 const BEFORE = '0017';
 const UPDATED = '2026-11-01T08:00:00.000Z';
@@ -25,9 +43,16 @@ async function migrateToBefore(t: TestStore): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-old-schema-'));
   try {
     for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-.*\.ts$/.test(f) && f < BEFORE)) {
-      writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(pathToFileURL(join(MIGRATIONS_DIR, file)).href)};\n`);
+      writeFileSync(
+        join(dir, file.replace(/\.ts$/, '.mjs')),
+        `export { up } from ${JSON.stringify(pathToFileURL(join(MIGRATIONS_DIR, file)).href)};\n`,
+      );
     }
-    const outcome = await runMigrations(t.store.db, { dialect: t.store.dialect, columnTypes: TYPES[t.store.dialect], schema: t.schema }, `${dir}/`);
+    const outcome = await runMigrations(
+      t.store.db,
+      { dialect: t.store.dialect, columnTypes: TYPES[t.store.dialect], schema: t.schema },
+      `${dir}/`,
+    );
     expect(outcome.error).toBeUndefined();
     expect(outcome.results.at(-1)?.name).toBe('0016-view-keys');
   } finally {
@@ -43,15 +68,21 @@ describe.each(dialects)('upgrading stream_state on %s', (dialect) => {
     t = await openTestStore(dialect, { migrate: false });
     await migrateToBefore(t);
     const old = (stream: string, checkpoint: unknown, highWater: string | null = null) => ({
-      stream, checkpoint: JSON.stringify(checkpoint), high_water: highWater, updated_at: UPDATED,
+      stream,
+      checkpoint: JSON.stringify(checkpoint),
+      high_water: highWater,
+      updated_at: UPDATED,
     });
-    await t.store.db.insertInto('stream_state').values([
-      { ...old('assets', { assetClass: 'token', page: 3 }, '2025-01-01'), last_success_at: UPDATED },
-      old('monitoring-events:full-pass', { fullAt: '2026-10-31T00:00:00.000Z', highWater: null }),
-      old('monitoring-views:view-1', { fullAt: '2026-10-30T00:00:00.000Z', highWater: '2026-10-29T12:00:00.000Z' }),
-      old('monitoring-views:view-2', { fullAt: null, highWater: '2026-10-28T12:00:00.000Z' }),
-      old('mirror:service', { baseUrl: 'http://127.0.0.1:4010' }),
-    ]).execute();
+    await t.store.db
+      .insertInto('stream_state')
+      .values([
+        { ...old('assets', { assetClass: 'token', page: 3 }, '2025-01-01'), last_success_at: UPDATED },
+        old('monitoring-events:full-pass', { fullAt: '2026-10-31T00:00:00.000Z', highWater: null }),
+        old('monitoring-views:view-1', { fullAt: '2026-10-30T00:00:00.000Z', highWater: '2026-10-29T12:00:00.000Z' }),
+        old('monitoring-views:view-2', { fullAt: null, highWater: '2026-10-28T12:00:00.000Z' }),
+        old('mirror:service', { baseUrl: 'http://127.0.0.1:4010' }),
+      ])
+      .execute();
 
     const upgrade = await t.store.migrate();
     expect(upgrade.error).toBeUndefined();
@@ -62,9 +93,18 @@ describe.each(dialects)('upgrading stream_state on %s', (dialect) => {
     ]);
     expect(upgrade.results.every((r) => r.status === 'Success')).toBe(true);
 
-    expect(await readMark(t.store, { stream: 'monitoring-events', part: 'full-pass' })).toEqual({ fullAt: '2026-10-31T00:00:00.000Z', highWater: null });
-    expect(await readMark(t.store, { stream: 'monitoring-views', part: 'view-1' })).toEqual({ fullAt: '2026-10-30T00:00:00.000Z', highWater: '2026-10-29T12:00:00.000Z' });
-    expect(await readMark(t.store, { stream: 'monitoring-views', part: 'view-2' })).toEqual({ fullAt: null, highWater: '2026-10-28T12:00:00.000Z' });
+    expect(await readMark(t.store, { stream: 'monitoring-events', part: 'full-pass' })).toEqual({
+      fullAt: '2026-10-31T00:00:00.000Z',
+      highWater: null,
+    });
+    expect(await readMark(t.store, { stream: 'monitoring-views', part: 'view-1' })).toEqual({
+      fullAt: '2026-10-30T00:00:00.000Z',
+      highWater: '2026-10-29T12:00:00.000Z',
+    });
+    expect(await readMark(t.store, { stream: 'monitoring-views', part: 'view-2' })).toEqual({
+      fullAt: null,
+      highWater: '2026-10-28T12:00:00.000Z',
+    });
     expect(await readMark(t.store, { stream: 'monitoring-views', part: 'view-3' })).toEqual({ fullAt: null, highWater: null });
 
     // Only real streams are left in stream_state, with their checkpoint, and no high_water column.

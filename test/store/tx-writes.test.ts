@@ -18,8 +18,7 @@ for (const dialect of dialects) {
     afterEach(() => t.cleanup());
 
     describe('replaceChildren', () => {
-      const childRows = (n: number, tag: string): Row[] =>
-        Array.from({ length: n }, (_, i) => ({ row_no: i + 1, data: { tag, i } }));
+      const childRows = (n: number, tag: string): Row[] => Array.from({ length: n }, (_, i) => ({ row_no: i + 1, data: { tag, i } }));
       const chartRows = (chart: number) =>
         t.store.db.selectFrom('test_children').select(['row_no', 'data']).where('chart_id', '=', chart).orderBy('row_no').execute();
 
@@ -39,7 +38,10 @@ for (const dialect of dialects) {
 
       it("replaces one parent's rows and leaves the others", async () => {
         expect(await t.store.transaction((tx) => tx.replaceChildren('test_children', { chart_id: 1 }, childRows(2, 'new')))).toBe(2);
-        expect((await chartRows(1)).map((r) => JSON.parse(r.data))).toEqual([{ tag: 'new', i: 0 }, { tag: 'new', i: 1 }]);
+        expect((await chartRows(1)).map((r) => JSON.parse(r.data))).toEqual([
+          { tag: 'new', i: 0 },
+          { tag: 'new', i: 1 },
+        ]);
         expect(await chartRows(2)).toHaveLength(2);
       });
 
@@ -66,7 +68,11 @@ for (const dialect of dialects) {
       const second = [delivery('a', 2), delivery('c', 2), delivery('c', 3)];
       expect(await t.store.transaction((tx) => tx.insertIgnore('test_deliveries', ['id'], second))).toBe(1);
       const stored = await t.store.db.selectFrom('test_deliveries').selectAll().orderBy('id').execute();
-      expect(stored.map((r) => [r.id, JSON.parse(r.body).v])).toEqual([['a', 1], ['b', 1], ['c', 2]]);
+      expect(stored.map((r) => [r.id, JSON.parse(r.body).v])).toEqual([
+        ['a', 1],
+        ['b', 1],
+        ['c', 2],
+      ]);
     });
 
     it('commits the checkpoint with its page, and neither when the page fails', async () => {
@@ -110,8 +116,16 @@ for (const dialect of dialects) {
         await t.store.transaction((tx) => tx.upsertChanged('test_items', ['id'], rows, T1));
         expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(['1', '2']), { active: true }, T2)).toBe(2);
         expect(await live()).toEqual([1, 2, 5, 6]);
-        const deleted = await t.store.db.selectFrom('test_items').select(['id', 'deleted_at', 'synced_at']).where('id', 'in', [3, 4]).orderBy('id').execute();
-        expect(deleted).toEqual([{ id: 3, deleted_at: T2, synced_at: T1 }, { id: 4, deleted_at: T2, synced_at: T1 }]);
+        const deleted = await t.store.db
+          .selectFrom('test_items')
+          .select(['id', 'deleted_at', 'synced_at'])
+          .where('id', 'in', [3, 4])
+          .orderBy('id')
+          .execute();
+        expect(deleted).toEqual([
+          { id: 3, deleted_at: T2, synced_at: T1 },
+          { id: 4, deleted_at: T2, synced_at: T1 },
+        ]);
         expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(['1', '2']), { active: true }, T2)).toBe(0);
       });
 
@@ -121,8 +135,16 @@ for (const dialect of dialects) {
         await t.store.transaction((tx) => tx.upsertChanged('test_pairs', ['chart_id', 'slug'], rows, T1));
         const seen = new Set(['0\u0000s0', '1\u0000s1']);
         expect(await t.store.softDeleteMissing('test_pairs', ['chart_id', 'slug'], seen, {}, T2)).toBe(4_998);
-        const alive = await t.store.db.selectFrom('test_pairs').select(['chart_id', 'slug']).where('deleted_at', 'is', null).orderBy('slug').execute();
-        expect(alive).toEqual([{ chart_id: 0, slug: 's0' }, { chart_id: 1, slug: 's1' }]);
+        const alive = await t.store.db
+          .selectFrom('test_pairs')
+          .select(['chart_id', 'slug'])
+          .where('deleted_at', 'is', null)
+          .orderBy('slug')
+          .execute();
+        expect(alive).toEqual([
+          { chart_id: 0, slug: 's0' },
+          { chart_id: 1, slug: 's1' },
+        ]);
       });
     });
   });

@@ -71,7 +71,10 @@ for (const dialect of dialects) {
     it('writes exactly the changed, new and soft-deleted rows of a large page, and nothing else', async () => {
       // Large enough that PostgreSQL first looks up the page's held hashes and sends only the rest.
       const ids = Array.from({ length: 40 }, (_, i) => i + 1);
-      await upsert(ids.map((id) => item(id)), T1);
+      await upsert(
+        ids.map((id) => item(id)),
+        T1,
+      );
       expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(ids.filter((id) => id !== 7).map(String)), {}, T2)).toBe(1);
       const next = [...ids.map((id) => item(id, id === 3 || id === 30 ? 'b' : 'a')), item(41)];
       expect(await upsert(next, T3)).toEqual({ inserted: 1, updated: 3, unchanged: 37, rejected: 0 });
@@ -87,7 +90,12 @@ for (const dialect of dialects) {
       expect(await upsert(rows, T1, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: 0 });
       const changed = [pair(1, 'a'), pair(1, 'b', 'z'), pair(2, 'a')];
       expect(await upsert(changed, T2, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2, rejected: 0 });
-      const stored = await t.store.db.selectFrom('test_pairs').select(['chart_id', 'slug', 'synced_at']).orderBy('chart_id').orderBy('slug').execute();
+      const stored = await t.store.db
+        .selectFrom('test_pairs')
+        .select(['chart_id', 'slug', 'synced_at'])
+        .orderBy('chart_id')
+        .orderBy('slug')
+        .execute();
       expect(stored).toEqual([
         { chart_id: 1, slug: 'a', synced_at: T1 },
         { chart_id: 1, slug: 'b', synced_at: T2 },
@@ -117,7 +125,13 @@ for (const dialect of dialects) {
 
     it('keeps text and JSON exactly, whatever characters they hold', async () => {
       const text = 'quote " backslash \\ newline \n tab \t é 😀 \u2028 brackets {[,]} and "}],[" ';
-      const awkward = { ...item(1), title: text, price: -1.234e-7, tags: [text, null, { deep: [true, 1e300] }], raw: { text, list: [1, 'x', null], nested: { a: { b: [false] } } } };
+      const awkward = {
+        ...item(1),
+        title: text,
+        price: -1.234e-7,
+        tags: [text, null, { deep: [true, 1e300] }],
+        raw: { text, list: [1, 'x', null], nested: { a: { b: [false] } } },
+      };
       await upsert([awkward, { ...item(2), price: 1.7976931348623157e308, tags: null }], T1);
       const [one, two] = await all();
       expect(one.title).toBe(text);
@@ -156,7 +170,10 @@ for (const dialect of dialects) {
       expect(await upsert(rows, T1)).toEqual({ inserted: 12_000, updated: 0, unchanged: 0, rejected: 0 });
       const changed = rows.map((r, i) => (i % 1000 === 0 ? item(i + 1, 'b') : r));
       expect(await upsert(changed, T2)).toEqual({ inserted: 0, updated: 12, unchanged: 11_988, rejected: 0 });
-      const count = await t.store.db.selectFrom('test_items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const count = await t.store.db
+        .selectFrom('test_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(12_000);
     });
 

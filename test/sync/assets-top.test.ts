@@ -5,7 +5,11 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce } from '../helpers/mirror.js';
 
-interface SandboxAsset { id: number; asset_class: string; market_cap: { rank: number | null } | null }
+interface SandboxAsset {
+  id: number;
+  asset_class: string;
+  market_cap: { rank: number | null } | null;
+}
 
 for (const dialect of dialects) {
   describe(`assets-top on ${dialect}`, () => {
@@ -30,15 +34,24 @@ for (const dialect of dialects) {
         const ranked = (sandbox.records('assets') as SandboxAsset[])
           .filter((a) => a.asset_class === cls)
           .sort((a, b) => (a.market_cap?.rank ?? Infinity) - (b.market_cap?.rank ?? Infinity) || a.id - b.id)
-          .slice(0, top).map((a) => a.id).sort((a, b) => a - b);
-        const mirrored = rows.filter((r) => r.asset_class === cls).map((r) => Number(r.id)).sort((a, b) => a - b);
+          .slice(0, top)
+          .map((a) => a.id)
+          .sort((a, b) => a - b);
+        const mirrored = rows
+          .filter((r) => r.asset_class === cls)
+          .map((r) => Number(r.id))
+          .sort((a, b) => a - b);
         expect(mirrored, cls).toEqual(ranked);
       }
       // A complete pass fills the rest; the tier run after it leaves every other asset live.
       expect((await syncOnce(t.store, sandbox, ['assets'])).outcome).toBe('success');
       const again = await syncOnce(t.store, sandbox, ['assets-top'], { settings: { topAssets: top } });
       expect(again.streams[0].deleted).toBe(0);
-      const live = await t.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null).executeTakeFirst();
+      const live = await t.store.db
+        .selectFrom('assets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       expect(Number(live?.n)).toBe(sandbox.records('assets').length);
     });
   });

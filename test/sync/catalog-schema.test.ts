@@ -24,9 +24,23 @@ interface TableShape {
 
 function shapes(stream: StreamDef): TableShape[] {
   if (stream.kind !== 'list') {
-    return [{ table: stream.table, key: stream.key, columns: stream.key, exact: false, liveKeys: stream.kind === 'custom' && stream.detectDeletes ? stream.key : null }];
+    return [
+      {
+        table: stream.table,
+        key: stream.key,
+        columns: stream.key,
+        exact: false,
+        liveKeys: stream.kind === 'custom' && stream.detectDeletes ? stream.key : null,
+      },
+    ];
   }
-  const own = { table: stream.table, key: stream.key, columns: [...stream.key, ...Object.keys(stream.columns), ...MIRROR_COLUMNS], exact: true, liveKeys: liveKeys(stream) };
+  const own = {
+    table: stream.table,
+    key: stream.key,
+    columns: [...stream.key, ...Object.keys(stream.columns), ...MIRROR_COLUMNS],
+    exact: true,
+    liveKeys: liveKeys(stream),
+  };
   if (!stream.child) return [own];
   const { child } = stream;
   const columns = [...child.key, ...Object.keys(child.columns), ...Object.keys(child.parentColumns), ...MIRROR_COLUMNS];
@@ -52,13 +66,18 @@ function catalogTables(): TableShape[] {
 async function primaryKey(store: Store, dialect: Dialect, table: string): Promise<string[]> {
   if (dialect === 'sqlite') {
     const rows = (await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table})`.execute(store.db)).rows;
-    return rows.filter((r) => r.pk > 0).sort((a, b) => a.pk - b.pk).map((r) => r.name);
+    return rows
+      .filter((r) => r.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((r) => r.name);
   }
-  const rows = (await sql<{ column_name: string }>`
+  const rows = (
+    await sql<{ column_name: string }>`
     select a.attname as column_name from pg_index i
     join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
     where i.indrelid = to_regclass(${table}) and i.indisprimary
-    order by array_position(i.indkey, a.attnum)`.execute(store.db)).rows;
+    order by array_position(i.indkey, a.attnum)`.execute(store.db)
+  ).rows;
   return rows.map((r) => r.column_name);
 }
 
@@ -66,14 +85,22 @@ async function primaryKey(store: Store, dialect: Dialect, table: string): Promis
 async function liveKeyIndex(store: Store, dialect: Dialect, table: string): Promise<{ columns: string[]; partial: boolean } | null> {
   const name = `${table}_live_keys`;
   if (dialect === 'sqlite') {
-    const [index] = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and name = ${name}`.execute(store.db)).rows;
+    const [index] = (await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and name = ${name}`.execute(store.db))
+      .rows;
     if (!index) return null;
     const columns = (await sql<{ name: string }>`select name from pragma_index_info(${name}) order by seqno`.execute(store.db)).rows;
     return { columns: columns.map((c) => c.name), partial: /where\s+"?deleted_at"?\s+is\s+null/i.test(index.sql) };
   }
-  const [index] = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(store.db)).rows;
+  const [index] = (
+    await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(
+      store.db,
+    )
+  ).rows;
   if (!index) return null;
-  const columns = /\(([^)]*)\)/.exec(index.indexdef)![1].split(',').map((c) => c.trim().replaceAll('"', ''));
+  const columns = /\(([^)]*)\)/
+    .exec(index.indexdef)![1]
+    .split(',')
+    .map((c) => c.trim().replaceAll('"', ''));
   return { columns, partial: /WHERE \(deleted_at IS NULL\)/i.test(index.indexdef) };
 }
 

@@ -13,7 +13,14 @@ import { monitoringParams } from '../../src/catalog/query-params.js';
 import { makeEnvelope } from '../receiver/webhook-fixtures.js';
 
 const count = async (t: TestStore, table: string) =>
-  Number((await t.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('the content hash', () => {
   it('is the SHA-1 base64url that mirrors already hold', () => {
@@ -23,7 +30,12 @@ describe('the content hash', () => {
   });
 
   it("is the receiver's too: a delivered development is hashed like a synced row", () => {
-    const { development } = deliveryRows({ envelope: makeEnvelope() as never, body: '{}', signed: true, receivedAt: new Date().toISOString() });
+    const { development } = deliveryRows({
+      envelope: makeEnvelope() as never,
+      body: '{}',
+      signed: true,
+      receivedAt: new Date().toISOString(),
+    });
     expect(development.row_hash).toBe(contentHash(String(development.raw)));
   });
 });
@@ -32,7 +44,9 @@ for (const dialect of dialects) {
   describe(`a mirror written before the one hash, on ${dialect}`, () => {
     let sandbox: Sandbox;
     let t: TestStore;
-    const settings = { monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS } };
+    const settings = {
+      monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams(), details: ALL_DETAILS },
+    };
 
     beforeAll(async () => {
       sandbox = await startSandbox({ scale: 0.1, seed: 5 });
@@ -48,20 +62,35 @@ for (const dialect of dialects) {
       const hashes = await t.store.db.selectFrom('chains').select('row_hash').execute();
       for (const { row_hash } of hashes) expect(row_hash).toMatch(/^[A-Za-z0-9_-]{27}$/); // SHA-1 base64url, as released
       const again = await syncOnce(t.store, sandbox, ['chains', 'glossary'], { settings: { mode: 'full' } });
-      expect(again.streams.map((s) => [s.stream, s.outcome, s.inserted + s.updated])).toEqual([['chains', 'success', 0], ['glossary', 'success', 0]]);
+      expect(again.streams.map((s) => [s.stream, s.outcome, s.inserted + s.updated])).toEqual([
+        ['chains', 'success', 0],
+        ['glossary', 'success', 0],
+      ]);
       expect(await count(t, 'row_history')).toBe(0);
     });
 
     it("completes a development a webhook inserted with the old receiver's SHA-256 hex hash", async () => {
       await syncOnce(t.store, sandbox, ['monitoring-events'], { settings });
-      const dev = await t.store.db.selectFrom('monitoring_developments').select(['id', 'raw']).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      const dev = await t.store.db
+        .selectFrom('monitoring_developments')
+        .select(['id', 'raw'])
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
       // As the receiver of earlier versions left it: its own hash, the detail still to fetch.
       const legacy = createHash('sha256').update(randomUUID()).digest('hex');
-      await t.store.db.updateTable('monitoring_developments').set({ row_hash: legacy, detail_fetched_at: null }).where('id', '=', dev.id).execute();
+      await t.store.db
+        .updateTable('monitoring_developments')
+        .set({ row_hash: legacy, detail_fetched_at: null })
+        .where('id', '=', dev.id)
+        .execute();
       const history = await count(t, 'row_history');
       const result = await syncOnce(t.store, sandbox, ['monitoring-events'], { settings });
       expect(result.outcome).toBe('success');
-      const after = await t.store.db.selectFrom('monitoring_developments').select(['row_hash', 'detail_fetched_at']).where('id', '=', dev.id).executeTakeFirstOrThrow();
+      const after = await t.store.db
+        .selectFrom('monitoring_developments')
+        .select(['row_hash', 'detail_fetched_at'])
+        .where('id', '=', dev.id)
+        .executeTakeFirstOrThrow();
       expect(after.detail_fetched_at).not.toBeNull(); // the pending detail matched its stored hash by value
       expect(after.row_hash).toBe(legacy);
       expect(await count(t, 'row_history')).toBe(history); // the hash was kept: no version recorded

@@ -32,14 +32,28 @@ for (const dialect of dialects) {
       const first = await syncOnce(test.store, sandbox, fanouts, { settings: { selection } });
       expect(first.outcome).toBe('success');
       expect(totals(first).inserted).toBe(20);
-      const top = await test.store.db.selectFrom('assets').select(['id', 'slug']).where('market_cap_rank', 'is not', null)
-        .orderBy('market_cap_rank').orderBy('id').limit(5).execute();
+      const top = await test.store.db
+        .selectFrom('assets')
+        .select(['id', 'slug'])
+        .where('market_cap_rank', 'is not', null)
+        .orderBy('market_cap_rank')
+        .orderBy('id')
+        .limit(5)
+        .execute();
       for (const asset of top) {
-        const markets = await test.store.db.selectFrom('asset_markets').selectAll().where('asset_id', '=', asset.id).executeTakeFirstOrThrow();
+        const markets = await test.store.db
+          .selectFrom('asset_markets')
+          .selectAll()
+          .where('asset_id', '=', asset.id)
+          .executeTakeFirstOrThrow();
         const want = await served(sandbox, `/v1/assets/${asset.slug}/markets`);
         expect(JSON.parse(String(markets.raw))).toEqual(want);
         expect(markets.volume_24h).toBe(want.volume_24h);
-        const price = await test.store.db.selectFrom('asset_price').select('raw').where('asset_id', '=', asset.id).executeTakeFirstOrThrow();
+        const price = await test.store.db
+          .selectFrom('asset_price')
+          .select('raw')
+          .where('asset_id', '=', asset.id)
+          .executeTakeFirstOrThrow();
         expect(JSON.parse(String(price.raw))).toEqual(await served(sandbox, `/v1/assets/${asset.slug}/price`));
       }
       const again = totals(await syncOnce(test.store, sandbox, fanouts, { settings: { selection } }));
@@ -49,20 +63,33 @@ for (const dialect of dialects) {
 
     it('mirrors project chains and metric series for a selection', async () => {
       const projects = await test.store.db.selectFrom('projects').select(['id', 'slug']).orderBy('id').limit(3).execute();
-      const metric = await test.store.db.selectFrom('metrics').select('identifier').orderBy('identifier').limit(1).executeTakeFirstOrThrow();
+      const metric = await test.store.db
+        .selectFrom('metrics')
+        .select('identifier')
+        .orderBy('identifier')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       const slugs = projects.map((p) => String(p.slug));
       const result = await syncOnce(test.store, sandbox, ['project-chains', 'metric-series'], {
-        settings: { selection: { projects: { ids: slugs }, metrics: { ids: [String(metric.identifier)] } }, fanout: { metricProjects: slugs } },
+        settings: {
+          selection: { projects: { ids: slugs }, metrics: { ids: [String(metric.identifier)] } },
+          fanout: { metricProjects: slugs },
+        },
       });
       expect(result.outcome).toBe('success');
       for (const p of projects) {
         const want = (await served(sandbox, `/v1/projects/${p.slug}/chains`)).data.map((c: any) => c.id).sort();
-        const got = (await test.store.db.selectFrom('project_chains').select('chain_id').where('project_id', '=', p.id).execute()).map((r) => r.chain_id).sort();
+        const got = (await test.store.db.selectFrom('project_chains').select('chain_id').where('project_id', '=', p.id).execute())
+          .map((r) => r.chain_id)
+          .sort();
         expect(got).toEqual(want);
       }
       const series = await served(sandbox, `/v1/metrics/${metric.identifier}?project=${slugs.join(',')}`);
       const points = Object.values(series).reduce((n: number, list: any) => n + list.length, 0);
-      const rows = await test.store.db.selectFrom('metric_series').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const rows = await test.store.db
+        .selectFrom('metric_series')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(rows.n)).toBe(points);
       // A first run inserts; nothing is counted as updated.
       const counted = result.streams.find((s) => s.stream === 'metric-series')!;
@@ -70,23 +97,36 @@ for (const dialect of dialects) {
     });
 
     it('says which --metric-projects matched nothing, instead of a silent success', async () => {
-      const metric = await test.store.db.selectFrom('metrics').select('identifier').orderBy('identifier').limit(1).executeTakeFirstOrThrow();
+      const metric = await test.store.db
+        .selectFrom('metrics')
+        .select('identifier')
+        .orderBy('identifier')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       const project = await test.store.db.selectFrom('projects').select('slug').orderBy('id').limit(1).executeTakeFirstOrThrow();
       const result = await syncOnce(test.store, sandbox, ['metric-series'], {
-        settings: { selection: { metrics: { ids: [String(metric.identifier)] } }, fanout: { metricProjects: [String(project.slug), 'no-such-project'] } },
+        settings: {
+          selection: { metrics: { ids: [String(metric.identifier)] } },
+          fanout: { metricProjects: [String(project.slug), 'no-such-project'] },
+        },
       });
       const s = result.streams[0];
       expect(s.notice).toMatch(/no rows for "no-such-project" in any of 1 metrics/);
       expect(s.notice).not.toContain(String(project.slug));
-      await expect(syncOnce(test.store, sandbox, ['metric-series'], { settings: { fanout: { metricProjects: [] } } }))
-        .resolves.toMatchObject({ outcome: 'failed', streams: [{ error: expect.stringMatching(/needs --metric-projects/) }] });
+      await expect(
+        syncOnce(test.store, sandbox, ['metric-series'], { settings: { fanout: { metricProjects: [] } } }),
+      ).resolves.toMatchObject({ outcome: 'failed', streams: [{ error: expect.stringMatching(/needs --metric-projects/) }] });
     });
 
     it('counts parents with no record upstream as a normal outcome, not an error', async () => {
       const selection = { assets: { top: 100 } };
       const result = await syncOnce(test.store, sandbox, ['asset-transparency'], { settings: { selection } });
       const s = result.streams[0];
-      const parents = await test.store.db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      const parents = await test.store.db
+        .selectFrom('assets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
       expect(s.outcome).toBe('success');
       expect(s.errors).toBe(0);
       expect(s.absent).toBeGreaterThan(0);
@@ -99,12 +139,22 @@ for (const dialect of dialects) {
       const ids = charts.map((c) => String(c.id));
       const first = await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } });
       expect(first.outcome).toBe('success');
-      const counts = await test.store.db.selectFrom('chart_rows').select(['chart_id']).select((eb) => eb.fn.countAll().as('n')).groupBy('chart_id').execute();
+      const counts = await test.store.db
+        .selectFrom('chart_rows')
+        .select(['chart_id'])
+        .select((eb) => eb.fn.countAll().as('n'))
+        .groupBy('chart_id')
+        .execute();
       const biggest = counts.reduce((a, b) => (Number(b.n) > Number(a.n) ? b : a));
       expect(Number(biggest.n)).toBeGreaterThan(100_000);
       // The biggest chart's rows, in order, are exactly what its pages serve.
       const page2 = await served(sandbox, `/v1/charts/${biggest.chart_id}/data?page=2&limit=100000`);
-      const row = await test.store.db.selectFrom('chart_rows').select('data').where('chart_id', '=', biggest.chart_id).where('row_number', '=', 100_000).executeTakeFirstOrThrow();
+      const row = await test.store.db
+        .selectFrom('chart_rows')
+        .select('data')
+        .where('chart_id', '=', biggest.chart_id)
+        .where('row_number', '=', 100_000)
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(String(row.data))).toEqual(page2.data[0]);
 
       const again = totals(await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } }));
@@ -115,7 +165,11 @@ for (const dialect of dialects) {
       expect(totals(changed).updated).toBeGreaterThan(0);
       for (const c of counts.slice(0, 3)) {
         const want = await served(sandbox, `/v1/charts/${c.chart_id}/data?limit=100000`);
-        const got = await test.store.db.selectFrom('chart_rows').select((eb) => eb.fn.countAll().as('n')).where('chart_id', '=', c.chart_id).executeTakeFirstOrThrow();
+        const got = await test.store.db
+          .selectFrom('chart_rows')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('chart_id', '=', c.chart_id)
+          .executeTakeFirstOrThrow();
         if (want.data.length < 100_000) expect(Number(got.n)).toBe(want.data.length);
       }
     });

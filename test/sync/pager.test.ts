@@ -29,7 +29,11 @@ describe('pages', () => {
   it('opens fetched pages one at a time in page order, and ends at the first short page', async () => {
     const l = list(25, 10);
     const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 25, window: 4 }));
-    expect(got.map((p) => [p.page, p.fetched.count, p.last])).toEqual([[1, 10, false], [2, 10, false], [3, 5, true]]);
+    expect(got.map((p) => [p.page, p.fetched.count, p.last])).toEqual([
+      [1, 10, false],
+      [2, 10, false],
+      [3, 5, true],
+    ]);
     expect(l.log.filter((e) => e.startsWith('open'))).toEqual(['open 1', 'open 2', 'open 3']);
     // Pages were fetched ahead (all three requested before the first was opened).
     expect(l.log.indexOf('fetch 3')).toBeLessThan(l.log.indexOf('open 1'));
@@ -43,7 +47,9 @@ describe('pages', () => {
   });
 
   it('uses the fetched value as the page when no openPage is given, resuming at startPage', async () => {
-    const got = await drain(pages({ fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3 }), pageSize: 10, startPage: 2, expectedRows: 0, window: 2 }));
+    const got = await drain(
+      pages({ fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3 }), pageSize: 10, startPage: 2, expectedRows: 0, window: 2 }),
+    );
     expect(got.map((p) => p.page)).toEqual([2, 3, 4]);
   });
 });

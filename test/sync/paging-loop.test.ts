@@ -32,7 +32,10 @@ describe('paging loop', () => {
       expect(stats.error).toMatch(/paging is ignored/);
       expect(requests).toBeLessThanOrEqual(3); // page 2 is the repeat; page 3 may be prefetched already
       // The first page's records were mirrored before the loop was noticed.
-      const rows = await test.store.db.selectFrom('charts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const rows = await test.store.db
+        .selectFrom('charts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(rows.n)).toBe(100);
     } finally {
       await test.cleanup();

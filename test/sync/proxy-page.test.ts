@@ -15,7 +15,8 @@ import { liveRecords, syncOnce } from '../helpers/mirror.js';
 const PATH = '/v1/chains';
 const chains = v1Lists.find((s) => s.path === PATH)!;
 /** The proxy's page, then the rest: the request, "not JSON", the content type and the page's start, on one line. */
-const CLEAR = /^GET \/v1\/chains\?\S+ returned a body that is not JSON .*content-type text\/html.* after \d+ attempts: <!DOCTYPE html>[^\n]*$/;
+const CLEAR =
+  /^GET \/v1\/chains\?\S+ returned a body that is not JSON .*content-type text\/html.* after \d+ attempts: <!DOCTYPE html>[^\n]*$/;
 
 for (const dialect of dialects) {
   describe(`a proxy's 200 HTML page on ${PATH}, on ${dialect}`, () => {
@@ -38,7 +39,10 @@ for (const dialect of dialects) {
       sandbox.setChaos({ html: { times: 1, path: PATH } });
       const result = await syncOnce(test.store, sandbox, ['chains', 'glossary']);
       expect(sandbox.chaos()?.html?.times).toBe(0); // the page was served
-      expect(result.streams.map((s) => [s.stream, s.outcome, s.error ?? null])).toEqual([['chains', 'success', null], ['glossary', 'success', null]]);
+      expect(result.streams.map((s) => [s.stream, s.outcome, s.error ?? null])).toEqual([
+        ['chains', 'success', null],
+        ['glossary', 'success', null],
+      ]);
       const rows = await liveRecords(test.store, chains.table, chains.key);
       expect(rows.size).toBe(sandbox.records('chains').length);
       expect(rows.size).toBeGreaterThan(0);
@@ -60,7 +64,10 @@ for (const dialect of dialects) {
         .where('run_id', '=', result.runId)
         .orderBy('stream')
         .execute();
-      expect(recorded.map((r) => [r.stream, r.outcome])).toEqual([['chains', 'failed'], ['glossary', 'success']]);
+      expect(recorded.map((r) => [r.stream, r.outcome])).toEqual([
+        ['chains', 'failed'],
+        ['glossary', 'success'],
+      ]);
       expect(String(recorded[0].error)).toMatch(CLEAR);
       // The rows of the earlier sync stay: a failed read deletes nothing.
       expect((await liveRecords(test.store, chains.table, chains.key)).size).toBe(sandbox.records('chains').length);
@@ -72,7 +79,11 @@ for (const dialect of dialects) {
       writeFileSync(config, JSON.stringify({ retries: 1, limits: { v1: fast, open: fast, charts: fast } }));
       const out: string[] = [];
       const sink = { write: (s: string) => out.push(s) > 0, isTTY: false } as unknown as NodeJS.WriteStream;
-      const io: CliIo = { stdout: sink, stderr: sink, env: { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'silent' } };
+      const io: CliIo = {
+        stdout: sink,
+        stderr: sink,
+        env: { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'silent' },
+      };
       const db = ['--db', test.url, ...(test.schema ? ['--db-schema', test.schema] : [])];
       sandbox.setChaos({ html: { times: 1_000, path: PATH } });
       const code = await main(['node', 'ds-mirror', ...db, '--config', config, 'sync', 'chains', 'glossary', '--no-progress'], io);

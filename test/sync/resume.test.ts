@@ -74,7 +74,12 @@ for (const dialect of dialects) {
         // Kill it once some pages are committed.
         const deadline = Date.now() + 240_000;
         for (;;) {
-          const state = await test.store.db.selectFrom('stream_state').select('checkpoint').where('stream', '=', 'assets').executeTakeFirst().catch(() => undefined);
+          const state = await test.store.db
+            .selectFrom('stream_state')
+            .select('checkpoint')
+            .where('stream', '=', 'assets')
+            .executeTakeFirst()
+            .catch(() => undefined);
           const checkpoint = state?.checkpoint ? JSON.parse(String(state.checkpoint)) : null;
           if (checkpoint && Object.values(checkpoint.next as Record<string, number | null>).some((page) => (page ?? 0) >= 3)) break;
           if (Date.now() > deadline) throw new Error('the CLI wrote no checkpoint in 240 s');

@@ -17,7 +17,9 @@ const V1 = v1Lists.map((s) => s.name);
 
 /** The sandbox's records as the stream requests them: E fields it does not expand are absent. */
 function expected(sandbox: Sandbox, stream: ListStream): Map<string, unknown> {
-  const expand = String(stream.query?.expand ?? '').split(',').filter(Boolean);
+  const expand = String(stream.query?.expand ?? '')
+    .split(',')
+    .filter(Boolean);
   const unexpanded: Record<string, string[]> = { projects: ['asset', 'child_projects'].filter((f) => !expand.includes(f)) };
   const map = new Map<string, unknown>();
   for (const record of sandbox.records(stream.name) as Record<string, unknown>[]) {
@@ -68,7 +70,12 @@ for (const dialect of dialects) {
     });
 
     it('maps nested fields into their own columns', async () => {
-      const row = (await test.store.db.selectFrom('assets').selectAll().where('market_cap_rank', 'is not', null).limit(1).executeTakeFirstOrThrow()) as any;
+      const row = (await test.store.db
+        .selectFrom('assets')
+        .selectAll()
+        .where('market_cap_rank', 'is not', null)
+        .limit(1)
+        .executeTakeFirstOrThrow()) as any;
       const raw = JSON.parse(row.raw);
       expect(row.market_cap_rank).toBe(raw.market_cap.rank);
       expect(row.price_usd).toBe(raw.price.usd);
@@ -98,8 +105,12 @@ for (const dialect of dialects) {
         const removed = [...b.keys()].filter((k) => !a.has(k)).length;
         const changed = [...a.keys()].filter((k) => b.has(k) && JSON.stringify(a.get(k)) !== JSON.stringify(b.get(k))).length;
         const stats = result.streams.find((s) => s.stream === stream.name)!;
-        expect({ stream: stream.name, inserted: stats.inserted, updated: stats.updated, deleted: stats.deleted })
-          .toEqual({ stream: stream.name, inserted: added, updated: changed, deleted: removed });
+        expect({ stream: stream.name, inserted: stats.inserted, updated: stats.updated, deleted: stats.deleted }).toEqual({
+          stream: stream.name,
+          inserted: added,
+          updated: changed,
+          deleted: removed,
+        });
         expect(await liveRecords(test.store, stream.table, stream.key), stream.name).toEqual(a);
       }
     });

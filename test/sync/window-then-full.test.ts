@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe.each(dialects)('a full pass after windowed runs on %s', (dialect) => {
-  it('reads the whole list: the page limit counts the live rows, not the window\'s last pages', async () => {
+  it("reads the whole list: the page limit counts the live rows, not the window's last pages", async () => {
     const test = await openTestStore(dialect);
     try {
       const service = { url, apiKey: 'k' };

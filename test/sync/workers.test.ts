@@ -60,7 +60,9 @@ async function gatedProxy(target: string): Promise<{ url: string; open(): void; 
 function forwardable(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string> {
   const hop = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
   return Object.fromEntries(
-    Object.entries(headers).filter(([k, v]) => !hop.has(k.toLowerCase()) && v !== undefined).map(([k, v]) => [k, String(v)]),
+    Object.entries(headers)
+      .filter(([k, v]) => !hop.has(k.toLowerCase()) && v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
   );
 }
 
@@ -109,7 +111,10 @@ function expectSameMirror(got: Map<string, string[]>, want: Map<string, string[]
 async function duplicateKeys(store: Store): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const { table, key } of v1Lists) {
-    const rows = await store.db.selectFrom(table).select(key as string[]).execute();
+    const rows = await store.db
+      .selectFrom(table)
+      .select(key as string[])
+      .execute();
     out[table] = rows.length - new Set(rows.map((r) => JSON.stringify(key.map((k) => r[k])))).size;
   }
   return out;
@@ -140,7 +145,9 @@ describe('several sync workers on one PostgreSQL database', () => {
 
   const worker = (store: Store, url: string, streams: readonly string[], mode: 'full' | 'incremental' = 'incremental') => {
     const client = fastClient({ url, apiKey: sandbox.apiKey });
-    return runSync({ client, store, logger: silent, settings: settings({ mode }), streams: resolveStreams(streams) }).finally(() => client.close());
+    return runSync({ client, store, logger: silent, settings: settings({ mode }), streams: resolveStreams(streams) }).finally(() =>
+      client.close(),
+    );
   };
 
   it('two workers on the same streams: each stream synced by exactly one, the other told it is held', async () => {
@@ -160,7 +167,7 @@ describe('several sync workers on one PostgreSQL database', () => {
     expectSameMirror(await mirrorOf(shared.store), want);
   });
 
-  it('two workers on different halves of the streams run side by side; the mirror equals one worker\'s', async () => {
+  it("two workers on different halves of the streams run side by side; the mirror equals one worker's", async () => {
     await sandbox.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.01 });
     const halves = [V1.filter((_, i) => i % 2 === 0), V1.filter((_, i) => i % 2 === 1)];
     const other = await shared.openAnother();
@@ -191,7 +198,10 @@ describe('several sync workers on one PostgreSQL database', () => {
       DS_LOG_LEVEL: 'error',
     };
     const cli = () => {
-      const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', 'v1', '--no-progress'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', 'v1', '--no-progress'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
@@ -244,7 +254,10 @@ for (const dialect of dialects) {
 
     it('leaves a lease held by a live process, here or on another host, until it expires', async () => {
       const other = await t.openAnother();
-      for (const [stream, owner] of [['assets', `${hostname()}:${process.ppid}:alive123`], ['projects', 'other-host:1:abcdef12']]) {
+      for (const [stream, owner] of [
+        ['assets', `${hostname()}:${process.ppid}:alive123`],
+        ['projects', 'other-host:1:abcdef12'],
+      ]) {
         expect(await other.acquireLease(`sync:${stream}`, owner, 60_000)).not.toBeNull();
         const refused = await acquireStreamLease(t.store, stream, 'worker-b');
         expect(refused).toEqual({ heldBy: expect.stringContaining(owner) });
@@ -257,20 +270,25 @@ for (const dialect of dialects) {
     const SECRET = 'whsec-workers-0123456789';
     it('stores every delivery posted to both, many times and at once, exactly once', async () => {
       const t = await openTestStore(dialect);
-      const receivers = await Promise.all([t.store, await t.openAnother()].map((store) =>
-        startReceiver({ store, port: 0, secrets: [SECRET], logger: silent }),
-      ));
+      const receivers = await Promise.all(
+        [t.store, await t.openAnother()].map((store) => startReceiver({ store, port: 0, secrets: [SECRET], logger: silent })),
+      );
       try {
         const envelopes = Array.from({ length: 60 }, () => makeEnvelope());
         const sends = envelopes.flatMap((env) => {
           const body = JSON.stringify(env);
           const headers = { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) };
-          return [0, 1, 0, 1].map((i) => () => request(receivers[i].url, { method: 'POST', body, headers }).then(async (r) => (await r.body.text(), r.statusCode)));
+          return [0, 1, 0, 1].map(
+            (i) => () =>
+              request(receivers[i].url, { method: 'POST', body, headers }).then(async (r) => (await r.body.text(), r.statusCode)),
+          );
         });
         const statuses: number[] = [];
-        await Promise.all(Array.from({ length: 32 }, async () => {
-          for (let job = sends.shift(); job; job = sends.shift()) statuses.push(await job());
-        }));
+        await Promise.all(
+          Array.from({ length: 32 }, async () => {
+            for (let job = sends.shift(); job; job = sends.shift()) statuses.push(await job());
+          }),
+        );
         expect(statuses).toEqual(Array(envelopes.length * 4).fill(200));
         const stored = await t.store.db.selectFrom('webhook_deliveries').select('id').execute();
         expect(stored.map((r) => r.id).sort()).toEqual(envelopes.map((e) => e.id).sort());

@@ -26,12 +26,20 @@ for (const dialect of dialects) {
       const test = await openTestStore(dialect);
       try {
         // The 51st token of page 3 cannot be inserted.
-        const res = await fetch(`${sandbox.url}/v1/assets?asset_class=token&page=3&limit=100`, { headers: { 'x-api-key': sandbox.apiKey } });
+        const res = await fetch(`${sandbox.url}/v1/assets?asset_class=token&page=3&limit=100`, {
+          headers: { 'x-api-key': sandbox.apiKey },
+        });
         const failing = Number(((await res.json()) as { data: { id: number }[] }).data[50].id);
         if (dialect === 'sqlite') {
-          await sql.raw(`create trigger fail_one before insert on assets when new.id = ${failing} begin select raise(abort, 'boom'); end`).execute(test.store.db);
+          await sql
+            .raw(`create trigger fail_one before insert on assets when new.id = ${failing} begin select raise(abort, 'boom'); end`)
+            .execute(test.store.db);
         } else {
-          await sql.raw(`create function fail_one() returns trigger language plpgsql as $$ begin if new.id = ${failing} then raise exception 'boom'; end if; return new; end $$`).execute(test.store.db);
+          await sql
+            .raw(
+              `create function fail_one() returns trigger language plpgsql as $$ begin if new.id = ${failing} then raise exception 'boom'; end if; return new; end $$`,
+            )
+            .execute(test.store.db);
           await sql.raw('create trigger fail_one before insert on assets for each row execute function fail_one()').execute(test.store.db);
         }
         const failed = await syncOnce(test.store, sandbox, ['assets']);
@@ -40,7 +48,7 @@ for (const dialect of dialects) {
         const { checkpoint } = (await test.store.getState('assets'))!;
         expect((checkpoint as { next: Record<string, number | null> }).next.token).toBeLessThanOrEqual(3);
 
-        await sql.raw('drop trigger fail_one' + (dialect === 'postgres' ? ' on assets' : '')).execute(test.store.db);
+        await sql.raw(`drop trigger fail_one${dialect === 'postgres' ? ' on assets' : ''}`).execute(test.store.db);
         expect((await syncOnce(test.store, sandbox, ['assets'])).outcome).toBe('success');
         expect(await tableSnapshot(test.store, 'assets')).toEqual(await tableSnapshot(clean.store, 'assets'));
       } finally {

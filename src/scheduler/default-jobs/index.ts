@@ -11,5 +11,11 @@ import { monthlyAssets } from './monthly-assets.js';
 import { weeklyCharts } from './weekly-charts.js';
 
 export const defaultJobs: readonly JobDef[] = [
-  dailyCatalog, assetsTopJob, weeklyCharts, monthlyAssets, monitoringLists, monitoringEvents, alertBackfill,
+  dailyCatalog,
+  assetsTopJob,
+  weeklyCharts,
+  monthlyAssets,
+  monitoringLists,
+  monitoringEvents,
+  alertBackfill,
 ];

@@ -31,7 +31,8 @@ const floatCheck: ValueCheck = (v) => {
   return `${describe(v)} is not a number`;
 };
 
-const notBoolean: ValueCheck = (v) => (typeof v === 'boolean' ? 'a boolean is not a time' : typeof v === 'number' ? 'a number is not a time' : null);
+const notBoolean: ValueCheck = (v) =>
+  typeof v === 'boolean' ? 'a boolean is not a time' : typeof v === 'number' ? 'a number is not a time' : null;
 
 const textCheck: ValueCheck = (v) => (typeof v === 'string' ? textProblem(v) : null);
 

@@ -70,6 +70,9 @@ async function* cursorBatches(db: Kysely<Database>, relation: string, batchRows:
     }
   } finally {
     // Read only: ending it either way changes nothing; a consumer that stops early lands here too.
-    await trx.rollback().execute().catch(() => {});
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => {});
   }
 }

@@ -15,7 +15,10 @@ export interface UpsertStatement {
 export function upsertStatement(page: UpsertPage, types: readonly string[]): UpsertStatement {
   const keys = new Set(page.key);
   const sets = page.columns.filter((c) => !keys.has(c)).map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`);
-  const encoding = jsonbRows(types, page.columns.map((c) => `${page.table}.${c}`));
+  const encoding = jsonbRows(
+    types,
+    page.columns.map((c) => `${page.table}.${c}`),
+  );
   const text =
     PREPARED +
     `insert into ${quoteIdent(page.table)} as t (${page.columns.map(quoteIdent).join(', ')}, first_seen_at, synced_at, deleted_at) ` +

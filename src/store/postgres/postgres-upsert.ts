@@ -140,7 +140,12 @@ async function withoutUnchanged(trx: Kysely<Database>, page: UpsertPage, types: 
   const keyAt = page.key.map((k) => page.columns.indexOf(k));
   const { rows: held } = await trx.executeQuery<Record<string, unknown>>(
     CompiledQuery.raw(
-      PREPARED + heldRowsQuery(page.table, page.key, keyAt.map((at) => types[at]!)),
+      PREPARED +
+        heldRowsQuery(
+          page.table,
+          page.key,
+          keyAt.map((at) => types[at]!),
+        ),
       keyAt.map((at) => page.rows.map((row) => row[at])),
     ),
   );

@@ -15,7 +15,10 @@ export async function sqliteTables(db: Kysely<Database>): Promise<TableInfo[]> {
     tables.push({
       name,
       columns: info.rows.map((c) => ({ name: c.name, kind: sqliteKind(c.type), sequence: null })),
-      key: info.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+      key: info.rows
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
       keyByteOrdered: true, // SQLite's default BINARY collation
       parents: [...new Set(fks.rows.map((f) => f.table))].filter((p) => p !== name),
     });

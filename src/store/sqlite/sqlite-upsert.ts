@@ -38,7 +38,12 @@ export function sqliteUpserter(sqlite: Sqlite): SqliteUpserter {
 function prepare(sqlite: Sqlite, page: UpsertPage): UpsertStatements {
   const keyIndexes = page.key.map((k) => indexOf(page.columns, k, page.table));
   const updateIndexes = page.columns.map((_, i) => i).filter((i) => !keyIndexes.includes(i));
-  const text = upsertSql(page.table, page.key, page.columns, updateIndexes.map((i) => page.columns[i]!));
+  const text = upsertSql(
+    page.table,
+    page.key,
+    page.columns,
+    updateIndexes.map((i) => page.columns[i]!),
+  );
   return {
     select: sqlite.prepare(text.select).raw(),
     insert: sqlite.prepare(text.insert),
