@@ -6,14 +6,13 @@ import { viewsStream } from '../catalog/monitoring.js';
 import { quotaGate } from '../budget/index.js';
 import type { ViewMatchCounts } from '../catalog/types.js';
 import { emptyViewCounts } from '../monitoring/views-sync.js';
-import { createClient } from '../client/index.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { boundMillis } from '../sync/time-bound.js';
 import { runSync } from '../sync/engine.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore } from './context.js';
+import { commandContext, openConfiguredStore, configuredClient } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
@@ -56,15 +55,7 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         await store.close();
         throw error;
       }
-      const client = createClient({
-        ...service,
-        gate: quotaGate(store, ctx.config.limits),
-        limits: ctx.config.limits,
-        timeoutMs: ctx.config.timeoutMs,
-        retries: ctx.config.retries,
-        maxResponseBytes: ctx.config.maxResponseBytes,
-        logger: ctx.logger,
-      });
+      const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
       try {
         const counts = emptyViewCounts();
         const source = flags.view ? '--view' : undefined;

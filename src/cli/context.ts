@@ -3,7 +3,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Logger } from 'pino';
-import { DEFAULT_DB, loadConfig, type Config, type ConfigFlags } from '../config.js';
+import { createClient, type ApiClient, type RequestGate } from '../client/index.js';
+import { DEFAULT_DB, loadConfig, requireService, type Config, type ConfigFlags } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
@@ -60,4 +61,22 @@ export function wholeNumber(name: string) {
     if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number.`);
     return n;
   };
+}
+
+/**
+ * The client a command builds from the configuration: the service and its key, limits, time-outs,
+ * retries and response cap; `gate` counts requests in the usage ledger (omitted only where no mirror is
+ * open), `maxRequests` is sync's --max-requests.
+ */
+export function configuredClient(ctx: CommandContext, options: { gate?: RequestGate; maxRequests?: number } = {}): ApiClient {
+  const { config, logger } = ctx;
+  return createClient({
+    ...requireService(config),
+    ...options,
+    limits: config.limits,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    maxResponseBytes: config.maxResponseBytes,
+    logger,
+  });
 }

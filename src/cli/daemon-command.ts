@@ -7,13 +7,12 @@ import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
 import { defaultJobs } from '../scheduler/default-jobs/index.js';
 import { quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
-import { createClient } from '../client/index.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
 import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
@@ -65,15 +64,7 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
   const store = await openConfiguredStore(ctx);
   await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
-  const client = createClient({
-    ...service,
-    gate: quotaGate(store, ctx.config.limits),
-    limits: ctx.config.limits,
-    timeoutMs: ctx.config.timeoutMs,
-    retries: ctx.config.retries,
-    maxResponseBytes: ctx.config.maxResponseBytes,
-    logger: ctx.logger,
-  });
+  const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
   const stopRequested = stopSignal(ctx.logger);
   const daemon = await closeOnError(
     () =>

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { planQuotas, planRun, quotaGate, type QuotaGate } from '../budget/index.js';
-import { createClient, type ClientStats } from '../client/index.js';
+import { type ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import { requireService } from '../config.js';
 import type { Store, StreamRunStats } from '../store/types.js';
@@ -11,7 +11,7 @@ import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, positiveNumber, type CommandContext } from './context.js';
+import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { lastRunRows } from './progress-estimates.js';
@@ -79,16 +79,7 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
   const { config, logger } = ctx;
   await claimService(store, service.baseUrl, flags.force);
   const gate = quotaGate(store, config.limits);
-  const client = createClient({
-    gate,
-    ...service,
-    limits: config.limits,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    maxRequests: flags.maxRequests,
-    maxResponseBytes: config.maxResponseBytes,
-    logger,
-  });
+  const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = stopOnSignal(logger);
   const estimates = await lastRunRows(
     store,

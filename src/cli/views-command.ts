@@ -3,11 +3,10 @@
 // this shows what each one is, from the mirror (after a sync) or from the service with --fetch.
 import type { Command } from 'commander';
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { createClient, NotFoundError } from '../client/index.js';
-import { requireService } from '../config.js';
+import { NotFoundError } from '../client/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, type CommandContext } from './context.js';
+import { commandContext, openConfiguredStore, type CommandContext, configuredClient } from './context.js';
 import { formatTable } from './table.js';
 
 interface ViewRow {
@@ -110,14 +109,7 @@ async function mirroredViews(ctx: CommandContext, tokens: readonly string[]): Pr
 /** Each configured view as the service serves it now (nothing is written). */
 async function fetchViews(ctx: CommandContext, tokens: readonly string[]): Promise<ViewRow[]> {
   if (tokens.length === 0) return [];
-  const service = requireService(ctx.config);
-  const client = createClient({
-    ...service,
-    limits: ctx.config.limits,
-    timeoutMs: ctx.config.timeoutMs,
-    retries: ctx.config.retries,
-    logger: ctx.logger,
-  });
+  const client = configuredClient(ctx);
   try {
     const rows: ViewRow[] = [];
     for (const token of tokens) {

@@ -15,7 +15,7 @@ import type { ScheduledJob } from './configure-jobs.js';
 import { createDaemonMetrics, type DaemonMetrics } from './daemon-metrics.js';
 import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
-import { startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
+import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
 import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
 
 export interface DaemonOptions {
@@ -192,7 +192,7 @@ function daemonHealth({ opts, scheduler, receiver, startup, startedAt, at, stopp
     status: stopping ? 'stopping' : 'ok',
     startedAt: startedAt.toISOString(),
     uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
-    jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleStatus(j)), enabled: j.enabled })),
+    jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleJobStatus(j, j.streams)), enabled: j.enabled })),
     receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
     next: soonest
       ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) }
@@ -231,24 +231,4 @@ async function stopDaemon({ log, scheduler, receiver, http, startupDone, timeout
       `runs still going after ${timeoutMs} ms; exiting anyway (the next run resumes from the last checkpoint)`,
     );
   return clean;
-}
-
-function idleStatus(job: ScheduledJob): JobStatus {
-  return {
-    name: job.name,
-    schedule: job.schedule,
-    timeZone: job.timeZone ?? null,
-    mode: job.mode,
-    streams: [...job.streams],
-    running: false,
-    nextRunAt: null,
-    lastStartedAt: null,
-    lastFinishedAt: null,
-    lastOutcome: null,
-    lastSuccessAt: null,
-    lastError: null,
-    lastRunId: null,
-    runs: 0,
-    skipped: 0,
-  };
 }

@@ -110,18 +110,14 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
   };
 }
 
-function jobEntry(
-  job: ScheduledJob,
-  streams: readonly StreamDef[],
-  history: Partial<JobStatus> | undefined,
-  onTick: (entry: JobEntry) => void,
-): JobEntry {
-  const status: JobStatus = {
+/** A job that has not run in this process: its schedule and streams, no run yet. */
+export function idleJobStatus(job: ScheduledJob, streams: readonly string[]): JobStatus {
+  return {
     name: job.name,
     schedule: job.schedule,
     timeZone: job.timeZone ?? null,
     mode: job.mode,
-    streams: streams.map((s) => s.name),
+    streams: [...streams],
     running: false,
     nextRunAt: null,
     lastStartedAt: null,
@@ -132,6 +128,20 @@ function jobEntry(
     lastRunId: null,
     runs: 0,
     skipped: 0,
+  };
+}
+
+function jobEntry(
+  job: ScheduledJob,
+  streams: readonly StreamDef[],
+  history: Partial<JobStatus> | undefined,
+  onTick: (entry: JobEntry) => void,
+): JobEntry {
+  const status: JobStatus = {
+    ...idleJobStatus(
+      job,
+      streams.map((s) => s.name),
+    ),
     ...history,
   };
   const cron = CronJob.from({ cronTime: job.schedule, timeZone: job.timeZone, name: job.name, start: false, onTick: () => onTick(entry) });
