@@ -1,14 +1,16 @@
-// `npm run docs:schema`: rewrites the README's generated sections (the data dictionary, the worked examples) from
-// the code and docs/examples/.
+// `npm run docs:schema`: rewrites the generated sections of docs/ (the data dictionary in docs/schema.md, the worked
+// examples in docs/analyst.md) from the code and docs/examples/.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DICTIONARY } from '../src/dictionary/index.js';
 import { dictionaryMarkdown } from '../src/dictionary/render.js';
 import { writeSection } from '../src/dictionary/readme-section.js';
 import { examplesMarkdown, workedExamples } from '../src/dictionary/worked-examples.js';
 
-const README = new URL('../README.md', import.meta.url);
-let readme = readFileSync(README, 'utf8');
-readme = writeSection(readme, 'schema', dictionaryMarkdown(DICTIONARY));
-readme = writeSection(readme, 'examples', examplesMarkdown(workedExamples()));
-writeFileSync(README, readme);
-process.stdout.write('README.md: generated sections rewritten\n');
+function rewrite(file: string, section: string, content: string): void {
+  const url = new URL(`../docs/${file}`, import.meta.url);
+  writeFileSync(url, writeSection(readFileSync(url, 'utf8'), section, content));
+  process.stdout.write(`docs/${file}: generated ${section} section rewritten\n`);
+}
+
+rewrite('schema.md', 'schema', dictionaryMarkdown(DICTIONARY));
+rewrite('analyst.md', 'examples', examplesMarkdown(workedExamples()));

@@ -1,5 +1,5 @@
 // The data dictionary: every table, view and column the mirror creates, described once, in code.
-// Published by `ds-mirror schema`, as COMMENT ON in PostgreSQL, and in the README's Schema section.
+// Published by `ds-mirror schema`, as COMMENT ON in PostgreSQL, and in docs/schema.md.
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import { catalogTables } from './catalog-tables.js';
 import { MIRRORED_COLUMNS } from './common-columns.js';

@@ -1,4 +1,4 @@
-// The dictionary as Markdown (the README's Schema section and `ds-mirror schema`) and as JSON.
+// The dictionary as Markdown (docs/schema.md and `ds-mirror schema`) and as JSON.
 import type { TableDoc } from './types.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -12,7 +12,7 @@ function tableMarkdown(t: TableDoc): string {
   return [`#### \`${t.name}\`${typed ? ' (view)' : ''}`, '', t.description, '', head, ...rows].join('\n');
 }
 
-/** One folded block per group (the README stays readable; GitHub renders tables inside <details>). */
+/** One folded block per group (the page stays readable; GitHub renders tables inside <details>). */
 export function dictionaryMarkdown(docs: readonly TableDoc[]): string {
   const groups = [...new Set(docs.map((d) => d.group))];
   const parts: string[] = [];

@@ -1,6 +1,6 @@
-// The README's worked examples are data: docs/examples/NN-name.sql (one query, its question in the
+// The worked examples (docs/analyst.md) are data: docs/examples/NN-name.sql (one query, its question in the
 // leading comment), or NN-name.sqlite.sql and NN-name.postgres.sql where the two stores need different
-// SQL. A test runs each on both stores; `npm run docs:schema` renders them into the README.
+// SQL. A test runs each on both stores; `npm run docs:schema` renders them into docs/analyst.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Dialect } from '../store/types.js';

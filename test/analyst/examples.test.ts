@@ -1,6 +1,6 @@
-// Every worked example of the README (docs/examples/) runs on both stores against the same synced
+// Every worked example of docs/analyst.md (docs/examples/) runs on both stores against the same synced
 // sandbox mirror (a first sync, the sandbox's clock advanced, an incremental sync) and gives the
-// same answer on both; the README shows exactly these examples.
+// same answer on both; docs/analyst.md shows exactly these examples.
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ describe('worked examples', () => {
     await sb?.close();
   });
 
-  it('there are the eight questions of the README', () => {
+  it('there are the eight questions of docs/analyst.md', () => {
     expect(EXAMPLES.map((e) => e.name)).toEqual([
       '01-top-assets',
       '02-unlocks-ahead',
@@ -97,8 +97,8 @@ describe('worked examples', () => {
     expect(yesterday.some((r) => r.price_before !== r.price_now)).toBe(true);
   });
 
-  it("the README's examples section is what docs/examples/ renders (npm run docs:schema)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it("docs/analyst.md's examples section is what docs/examples/ renders (npm run docs:schema)", () => {
+    const readme = readFileSync(new URL('../../docs/analyst.md', import.meta.url), 'utf8');
     expect(readSection(readme, 'examples')).toBe(examplesMarkdown(EXAMPLES));
   });
 });

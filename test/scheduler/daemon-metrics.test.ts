@@ -1,6 +1,6 @@
 // /metrics as the daemon renders it, on both stores: the database families read at scrape time (catalog
 // streams only, pseudo-streams never), process counters that only go up however often it is scraped,
-// and every metric the README documents.
+// and every metric docs/operations.md documents.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientStats } from '../../src/client/index.js';
@@ -11,8 +11,8 @@ import type { StreamRunStats } from '../../src/store/types.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { parseMetrics } from './scrape.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-/** The metric names of the README's /metrics table (not the prom-client defaults, `ds_mirror_process_*`). */
+const README = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+/** The metric names of docs/operations.md's /metrics table (not the prom-client defaults, `ds_mirror_process_*`). */
 const DOCUMENTED = [
   ...README.slice(README.indexOf('| metric | labels | from |'))
     .split('\n\n')[0]
