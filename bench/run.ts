@@ -28,6 +28,9 @@ async function bench(title: string, script: string, args: string[] = []): Promis
 
 const sections: string[] = [];
 sections.push(await bench('Mirror engine: /v1 sync on SQLite, scale 10', 'bench/sync.ts', ['--scale', '10']));
+sections.push(
+  await bench('Against the forty-line script a user would write, scale 10', 'bench/vs-script.ts', ['--scale', '10', '--runs', '3']),
+);
 sections.push(await bench('Mirror engine: /v1 sync on SQLite, scale 30 (peak RSS as scale grows)', 'bench/sync.ts', ['--scale', '30']));
 const cluster = await startPgCluster().catch((e: Error) => {
   sections.push(`## PostgreSQL\n\nnot measured: no PostgreSQL server could be started (${e.message})\n`);

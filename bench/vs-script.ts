@@ -1,0 +1,105 @@
+// ds-mirror against the forty-line script a user would write instead (issue #25), in one run on one
+// sandbox process: a first sync into a fresh file and a no-op re-run, each side as a user runs it (a
+// process of its own: `node bin/ds-mirror.js sync v1`, `node bench/forty-line-script.mjs`), runs
+// interleaved, the fastest of each kept; at each added latency; with each process's peak RSS.
+//   npx tsx bench/vs-script.ts [--scale 10] [--runs 3] [--latency 0,50]
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { resolveStreams } from '../src/catalog/index.js';
+import type { ListStream } from '../src/catalog/types.js';
+import { startSandboxProcess } from './sandbox-process.js';
+
+const run = promisify(execFile);
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    latency: { type: 'string', default: '0,50' },
+  },
+});
+const runs = Number(values.runs);
+const lists = resolveStreams(['v1']).filter((s): s is ListStream => s.kind === 'list' && s.paginator.type === 'page-number');
+const scriptLists = lists.flatMap((s) =>
+  (s.variants ?? [{ query: {} }]).map((v) => ({
+    path: s.path,
+    query: Object.fromEntries(Object.entries({ ...s.query, ...v.query }).map(([k, x]) => [k, String(x)])),
+    pageSize: s.paginator.type === 'page-number' ? s.paginator.pageSize : 0,
+    key: s.key[0],
+  })),
+);
+
+const sandbox = await startSandboxProcess(Number(values.scale));
+const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-vs-script-'));
+const fast = { requestsPerMinute: 1e9, concurrency: 16 };
+const config = join(dir, 'config.json');
+writeFileSync(config, JSON.stringify({ limits: { v1: { ...fast, requestsPerMonth: null }, charts: fast, open: fast } }));
+
+interface Timed {
+  seconds: number;
+  rssMb: number;
+}
+
+const PEAK_RSS = new URL('./peak-rss.cjs', import.meta.url).pathname;
+
+/** Runs one side in a process of its own: wall seconds (start-up included) and its peak RSS. */
+async function timed(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
+  const started = performance.now();
+  const child = await run(process.execPath, args, {
+    env: { ...process.env, ...env, NODE_OPTIONS: `--require ${PEAK_RSS}` },
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rss = /__maxrss=(\d+)/.exec(child.stderr)?.[1];
+  if (!rss) throw new Error(`no peak RSS reported by ${args.join(' ')}: ${child.stderr.slice(-300)}`);
+  return { seconds, rssMb: Math.round(Number(rss) / 1024) };
+}
+
+const mirror = (db: string) =>
+  timed(['bin/ds-mirror.js', 'sync', 'v1', '--no-progress', '--db', `sqlite:${db}`, '--config', config], {
+    DS_BASE_URL: sandbox.url,
+    DS_API_KEY: sandbox.apiKey,
+    DS_LOG_LEVEL: 'warn',
+  });
+const script = (db: string) => timed(['bench/forty-line-script.mjs', sandbox.url, sandbox.apiKey, db, JSON.stringify(scriptLists)]);
+
+const best = (xs: Timed[]) => xs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+const lines = [
+  `### ds-mirror against the forty-line script, scale ${values.scale} (fastest of ${runs} interleaved runs)`,
+  '',
+  '| latency | phase | script s | ds-mirror s | ds-mirror speed ÷ script speed | script peak RSS MB | ds-mirror peak RSS MB |',
+  '|---|---|---|---|---|---|---|',
+];
+try {
+  await script(join(dir, 'warm.db')); // the sandbox's page cache, for both sides alike
+  for (const latency of values.latency!.split(',').map(Number)) {
+    await sandbox.setLatency(latency);
+    const got = { sFirst: [] as Timed[], sNoop: [] as Timed[], mFirst: [] as Timed[], mNoop: [] as Timed[] };
+    for (let i = 0; i < runs; i++) {
+      const s = join(dir, `s-${latency}-${i}.db`);
+      const m = join(dir, `m-${latency}-${i}.db`);
+      got.sFirst.push(await script(s));
+      got.mFirst.push(await mirror(m));
+      got.sNoop.push(await script(s));
+      got.mNoop.push(await mirror(m));
+      process.stderr.write(`latency ${latency} run ${i + 1}: ${JSON.stringify(got)}\n`);
+    }
+    for (const [phase, s, m] of [
+      ['first sync', best(got.sFirst), best(got.mFirst)],
+      ['no-op re-run', best(got.sNoop), best(got.mNoop)],
+    ] as const)
+      lines.push(
+        `| ${latency} ms | ${phase} | ${s.seconds.toFixed(2)} | ${m.seconds.toFixed(2)} | **${(s.seconds / m.seconds).toFixed(2)}×** | ${s.rssMb} | ${m.rssMb} |`,
+      );
+  }
+  lines.push(
+    '',
+    "Both read the same lists and pages (`sync v1`'s page-number lists; the script is given them). The script: one request at a time, `better-sqlite3` upsert of each record's raw JSON into one table, one transaction per page; no quotas, resume, change detection, history or quarantine. ds-mirror: the CLI as a user runs it, a fresh database, the pace lifted. Wall time includes each process's start.",
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  await sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
