@@ -1,4 +1,6 @@
-// Import rules checked in CI (`npm run lint:deps`): imports go one way, so no module may reach itself.
+// Import rules checked in CI (`npm run lint:deps`): imports go one way, so no module may reach itself, and the
+// rooms of src/ are layered (store at the bottom, the CLI at the top; docs/architecture.md). Cycles between
+// rooms are checked by test/structure/rooms.test.ts.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -15,6 +17,48 @@ module.exports = {
       comment: 'The library never imports the tests, benches, scripts or the sandbox.',
       from: { path: '^src/' },
       to: { path: '^(test|bench|scripts|sandbox)/' },
+    },
+    {
+      name: 'store-is-the-bottom',
+      severity: 'error',
+      comment: 'The store (and its dialects) knows nothing of the service, the streams or who runs them.',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(client|catalog|sync|budget|receiver|scheduler|observability|cli|export|dictionary|history)/' },
+    },
+    {
+      name: 'client-knows-http-only',
+      severity: 'error',
+      comment: 'The client speaks HTTP to the service: no store, no streams, no runners.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/(store|catalog|sync|budget|receiver|scheduler|observability|cli|export)/' },
+    },
+    {
+      name: 'catalog-is-data',
+      severity: 'error',
+      comment: 'The catalog describes streams; it never runs them.',
+      from: { path: '^src/catalog/' },
+      to: { path: '^src/(client|sync|budget|receiver|scheduler|observability|cli|export)/' },
+    },
+    {
+      name: 'sync-below-its-callers',
+      severity: 'error',
+      comment: 'The scheduler, the CLI and the daemon run sync; sync never reaches back up.',
+      from: { path: '^src/sync/' },
+      to: { path: '^src/(receiver|scheduler|observability|cli|export)/' },
+    },
+    {
+      name: 'receiver-writes-through-the-store',
+      severity: 'error',
+      comment: 'The receiver verifies and appends deliveries through the store; it runs no sync.',
+      from: { path: '^src/receiver/' },
+      to: { path: '^src/(client|sync|budget|scheduler|observability|cli)/' },
+    },
+    {
+      name: 'cli-is-the-top',
+      severity: 'error',
+      comment: 'Only the package entry point imports the command line.',
+      from: { path: '^src/', pathNot: '^src/(cli/|index\\.ts$)' },
+      to: { path: '^src/cli/' },
     },
   ],
   options: {

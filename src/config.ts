@@ -3,7 +3,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import type { Selection } from './sync/context.js';
 
 const TOP = /^top:([1-9]\d*)$/;
 
@@ -156,6 +155,9 @@ export function requireService(config: Config): { baseUrl: string; apiKey: strin
 }
 
 /** `all`, `top:N` or a list of ids/slugs → a fan-out selection. */
+/** Which parents a fan-out reads: every one, the first N by rank, or these ids or slugs. */
+export type Selection = { all: true } | { top: number } | { ids: readonly string[] };
+
 export function toSelection(value: string | readonly string[]): Selection {
   if (Array.isArray(value)) return { ids: value };
   if (value === 'all') return { all: true };

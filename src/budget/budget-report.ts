@@ -2,7 +2,7 @@
 // against the plan, what the configured schedule will use in a month and what it buys (each stream's
 // freshness), what does not fit, and the development-details backlog.
 import { allStreams } from '../catalog/index.js';
-import { detailsBacklog, DEFAULT_DETAILS } from '../monitoring/development-details.js';
+import { detailsBacklog, DEFAULT_DETAILS } from '../sync/monitoring/development-details.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';

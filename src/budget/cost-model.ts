@@ -3,7 +3,7 @@
 // is the time since the stream's previous run: the growth a date window reads on top of its lookback.
 import { apiFamilyOf } from '../client/index.js';
 import type { ListStream, StreamDef } from '../catalog/types.js';
-import { detailsBacklog, DEFAULT_DETAILS } from '../monitoring/development-details.js';
+import { detailsBacklog, DEFAULT_DETAILS } from '../sync/monitoring/development-details.js';
 import type { Store } from '../store/types.js';
 import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
 import { selectParents, selectionFor } from '../sync/fanout-stream.js';

@@ -1,7 +1,7 @@
 // Token unlocks and monitoring intelligence: their paths, and their streams as catalog entries. Token
 // unlocks and the category taxonomy are lists the generic runner reads (one request each); events (with
 // their normalized children and the development-detail backlog) and views (configured ids, matches into
-// alert_history) name the hand-written runner in src/monitoring/ that runs them.
+// alert_history) name the hand-written runner in src/sync/monitoring/ that runs them.
 import type { ColumnMap, CustomStream, ListStream, ViewPassOptions } from './types.js';
 
 export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';

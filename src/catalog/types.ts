@@ -1,5 +1,5 @@
 // A stream is data: its request, how it pages, where its records sit in the response, which table keeps
-// them and how a record becomes a row. The runners (src/sync/, src/monitoring/) read these entries; the
+// them and how a record becomes a row. The runners (src/sync/, src/sync/monitoring/) read these entries; the
 // catalog imports none of them.
 import type { Row } from '../store/types.js';
 
@@ -133,7 +133,7 @@ export interface FanoutSettings {
 
 /**
  * A stream the list and fan-out runners cannot run, named by the hand-written runner that does
- * (src/monitoring/): it runs with the same context, leases, stats and run records as every other stream.
+ * (src/sync/monitoring/): it runs with the same context, leases, stats and run records as every other stream.
  */
 export interface CustomStream {
   kind: 'custom';

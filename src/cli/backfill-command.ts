@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
 import { quotaGate } from '../budget/index.js';
 import type { ViewMatchCounts } from '../catalog/types.js';
-import { emptyViewCounts } from '../monitoring/views-sync.js';
+import { emptyViewCounts } from '../sync/monitoring/views-sync.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { boundMillis } from '../sync/time-bound.js';

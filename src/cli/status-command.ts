@@ -10,7 +10,7 @@ import { readMirrorStats, type MirrorStats } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
 import { planQuotas, usageOf } from '../budget/index.js';
-import { DEFAULT_DETAILS, detailsBacklog } from '../monitoring/development-details.js';
+import { DEFAULT_DETAILS, detailsBacklog } from '../sync/monitoring/development-details.js';
 import { syncSettings } from '../sync/settings.js';
 import { renderUsage } from './budget-command.js';
 

@@ -12,9 +12,9 @@ import type { Store } from '../store/types.js';
 import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
 import type { ScheduledJob } from './configure-jobs.js';
-import { createDaemonMetrics, type DaemonMetrics } from './daemon-metrics.js';
+import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
 import { jobHistory } from './job-history.js';
-import { startHealthServer, type HealthServer } from './health-server.js';
+import { startHealthServer, type HealthServer } from '../observability/health-server.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
 import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
 

@@ -4,5 +4,5 @@ export type { JobDef } from './job-def.js';
 export { configureJobs, nextRuns, type JobOverride, type ScheduledJob } from './configure-jobs.js';
 export { startScheduler, type JobFinished, type JobStatus, type RunJob, type Scheduler, type SchedulerOptions } from './scheduler.js';
 export { startDaemon, jobStreams, type Daemon, type DaemonHealth, type DaemonOptions } from './daemon.js';
-export { readMirrorStats, type DeliveryTotals, type MirrorStats, type StreamTotals } from './mirror-stats.js';
+export { readMirrorStats, type DeliveryTotals, type MirrorStats, type StreamTotals } from '../observability/mirror-stats.js';
 export { STARTUP_RUNS, startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';

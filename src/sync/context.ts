@@ -6,7 +6,9 @@ import type { MonitoringParams } from '../catalog/query-params.js';
 import type { Store, StreamRunStats, WriteCounts } from '../store/types.js';
 
 /** Which parents a fan-out covers: every live row, the first N by the parent's order, or given ids/slugs. */
-export type Selection = { all: true } | { top: number } | { ids: readonly string[] };
+import type { Selection } from '../config.js';
+
+export type { Selection };
 
 export interface SyncSettings {
   mode: 'full' | 'incremental';

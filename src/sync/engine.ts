@@ -10,7 +10,7 @@ import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
-import { customRunners } from '../monitoring/runners.js';
+import { customRunners } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';

@@ -2,7 +2,7 @@
 // page; removals wait for a pass that started at page 1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { readMark } from '../../src/monitoring/pass-marks.js';
+import { readMark } from '../../src/sync/monitoring/pass-marks.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimService } from '../../src/cli/mirrored-service.js';
-import { readMark } from '../../src/monitoring/pass-marks.js';
+import { readMark } from '../../src/sync/monitoring/pass-marks.js';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import type { ColumnTypes, Dialect } from '../../src/store/types.js';

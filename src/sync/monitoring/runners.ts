@@ -2,8 +2,8 @@
 // normalize each record into five tables, rewrite an event's children only when it changed and drain a
 // bounded backlog of one-request-each details; views are configured ids whose matches are inserted,
 // newest first down to a bound, beside the webhook receiver's. Neither is a list the generic runner reads.
-import type { CustomStream } from '../catalog/types.js';
-import type { StreamContext } from '../sync/context.js';
+import type { CustomStream } from '../../catalog/types.js';
+import type { StreamContext } from '../context.js';
 import { syncEvents } from './events-sync.js';
 import { syncViews } from './views-sync.js';
 

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientStats } from '../../src/client/index.js';
 import type { ReceiverStats } from '../../src/receiver/index.js';
-import { createDaemonMetrics } from '../../src/scheduler/daemon-metrics.js';
+import { createDaemonMetrics } from '../../src/observability/daemon-metrics.js';
 import type { JobStatus } from '../../src/scheduler/index.js';
 import type { StreamRunStats } from '../../src/store/types.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { parseMetrics } from './scrape.js';
+import { parseMetrics } from '../scheduler/scrape.js';
 
 const README = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
 /** The metric names of docs/operations.md's /metrics table (not the prom-client defaults, `ds_mirror_process_*`). */
@@ -72,7 +72,7 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
       skipped: 0,
     };
     const metrics = createDaemonMetrics({ store, client, receiver: () => receiver, jobs: () => [job] });
-    metrics.jobFinished({ job: 'hourly', outcome: 'success', durationMs: 2000, result: null });
+    metrics.jobFinished({ job: 'hourly', outcome: 'success', durationMs: 2000 });
     metrics.jobSkipped('hourly');
 
     const first = parseMetrics(await metrics.render());

@@ -6,19 +6,24 @@ import type { ClientStats } from '../client/index.js';
 import type { ReceiverStats } from '../receiver/index.js';
 import type { Store } from '../store/types.js';
 import { registerMirrorMetrics } from './mirror-metrics.js';
-import { registerClientMetrics, registerJobMetrics, registerReceiverMetrics } from './process-metrics.js';
-import type { JobFinished, JobStatus } from './scheduler.js';
+import {
+  type JobRunSample,
+  type JobSample,
+  registerClientMetrics,
+  registerJobMetrics,
+  registerReceiverMetrics,
+} from './process-metrics.js';
 
 export interface MetricsSources {
   store: Store;
   client: { readonly stats: Readonly<ClientStats> };
   receiver: () => ReceiverStats | null;
-  jobs: () => JobStatus[];
+  jobs: () => JobSample[];
 }
 
 export interface DaemonMetrics {
   readonly contentType: string;
-  jobFinished(e: JobFinished): void;
+  jobFinished(e: JobRunSample): void;
   jobSkipped(job: string): void;
   /** Reads the database and renders every metric. */
   render(): Promise<string>;

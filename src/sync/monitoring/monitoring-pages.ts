@@ -1,13 +1,13 @@
 // Pages of a monitoring list (`{error, data, metadata}`) at the largest page size. Like every list, paging
 // ends at the first short page (metadata is informative only); pages the mirror expects to exist are
 // fetched a few at a time. Every HTTP call is counted in the stream's stats.
-import { MONITORING_PAGE_SIZE } from '../catalog/monitoring.js';
-import type { Query } from '../catalog/types.js';
-import { dataArray } from '../client/index.js';
-import type { StreamContext } from '../sync/context.js';
-import { pages } from '../sync/pager.js';
-import { pageGuardFor } from '../sync/page-guard.js';
-import { contentHash } from '../content-hash.js';
+import { MONITORING_PAGE_SIZE } from '../../catalog/monitoring.js';
+import type { Query } from '../../catalog/types.js';
+import { dataArray } from '../../client/index.js';
+import type { StreamContext } from '../context.js';
+import { pages } from '../pager.js';
+import { pageGuardFor } from '../page-guard.js';
+import { contentHash } from '../../content-hash.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */
 export interface MonitoringPage {

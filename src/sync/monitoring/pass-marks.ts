@@ -1,9 +1,9 @@
 // When the last complete pass of a monitoring list ran, and the newest date it has seen: a row of
 // pass_marks per (stream, part), apart from stream_state, whose checkpoint means only "an interrupted
 // pass to resume" (what `ds-mirror status` shows).
-import type { Store, StoreTx } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
-import { boundMillis } from '../sync/time-bound.js';
+import type { Store, StoreTx } from '../../store/types.js';
+import type { SyncSettings } from '../context.js';
+import { boundMillis } from '../time-bound.js';
 
 export interface PassMark {
   /** When the last complete (unwindowed) pass finished. */

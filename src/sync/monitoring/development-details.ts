@@ -7,11 +7,11 @@
 // service no longer has (404) is soft-deleted. An auth failure, a spent budget or quota stops the stream.
 import { sql, type RawBuilder } from 'kysely';
 import pLimit from 'p-limit';
-import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { AuthError, dataObject } from '../client/index.js';
-import { errorAction } from '../errors.js';
-import type { Row, Store, StoreTx } from '../store/types.js';
-import type { DetailsBacklog, StreamContext } from '../sync/context.js';
+import { MONITORING_PATHS } from '../../catalog/monitoring.js';
+import { AuthError, dataObject } from '../../client/index.js';
+import { errorAction } from '../../errors.js';
+import type { Row, Store, StoreTx } from '../../store/types.js';
+import type { DetailsBacklog, StreamContext } from '../context.js';
 import { detailColumns } from './event-rows.js';
 
 const BATCH = 100;

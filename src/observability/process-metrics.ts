@@ -4,7 +4,21 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ClientStats } from '../client/index.js';
 import type { ReceiverStats } from '../receiver/index.js';
-import type { JobFinished, JobStatus } from './scheduler.js';
+
+/** What the job metrics read of a job: the scheduler's JobStatus has these (observability knows no scheduler). */
+export interface JobSample {
+  name: string;
+  running: boolean;
+  lastSuccessAt: string | null;
+  nextRunAt: string | null;
+}
+
+/** A finished job run, as the metrics count it. */
+export interface JobRunSample {
+  job: string;
+  outcome: string;
+  durationMs: number;
+}
 
 const DURATION_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 4 * 3600];
 
@@ -80,13 +94,13 @@ export function registerReceiverMetrics(registry: Registry, receiver: () => Rece
 }
 
 export interface JobMetrics {
-  finished(e: JobFinished): void;
+  finished(e: JobRunSample): void;
   skipped(job: string): void;
 }
 
-export function registerJobMetrics(registry: Registry, jobs: () => JobStatus[]): JobMetrics {
+export function registerJobMetrics(registry: Registry, jobs: () => JobSample[]): JobMetrics {
   const registers = [registry];
-  const jobGauge = (name: string, help: string, value: (j: JobStatus) => number | null) =>
+  const jobGauge = (name: string, help: string, value: (j: JobSample) => number | null) =>
     new Gauge({
       name,
       help,

@@ -3,18 +3,18 @@
 // Incremental runs ask only for events whose startedAt is at or after the high-water mark (newest live
 // startedAt) minus a lookback; a full pass (asked for, or every fullPassEveryHours) covers everything
 // and soft-deletes what is no longer served. An event's children are rewritten only when it changed.
-import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { developmentSummary, eventRecord } from '../catalog/monitoring-records.js';
-import type { Query } from '../catalog/types.js';
-import { rowChanged } from '../store/changed-row.js';
-import { keyString, type Row, type StoreTx } from '../store/types.js';
-import { addWrites, type StreamContext } from '../sync/context.js';
-import { recordsToRows, type Mapped } from '../sync/record-rows.js';
-import { nothingWritten, writeMapped, type Written } from '../sync/write-records.js';
+import { MONITORING_PATHS } from '../../catalog/monitoring.js';
+import { developmentSummary, eventRecord } from '../../catalog/monitoring-records.js';
+import type { Query } from '../../catalog/types.js';
+import { rowChanged } from '../../store/changed-row.js';
+import { keyString, type Row, type StoreTx } from '../../store/types.js';
+import { addWrites, type StreamContext } from '../context.js';
+import { recordsToRows, type Mapped } from '../record-rows.js';
+import { nothingWritten, writeMapped, type Written } from '../write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { eventChildren } from './event-rows.js';
-import { eventFilters } from '../catalog/configured-filters.js';
-import { boundMillis } from '../sync/time-bound.js';
+import { eventFilters } from '../../catalog/configured-filters.js';
+import { boundMillis } from '../time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 

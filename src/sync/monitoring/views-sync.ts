@@ -2,15 +2,15 @@
 // there is no list endpoint) is mirrored, and its matching events fill alert_history keyed by
 // (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
 // know is an error that names it; the other views still sync.
-import { MONITORING_PATHS } from '../catalog/monitoring.js';
-import { viewRecord } from '../catalog/monitoring-records.js';
-import type { ViewMatchCounts, ViewPassOptions } from '../catalog/types.js';
-import { AuthError, isClientError, NotFoundError } from '../client/index.js';
-import { ConfigError, errorAction } from '../errors.js';
-import type { Row } from '../store/types.js';
-import { addWrites, type StreamContext } from '../sync/context.js';
-import { writeRecords } from '../sync/write-records.js';
-import { boundMillis } from '../sync/time-bound.js';
+import { MONITORING_PATHS } from '../../catalog/monitoring.js';
+import { viewRecord } from '../../catalog/monitoring-records.js';
+import type { ViewMatchCounts, ViewPassOptions } from '../../catalog/types.js';
+import { AuthError, isClientError, NotFoundError } from '../../client/index.js';
+import { ConfigError, errorAction } from '../../errors.js';
+import type { Row } from '../../store/types.js';
+import { addWrites, type StreamContext } from '../context.js';
+import { writeRecords } from '../write-records.js';
+import { boundMillis } from '../time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
