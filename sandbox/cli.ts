@@ -59,7 +59,7 @@ const program = new Command('sandbox')
     'advance the sandbox clock by this much every this many real seconds',
     number('--tick', (n) => n > 0),
   )
-  .option('--start <iso>', 'sandbox time at start (default 2025-06-01T12:00:00Z)')
+  .option('--start <iso>', 'sandbox time at start (default: now; pin it, with --seed, to serve the same bytes again)')
   .option('--webhook-url <url>', 'POST monitoring alerts to this URL (secret: env SANDBOX_WEBHOOK_SECRET)')
   .option(
     '--webhook-time-factor <n>',

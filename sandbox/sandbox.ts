@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createMonitoringService, type MonitoringChange, type MonitoringService } from './monitoring/index.js';
 import { advanceWorld, type ResourceChanges } from './data/advance.js';
-import { DEFAULT_START, World } from './data/world.js';
+import { World } from './data/world.js';
 import { Chaos, type ChaosOptions } from './http/chaos.js';
 import { controlHandler } from './http/control.js';
 import { ApiServer } from './http/server.js';
@@ -24,7 +24,10 @@ export interface SandboxOptions {
   quota?: string | QuotaLimit[];
   /** Enables the /_sandbox/* control endpoints. */
   control?: boolean;
-  /** Sandbox time at start (default 2025-06-01T12:00:00Z: the same seed serves the same bytes). */
+  /**
+   * Sandbox time at start. Default: now (to the second), so an analyst's "last 30 days" has rows; pin it
+   * to serve the same bytes again (a seed and a start fix every byte).
+   */
   start?: Date;
   /** Advance the clock by this many seconds every this many real seconds. */
   tickSeconds?: number;
@@ -73,7 +76,7 @@ export const DEFAULT_FRACTIONS = { updateFraction: 0.01, addFraction: 0.005, rem
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const scale = opts.scale ?? 1;
   if (!(scale > 0)) throw new RangeError('scale must be a number > 0');
-  const world = new World({ seed: opts.seed ?? 42, scale, profile: opts.profile ?? 'default', start: opts.start ?? DEFAULT_START });
+  const world = new World({ seed: opts.seed ?? 42, scale, profile: opts.profile ?? 'default', start: opts.start ?? nowToTheSecond() });
   const apiKey = opts.apiKey ?? `sbx_${randomBytes(12).toString('hex')}`;
   const now = () => new Date(world.now * 1000);
   const monitoring = createMonitoringService({
@@ -141,6 +144,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       await Promise.all([server.close(), monitoring.close()]);
     },
   };
+}
+
+function nowToTheSecond(): Date {
+  return new Date(Math.floor(Date.now() / 1000) * 1000);
 }
 
 function toLimits(q: string | QuotaLimit[] | null): QuotaLimit[] | null {

@@ -8,11 +8,9 @@ export interface WorldOptions {
   seed: number;
   scale: number;
   profile: Profile;
-  /** Sandbox time at start; fixed by default so the same seed always serves the same bytes. */
+  /** Sandbox time at start: with the seed, it fixes every byte served. */
   start: Date;
 }
-
-export const DEFAULT_START = new Date('2025-06-01T12:00:00Z');
 
 const NO_REMOVE = { update: true, add: true, remove: false };
 const MAX_MEMOS = 512;

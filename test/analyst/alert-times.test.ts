@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { syncAll } from './analyst-fixture.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const SECRET = 'whsec-analyst-0123456789abcdef';
 
@@ -20,7 +21,7 @@ describe.each(dialects)('alert times on %s', (dialect) => {
   beforeAll(async () => {
     t = await openTestStore(dialect);
     receiver = await startReceiver({ store: t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
-    sb = await startSandbox({ scale: 0.05, seed: 9 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.05, seed: 9 });
   }, 60_000);
   afterAll(async () => {
     await receiver?.close();

@@ -12,6 +12,7 @@ import type { Store } from '../../src/store/index.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const DUCK_TYPES = {
   text: 'VARCHAR',
@@ -41,7 +42,7 @@ describe.each(dialects)('export on %s', (dialect) => {
   let duck: DuckDBConnection;
 
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.1, seed: 3 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 3 });
     t = await openTestStore(dialect);
     await syncOnce(t.store, sb, ['assets', 'market-stats', 'monitoring-events', 'token-unlocks']);
     dir = mkdtempSync(join(tmpdir(), 'ds-export-'));

@@ -6,6 +6,7 @@ import { pruneHistory } from '../../src/history/prune-history.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const STREAMS = ['assets', 'market-stats', 'token-unlocks'];
 
@@ -26,7 +27,7 @@ describe.each(dialects)('row history on %s', (dialect) => {
   let store: Store;
 
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.1, seed: 5 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5 });
     t = await openTestStore(dialect);
     store = t.store;
     await syncOnce(store, sb, STREAMS);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
 let sandbox: Sandbox;
@@ -35,7 +36,7 @@ async function cli(args: string[], config: object, db = 'mirror.db'): Promise<{ 
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.2, seed: 13 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 13 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-budget-cli-'));
 });
 afterAll(async () => {

@@ -13,6 +13,7 @@ import type { Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, tableSnapshot } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
 const MONTH_S = 31 * 86_400;
@@ -37,7 +38,7 @@ for (const dialect of dialects) {
     let cleanAssets = 0;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.5, seed: 5 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 5 });
       clean = await openTestStore(dialect);
       cleanV1 = (await workerRun(clean.store, sandbox, quotas({}))).v1;
       const assetsOnly = await openTestStore(dialect);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
 
@@ -39,7 +40,7 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ou
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.2, seed: 9 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 9 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-cli-'));
   const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
   writeFileSync(

@@ -5,6 +5,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const CHILDREN = ['monitoring_event_assets', 'monitoring_event_categories', 'monitoring_event_subcategories'];
 
@@ -12,7 +13,7 @@ describe.each(dialects)('children of removed events (%s)', (dialect) => {
   let sb: Sandbox;
   let t: TestStore;
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.05, seed: 7 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.05, seed: 7 });
     t = await openTestStore(dialect);
   });
   afterAll(async () => {

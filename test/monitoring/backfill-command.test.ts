@@ -8,12 +8,13 @@ import { main, type CliIo } from '../../src/cli/main.js';
 import { openStore } from '../../src/store/index.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { sandboxViewMatches } from './monitoring-fixtures.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox;
 let dir: string;
 
 beforeAll(async () => {
-  sb = await startSandbox({ scale: 0.2, seed: 9 });
+  sb = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 9 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-backfill-'));
 });
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw } from './monitoring-fixtures.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const FULL_PASS = { stream: 'monitoring-events', part: 'full-pass' };
 
@@ -16,7 +17,7 @@ describe.each(dialects)('events pass resumed on %s', (dialect) => {
   let store: Store;
 
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.15, seed: 21 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.15, seed: 21 });
     t = await openTestStore(dialect);
     store = t.store;
   });

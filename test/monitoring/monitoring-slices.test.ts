@@ -9,6 +9,7 @@ import { ALL_DETAILS, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw, rowsOf } from './monitoring-fixtures.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const LEVELS = ['not-important', 'low', 'medium', 'high'];
 
@@ -33,7 +34,7 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
     });
 
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.1, seed: 5 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5 });
     t = await openTestStore(dialect);
     store = t.store;
   });

@@ -24,6 +24,7 @@ import {
   tick,
   writtenAfter,
 } from './monitoring-fixtures.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const UNKNOWN_VIEW = '00000000-0000-4000-8000-00000000beef';
 const DAY_MS = 86_400_000;
@@ -99,7 +100,7 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.15, seed: 11 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.15, seed: 11 });
     t = await openTestStore(dialect);
     store = t.store;
     views = sb.monitoring.views().map((v) => v.id);

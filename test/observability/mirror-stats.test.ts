@@ -12,10 +12,11 @@ import type { Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
 import { settings } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.1 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.1 });
 });
 afterAll(async () => {
   await sandbox?.close();

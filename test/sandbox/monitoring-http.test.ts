@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sandbox: Sandbox;
 let receiver: Server;
@@ -25,7 +26,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  sandbox = await startSandbox({ seed: 8, scale: 0.1, webhooks: { timeFactor: 0.01 } });
+  sandbox = await startSandbox({ start: PINNED_START, seed: 8, scale: 0.1, webhooks: { timeFactor: 0.01 } });
 });
 
 afterAll(async () => {

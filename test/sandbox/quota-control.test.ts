@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseQuota, startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { QuotaMeter } from '../../sandbox/quota/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ async function get(s: Sandbox, path: string, key = s.apiKey) {
 
 describe('families', () => {
   it('counts keyed /v1 paths (charts included) as v1, market stats as open, and each partner service apart', async () => {
-    sb = await startSandbox({ scale: 0.1, quota: 'v1=100/day' });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, quota: 'v1=100/day' });
     const charts = sb.records('charts') as Array<{ id: number }>;
     await get(sb, '/v1/assets?limit=1');
     expect((await get(sb, `/v1/charts/${charts[0].id}/data?limit=1`)).status).toBe(200);
@@ -40,7 +41,7 @@ describe('families', () => {
   });
 
   it('a family without a limit carries no X-RateLimit headers', async () => {
-    sb = await startSandbox({ scale: 0.1, quota: 'v1=100/day' });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, quota: 'v1=100/day' });
     const res = await fetch(`${sb.url}/v1/market-stats?limit=1`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
@@ -49,7 +50,7 @@ describe('families', () => {
 
 describe('refusals', () => {
   it('are counted as refused, never as used, and leave the other families alone', async () => {
-    sb = await startSandbox({ scale: 0.1, quota: 'monitoring=1/min' });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, quota: 'monitoring=1/min' });
     await get(sb, '/monitoring/v2/categories');
     for (let i = 0; i < 5; i++) expect((await get(sb, '/monitoring/v2/categories')).status).toBe(429);
     expect((await get(sb, '/token-unlocks/v1/assets')).status).toBe(200);
@@ -58,7 +59,7 @@ describe('refusals', () => {
   });
 
   it('a chaos 429 keeps a short Retry-After and no Remaining: 0, and counts as used', async () => {
-    sb = await startSandbox({ scale: 0.1, quota: 'v1=2/day', chaos: { rate429: 1, retryAfterSeconds: 2 } });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, quota: 'v1=2/day', chaos: { rate429: 1, retryAfterSeconds: 2 } });
     const chaos = await get(sb, '/v1/chains?limit=1');
     expect([chaos.status, chaos.retryAfter, chaos.remaining]).toEqual([429, '2', null]);
     sb.setChaos(null);
@@ -106,7 +107,7 @@ describe('the quota spec', () => {
 
 describe('control endpoints', () => {
   it('GET reports, PUT sets (keeping counts), DELETE clears; bad input is a 400', async () => {
-    sb = await startSandbox({ scale: 0.1, control: true });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, control: true });
     const s = sb;
     const call = async (method: string, body?: unknown) => {
       const res = await fetch(`${s.url}/_sandbox/quota`, {

@@ -3,6 +3,7 @@
 // allowance renews, and moving the clock past the renewal serves again.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -59,7 +60,7 @@ describe('per minute', () => {
 
 describe('per day', () => {
   it('renews at midnight UTC; token unlocks answer in their own error shape', async () => {
-    sb = await startSandbox({ scale: 0.1, quota: 'tokenUnlocks=2/day' }); // clock 2025-06-01T12:00:00Z
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, quota: 'tokenUnlocks=2/day' }); // clock 2025-06-01T12:00:00Z
     expect((await get(sb, '/token-unlocks/v1/assets')).status).toBe(200);
     expect((await get(sb, '/token-unlocks/v1/assets')).remaining).toBe('0');
     const refused = await get(sb, '/token-unlocks/v1/assets');
@@ -103,7 +104,7 @@ describe('per calendar month', () => {
 
 describe('several limits on one family', () => {
   it('headers name the tightest limit; a refusal waits for every spent window to renew', async () => {
-    sb = await startSandbox({ scale: 0.1, quota: 'v1=3/month,v1=2/day,v1=100/min' }); // 2025-06-01T12:00:00Z
+    sb = await startSandbox({ start: PINNED_START, scale: 0.1, quota: 'v1=3/month,v1=2/day,v1=100/min' }); // 2025-06-01T12:00:00Z
     const first = await get(sb, '/v1/chains?limit=1');
     expect([first.limit, first.remaining, first.reset]).toEqual(['2', '1', String(unix('2025-06-02T00:00:00Z'))]);
     await get(sb, '/v1/chains?limit=1');

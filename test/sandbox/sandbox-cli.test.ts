@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 /** Starts the CLI, collects its start-up lines (to the end of the view list), runs `use`, then stops it. */
 async function withCli(args: string[], use: (lines: string[]) => Promise<void>): Promise<void> {
@@ -38,10 +39,11 @@ function exitOf(args: string[]): Promise<{ code: number | null; stderr: string }
 
 describe('npm run sandbox', () => {
   it('prints every monitoring view (id, slug, name) and enforces --quota', async () => {
-    const reference = await startSandbox({ scale: 0.5, seed: 9 });
+    const reference = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 9 });
     const expected = reference.monitoring.views();
     await reference.close();
-    await withCli(['--scale', '0.5', '--seed', '9', '--quota', 'tokenUnlocks=1/min'], async (lines) => {
+    const pinned = ['--start', PINNED_START.toISOString()];
+    await withCli(['--scale', '0.5', '--seed', '9', '--quota', 'tokenUnlocks=1/min', ...pinned], async (lines) => {
       const text = lines.join('\n');
       expect(text).toMatch(/, quota tokenUnlocks=1\/min/);
       expect(text).toContain(`monitoring views (${expected.length}; DS_MONITORING_VIEWS takes ids or slugs, comma-separated):`);
@@ -57,8 +59,12 @@ describe('npm run sandbox', () => {
     });
   }, 120_000);
 
-  it('lists 25 views and points at /_sandbox/views for the rest', async () => {
+  it('lists 25 views and points at /_sandbox/views for the rest; without --start the clock is now', async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
     await withCli(['--scale', '3'], async (lines) => {
+      const clock = Date.parse(/, clock ([^,\s]+)/.exec(lines.join('\n'))?.[1] ?? '');
+      expect(clock).toBeGreaterThanOrEqual(before);
+      expect(clock).toBeLessThanOrEqual(Date.now());
       const start = lines.findIndex((l) => l.startsWith('monitoring views (30;'));
       expect(start).toBeGreaterThan(0);
       expect(lines.slice(start + 1).filter((l) => /^ {2}[0-9a-f-]{36} {2}/.test(l))).toHaveLength(25);
@@ -75,7 +81,7 @@ describe('npm run sandbox', () => {
 
 describe('GET /_sandbox/views', () => {
   it('serves every view id, slug and name, behind the API key', async () => {
-    const sb = await startSandbox({ scale: 3, control: true });
+    const sb = await startSandbox({ start: PINNED_START, scale: 3, control: true });
     try {
       const res = await fetch(`${sb.url}/_sandbox/views`, { headers: { 'x-api-key': sb.apiKey } });
       expect(res.status).toBe(200);

@@ -2,6 +2,7 @@
 // but never both, /health and /v1/market-stats open, 401 bodies that never echo a key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox;
 const KEY = 'test-key-0123456789';
@@ -13,7 +14,7 @@ async function get(path: string, headers: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ scale: 0.1, apiKey: KEY });
+  sb = await startSandbox({ start: PINNED_START, scale: 0.1, apiKey: KEY });
 });
 afterAll(async () => {
   await sb.close();

@@ -2,6 +2,7 @@
 // every API path but never on /health; and the request counter tests use to count calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChaos, startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox;
 
@@ -12,7 +13,7 @@ async function status(path: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ scale: 0.1 });
+  sb = await startSandbox({ start: PINNED_START, scale: 0.1 });
 });
 afterAll(async () => {
   await sb.close();

@@ -3,6 +3,7 @@
 // by seed, the page cache's invalidation, and the /_sandbox control API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 type Rec = Record<string, any>;
 const KEY_OF: Record<string, string> = { 'sec-filings': 'accession_number' };
@@ -20,7 +21,7 @@ async function get(sb: Sandbox, path: string, headers: Record<string, string> = 
 describe('clock advances', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ scale: 0.5, seed: 3 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 3 });
   });
   afterAll(async () => {
     await sb.close();
@@ -92,9 +93,9 @@ describe('clock advances', () => {
 describe('determinism', () => {
   it('the same seed serves the same bytes; another seed serves other data', async () => {
     const [a, b, c] = await Promise.all([
-      startSandbox({ seed: 11, scale: 0.2 }),
-      startSandbox({ seed: 11, scale: 0.2 }),
-      startSandbox({ seed: 12, scale: 0.2 }),
+      startSandbox({ start: PINNED_START, seed: 11, scale: 0.2 }),
+      startSandbox({ start: PINNED_START, seed: 11, scale: 0.2 }),
+      startSandbox({ start: PINNED_START, seed: 12, scale: 0.2 }),
     ]);
     try {
       for (const path of ['/v1/assets?expand=price,market_cap', '/v1/projects?limit=50', '/v1/sec/filings', '/v1/charts']) {
@@ -110,9 +111,29 @@ describe('determinism', () => {
   });
 });
 
+describe('the start', () => {
+  it('is now unless pinned, to the second; a pinned start serves the same bytes as before', async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const [now, pinned] = await Promise.all([startSandbox({ scale: 0.1 }), startSandbox({ scale: 0.1, start: PINNED_START })]);
+    try {
+      const t = now.now().getTime();
+      expect(t % 1000).toBe(0);
+      expect(t).toBeGreaterThanOrEqual(before);
+      expect(t).toBeLessThanOrEqual(Date.now());
+      expect(pinned.now().toISOString()).toBe('2025-06-01T12:00:00.000Z');
+      // Generated records date from before the start, whichever it is.
+      const latest = (sb: Sandbox) => Math.max(...(sb.records('assets') as Rec[]).map((a) => Number(a.updated_at ?? 0)));
+      expect(latest(now)).toBeLessThan(t / 1000);
+      expect(latest(now)).toBeGreaterThan(t / 1000 - 30 * 86400);
+    } finally {
+      await Promise.all([now.close(), pinned.close()]);
+    }
+  });
+});
+
 describe('control endpoints', () => {
   it('are off unless enabled', async () => {
-    const sb = await startSandbox({ scale: 0.1 });
+    const sb = await startSandbox({ start: PINNED_START, scale: 0.1 });
     try {
       expect((await get(sb, '/_sandbox/clock')).status).toBe(404);
     } finally {
@@ -121,7 +142,7 @@ describe('control endpoints', () => {
   });
 
   it('drive the clock, chaos and the request counter over HTTP, behind the API key', async () => {
-    const sb = await startSandbox({ scale: 0.1, control: true });
+    const sb = await startSandbox({ start: PINNED_START, scale: 0.1, control: true });
     const call = async (method: string, path: string, body?: unknown, key = sb.apiKey) => {
       const res = await fetch(sb.url + path, {
         method,

@@ -3,6 +3,7 @@
 // grow linearly with scale.
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 async function json(sb: Sandbox, path: string): Promise<any> {
   const res = await fetch(sb.url + path, { headers: { 'x-api-key': sb.apiKey } });
@@ -31,7 +32,7 @@ async function count(sb: Sandbox, path: string, limit: number): Promise<number> 
 describe('scale', () => {
   it('scale 50 starts small, then serves filtered and sorted pages', async () => {
     const heap0 = process.memoryUsage().heapUsed;
-    const sb = await startSandbox({ scale: 50 });
+    const sb = await startSandbox({ start: PINNED_START, scale: 50 });
     try {
       const page = await json(sb, '/v1/assets?limit=100&page=500');
       expect(page.data).toHaveLength(100);
@@ -45,7 +46,7 @@ describe('scale', () => {
   });
 
   it('sizes grow linearly with scale', async () => {
-    const [a, b] = await Promise.all([startSandbox({ scale: 1 }), startSandbox({ scale: 2 })]);
+    const [a, b] = await Promise.all([startSandbox({ start: PINNED_START, scale: 1 }), startSandbox({ scale: 2 })]);
     try {
       for (const name of ['projects', 'glossary', 'sec-filings', 'charts', 'metrics', 'transparency', 'market-stats']) {
         expect(b.records(name).length, name).toBe(2 * a.records(name).length);
@@ -57,7 +58,7 @@ describe('scale', () => {
   });
 
   it('--profile real has about the real sizes', async () => {
-    const sb = await startSandbox({ profile: 'real' });
+    const sb = await startSandbox({ start: PINNED_START, profile: 'real' });
     try {
       expect(await count(sb, '/v1/chains', 10000)).toBe(26);
       expect(await count(sb, '/v1/projects', 10000)).toBe(1100);

@@ -2,6 +2,7 @@
 // comma-separated values alike). Expected results are computed from records(), not hard-coded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 type Rec = Record<string, any>;
 let sb: Sandbox;
@@ -23,7 +24,7 @@ async function all(path: string, limit: number): Promise<Rec[]> {
 const ids = (rs: Rec[]) => rs.map((r) => r.id);
 
 beforeAll(async () => {
-  sb = await startSandbox({ scale: 1, seed: 7 });
+  sb = await startSandbox({ start: PINNED_START, scale: 1, seed: 7 });
 });
 afterAll(async () => {
   await sb.close();

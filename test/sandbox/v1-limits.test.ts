@@ -2,6 +2,7 @@
 // point from the spec's Limits table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox;
 
@@ -12,7 +13,7 @@ async function get(path: string) {
 
 beforeAll(async () => {
   // Scale 2: every list but the taxonomies holds more records than its default limit.
-  sb = await startSandbox({ scale: 2 });
+  sb = await startSandbox({ start: PINNED_START, scale: 2 });
 });
 afterAll(async () => {
   await sb.close();

@@ -2,6 +2,7 @@
 // nullable field does carry some nulls), maximum lengths, enums; E fields only when expanded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 type T = 'int' | 'number' | 'string' | 'boolean' | 'object' | 'array';
 interface F {
@@ -158,7 +159,7 @@ async function get(path: string): Promise<{ status: number; body: any }> {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ scale: 1 });
+  sb = await startSandbox({ start: PINNED_START, scale: 1 });
 });
 afterAll(async () => {
   await sb.close();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { healthz, metrics, waitFor } from './scrape.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const STOP_TIMEOUT_S = 20;
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -18,7 +19,7 @@ let store: Store | undefined;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.2 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.2 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-daemon-'));
   // Only the complete assets pass, every second; one page of a list at a time so a stop lands mid-list.
   writeFileSync(

@@ -12,6 +12,7 @@ import { settings, syncOnce } from '../helpers/mirror.js';
 import { openTestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { healthz, metrics, waitFor } from './scrape.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const silent = pino({ level: 'silent' });
 const fast = { requestsPerMinute: 10_000_000, concurrency: 16 };
@@ -19,7 +20,7 @@ let sandbox: Sandbox;
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.2 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.2 });
 });
 afterEach(async () => {
   sandbox.setChaos(null);

@@ -7,6 +7,7 @@ import { configureJobs, startDaemon, type JobDef } from '../../src/scheduler/ind
 import { settings } from '../helpers/mirror.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { healthz } from './scrape.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const silent = pino({ level: 'silent' });
 const fast = { requestsPerMinute: 10_000_000, concurrency: 16 };
@@ -18,7 +19,7 @@ const JOBS: JobDef[] = [
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.1 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.1 });
 });
 afterAll(async () => {
   await sandbox?.close();

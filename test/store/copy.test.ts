@@ -12,6 +12,7 @@ import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type Copy
 import type { Store } from '../../src/store/index.js';
 import { syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
 const STREAMS = ['v1', 'token-unlocks', 'monitoring-categories', 'monitoring-events'];
@@ -75,7 +76,7 @@ async function ids(store: Store, table: string): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ scale: 0.1, seed: 21 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 21 });
   sqlite = await fresh('sqlite');
   direct = await fresh('postgres');
   for (const t of [sqlite, direct]) {

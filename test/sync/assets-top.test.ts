@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 interface SandboxAsset {
   id: number;
@@ -16,7 +17,7 @@ for (const dialect of dialects) {
     let sandbox: Sandbox;
     let t: TestStore;
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.5, seed: 3 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 3 });
       t = await openTestStore(dialect);
     });
     afterAll(async () => {

@@ -11,6 +11,7 @@ import { ALL_DETAILS, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import { makeEnvelope } from '../receiver/webhook-fixtures.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const count = async (t: TestStore, table: string) =>
   Number(
@@ -49,7 +50,7 @@ for (const dialect of dialects) {
     };
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.1, seed: 5 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5 });
       t = await openTestStore(dialect);
     });
     afterAll(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, totals } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 async function served(sandbox: Sandbox, path: string): Promise<any> {
   const res = await fetch(`${sandbox.url}${path}`, { headers: { 'x-api-key': sandbox.apiKey } });
@@ -17,7 +18,7 @@ for (const dialect of dialects) {
     let test: TestStore;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.3, seed: 5 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 5 });
       test = await openTestStore(dialect);
       expect((await syncOnce(test.store, sandbox, ['assets', 'projects', 'metrics', 'charts'])).outcome).toBe('success');
     });

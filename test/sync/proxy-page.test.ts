@@ -11,6 +11,7 @@ import { main, type CliIo } from '../../src/cli/main.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const PATH = '/v1/chains';
 const chains = v1Lists.find((s) => s.path === PATH)!;
@@ -25,7 +26,7 @@ for (const dialect of dialects) {
     let dir: string;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.2, seed: 11 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 11 });
       test = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-proxy-'));
     });

@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, tableSnapshot } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const STREAMS = ['assets', 'sec-filings', 'market-stats', 'charts'];
 const TABLES = v1Lists.filter((s) => STREAMS.includes(s.name)).map((s) => s.table);
@@ -24,7 +25,7 @@ for (const dialect of dialects) {
     let cleanRequests: number;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.5, seed: 11 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 11 });
       clean = await openTestStore(dialect);
       cleanRequests = (await syncOnce(clean.store, sandbox, STREAMS)).requests;
     });

@@ -11,6 +11,7 @@ import { listPaging } from '../../src/sync/list-request.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const SCALE = 0.5;
 const V1 = v1Lists.map((s) => s.name);
@@ -43,7 +44,7 @@ for (const dialect of dialects) {
     let test: TestStore;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: SCALE, seed: 7 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: SCALE, seed: 7 });
       test = await openTestStore(dialect);
     });
     afterAll(async () => {

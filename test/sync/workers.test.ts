@@ -21,6 +21,7 @@ import { acquireStreamLease } from '../../src/sync/stream-lease.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 // Scale 10 (about 55,000 rows over the /v1 lists) is the bar; the file runs in about 30 s.
 const SCALE = 10;
@@ -132,7 +133,7 @@ describe('several sync workers on one PostgreSQL database', () => {
   let want: Map<string, string[]>; // its rows
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ scale: SCALE, seed: 17 });
+    sandbox = await startSandbox({ start: PINNED_START, scale: SCALE, seed: 17 });
     [shared, single] = await Promise.all([openTestStore('postgres'), openTestStore('postgres')]);
     expect((await syncOnce(single.store, sandbox, V1)).outcome).toBe('success');
     want = await mirrorOf(single.store);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, tableSnapshot } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 for (const dialect of dialects) {
   describe(`a failed page write on ${dialect}`, () => {
@@ -13,7 +14,7 @@ for (const dialect of dialects) {
     let clean: TestStore;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ scale: 0.5, seed: 5 });
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 5 });
       clean = await openTestStore(dialect);
       expect((await syncOnce(clean.store, sandbox, ['assets'])).outcome).toBe('success');
     });
