@@ -69,6 +69,17 @@ export class QuotaGate implements RequestGate {
     return error;
   }
 
+  /** A request admitted but never delivered (refused connection, DNS, TLS): its reservation goes back to the block. */
+  refund(apiFamily: ApiFamily): void {
+    const block = this.blocks.get(quotaFamilyOf(apiFamily));
+    if (block) block.left++;
+  }
+
+  /** The slot of the pace the database's workers share (none on SQLite): ms to wait. */
+  pace(apiFamily: ApiFamily, intervalMs: number): Promise<number> {
+    return this.opts.ledger.paceSlot(quotaFamilyOf(apiFamily), intervalMs);
+  }
+
   /** Gives back what was reserved and not sent: afterwards the ledger holds exactly the requests made. */
   async settle(): Promise<void> {
     await Promise.allSettled(this.reserving.values());

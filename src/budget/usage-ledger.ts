@@ -92,7 +92,7 @@ export class UsageLedger {
   }
 
   async hold(h: QuotaHold, at: Date): Promise<void> {
-    const row = { until: h.until.toISOString(), reason: h.reason, set_at: at.toISOString() };
+    const row = { until: withinReason(h.until, at).toISOString(), reason: h.reason, set_at: at.toISOString() };
     await this.store.db
       .insertInto('quota_holds')
       .values({ family: h.family, ...row })
@@ -100,12 +100,39 @@ export class UsageLedger {
       .execute();
   }
 
-  /** The service's own "allowance spent" for a family, while it lasts. */
+  /**
+   * The service's own "allowance spent" for a family, while it lasts; a hold stored beyond a month from
+   * when it was set (an absurd header an older release believed) lasts a month from then.
+   */
   async holdOf(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
-    const row = await this.store.db.selectFrom('quota_holds').select(['until', 'reason']).where('family', '=', family).executeTakeFirst();
+    const row = await this.store.db
+      .selectFrom('quota_holds')
+      .select(['until', 'reason', 'set_at'])
+      .where('family', '=', family)
+      .executeTakeFirst();
     if (!row) return null;
-    const until = new Date(String(row.until));
+    const setAt = new Date(String(row.set_at));
+    const until = withinReason(new Date(String(row.until)), Number.isNaN(setAt.getTime()) ? at : setAt);
     return until.getTime() > at.getTime() ? { family, until, reason: String(row.reason) } : null;
+  }
+
+  /** Clears a family's hold (`budget --release`): the next request asks the service again. Returns the hold cleared. */
+  async releaseHold(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
+    const held = await this.holdOf(family, at);
+    await this.store.db.deleteFrom('quota_holds').where('family', '=', family).execute();
+    return held;
+  }
+
+  /** Every hold in force at `at`. */
+  async holds(at: Date): Promise<QuotaHold[]> {
+    const rows = await this.store.db.selectFrom('quota_holds').select('family').execute();
+    const held = await Promise.all(rows.map((r) => this.holdOf(String(r.family) as QuotaFamily, at)));
+    return held.filter((h): h is QuotaHold => h !== null);
+  }
+
+  /** Takes the family's next slot of the pace every worker of this database shares; ms to wait (0 where none is shared). */
+  async paceSlot(family: QuotaFamily, intervalMs: number): Promise<number> {
+    return (await this.store.adapter.paceSlot?.(family, intervalMs)) ?? 0;
   }
 
   private async requestsOn(family: QuotaFamily, day: string): Promise<number> {
@@ -129,4 +156,12 @@ export class UsageLedger {
     const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
     return Number(row?.n ?? 0);
   }
+}
+
+/** No quota period is longer than a calendar month: a renewal later than that (or no time at all) is one month after `from`. */
+export const LONGEST_HOLD_MS = 31 * 24 * 60 * 60_000;
+
+function withinReason(until: Date, from: Date): Date {
+  const latest = from.getTime() + LONGEST_HOLD_MS;
+  return until.getTime() <= latest ? until : new Date(latest);
 }

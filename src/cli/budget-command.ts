@@ -3,11 +3,21 @@
 // Exit 1 when the schedule does not fit the quotas (the ledger would stop its runs short).
 import type { Command } from 'commander';
 import { defaultJobs } from '../scheduler/default-jobs/index.js';
-import { budgetReport, planQuotas, type BudgetReport, type FamilyUsage, type StreamCost } from '../budget/index.js';
+import {
+  budgetReport,
+  planQuotas,
+  QUOTA_FAMILIES,
+  UsageLedger,
+  type BudgetReport,
+  type FamilyUsage,
+  type QuotaFamily,
+  type StreamCost,
+} from '../budget/index.js';
+import { ConfigError } from '../errors.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { configureJobs, jobStreams } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
-import { commandContext, openConfiguredStore } from './context.js';
+import { commandContext, openConfiguredStore, type CommandContext } from './context.js';
 import { formatTable } from './table.js';
 
 export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): void {
@@ -15,8 +25,10 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
     .command('budget')
     .description("Quotas per API family: used today and this month, the schedule's projected month, and how fresh it keeps each stream")
     .option('--json', 'print JSON instead of tables')
-    .action(async (flags: { json?: boolean }, command: Command) => {
+    .option('--release <family>', `clear a quota hold the service announced (${QUOTA_FAMILIES.join(', ')}): the next run asks it again`)
+    .action(async (flags: { json?: boolean; release?: string }, command: Command) => {
       const ctx = commandContext(command, io);
+      if (flags.release !== undefined) return releaseHold(ctx, flags.release, io);
       const jobs = configureJobs(defaultJobs, ctx.config.jobs, ctx.config.timezone).filter((j) => j.enabled);
       const schedule = jobs.map((job) => ({ job, streams: jobStreams(job) }));
       const store = await openConfiguredStore(ctx);
@@ -28,6 +40,24 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
         await store.close();
       }
     });
+}
+
+/** `budget --release <family>`: clears the family's hold, says what it was, and touches nothing else. */
+async function releaseHold(ctx: CommandContext, family: string, io: CliIo): Promise<void> {
+  if (!(QUOTA_FAMILIES as readonly string[]).includes(family)) {
+    throw new ConfigError(`--release takes a quota family (${QUOTA_FAMILIES.join(', ')}); got "${family}"`);
+  }
+  const store = await openConfiguredStore(ctx);
+  try {
+    const held = await new UsageLedger(store).releaseHold(family as QuotaFamily, new Date());
+    io.stdout.write(
+      held
+        ? `released the ${family} hold (until ${held.until.toISOString().slice(0, 16).replace('T', ' ')} UTC; the service said: ${held.reason})\n`
+        : `no hold on ${family}: nothing to release\n`,
+    );
+  } finally {
+    await store.close();
+  }
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');

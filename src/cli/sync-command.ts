@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { planQuotas, planRun, quotaGate, type QuotaGate } from '../budget/index.js';
-import { type ClientStats } from '../client/index.js';
+import type { ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import { requireService } from '../config.js';
 import type { Store, StreamRunStats } from '../store/types.js';

@@ -42,8 +42,13 @@ function tryParse(text: string): unknown {
   }
 }
 
-/** A Retry-After longer than this is an allowance that renews later, not a moment's congestion. */
-export const QUOTA_RETRY_AFTER_MS = 5 * 60_000;
+/**
+ * A renewal at most this far away is the service's minute window turning over: it is waited out and the
+ * run goes on. A renewal further away is an allowance spent for longer: the family stops until then.
+ */
+export const SHORT_RENEWAL_MS = 5 * 60_000;
+/** No quota period is longer than a calendar month: a renewal further away is a header to distrust. */
+export const LONGEST_RENEWAL_MS = 31 * 24 * 60 * 60_000;
 // Not "rate limit": that is the per-minute kind, which backing off does cure.
 const QUOTA_WORDS = /quota|allowance/i;
 const UNKNOWN_RENEWAL_MS = 60 * 60_000;
@@ -53,20 +58,37 @@ function header(res: RawResponse, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+export interface AnnouncedRenewal {
+  until: Date;
+  /** Set when the service's figure was beyond a month or not a time: what it said, for the log. */
+  clamped: string | null;
+}
+
 /**
  * When a 429 announces a spent allowance (not a burst to back off from), the time it renews: from
- * X-RateLimit-Reset (Unix seconds, or seconds from now when small), else Retry-After, else an hour.
+ * X-RateLimit-Reset (Unix seconds, or seconds from now when small), else Retry-After, else an hour;
+ * never later than a month from now, whatever the headers say.
  */
-export function announcedQuotaEnd(res: RawResponse, retryAfterMs: number | null, message: string | null, now: number): Date | null {
+export function announcedQuotaEnd(
+  res: RawResponse,
+  retryAfterMs: number | null,
+  message: string | null,
+  now: number,
+): AnnouncedRenewal | null {
   const remaining = header(res, 'x-ratelimit-remaining');
   const spent =
     (remaining !== undefined && Number(remaining.trim()) === 0) ||
-    (retryAfterMs !== null && retryAfterMs > QUOTA_RETRY_AFTER_MS) ||
+    (retryAfterMs !== null && retryAfterMs > SHORT_RENEWAL_MS) ||
     (message !== null && QUOTA_WORDS.test(message));
   if (!spent) return null;
-  const reset = Number(header(res, 'x-ratelimit-reset')?.trim() ?? NaN);
-  if (Number.isFinite(reset) && reset > 0) return new Date(reset > 1e9 ? reset * 1000 : now + reset * 1000);
-  return new Date(now + (retryAfterMs ?? UNKNOWN_RENEWAL_MS));
+  const resetText = header(res, 'x-ratelimit-reset')?.trim();
+  const reset = Number(resetText ?? NaN);
+  const [at, said] =
+    Number.isFinite(reset) && reset > 0
+      ? [reset > 1e9 ? reset * 1000 : now + reset * 1000, `X-RateLimit-Reset: ${resetText}`]
+      : [now + (retryAfterMs ?? UNKNOWN_RENEWAL_MS), `Retry-After: ${header(res, 'retry-after') ?? '(none)'}`];
+  if (!(at <= now + LONGEST_RENEWAL_MS)) return { until: new Date(now + LONGEST_RENEWAL_MS), clamped: said.slice(0, 80) };
+  return { until: new Date(Math.max(now, at)), clamped: null };
 }
 
 /** The body as the caller asked for it: parsed JSON, or its bytes (`raw`), and what to check on it. */
@@ -128,7 +150,10 @@ function statusFailure(res: RawResponse, ctx: AttemptContext, now: number): Erro
   if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) return new AuthError(f);
   if (status === 404) return new NotFoundError(f);
   const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-  const until = status === 429 ? announcedQuotaEnd(res, retryAfterMs, message, now) : null;
-  if (until) return new ServiceQuotaError(f, until);
-  return statusError(f, retryAfterMs);
+  const renewal = status === 429 ? announcedQuotaEnd(res, retryAfterMs, message, now) : null;
+  if (!renewal) return statusError(f, retryAfterMs);
+  const waitMs = renewal.until.getTime() - now;
+  // The minute window turning over: waited out (a retry after the renewal), not a spent allowance.
+  if (waitMs <= SHORT_RENEWAL_MS) return statusError(f, waitMs);
+  return new ServiceQuotaError(f, renewal.until, renewal.clamped);
 }

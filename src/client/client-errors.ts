@@ -132,6 +132,23 @@ export class NetworkError extends RetriableRequest {
   }
 }
 
+const TLS_HINTS: [RegExp, string][] = [
+  [
+    /WRONG_VERSION_NUMBER|EPROTO|PACKET_LENGTH_TOO_LONG/,
+    'the server does not speak TLS there: is the base URL http:// rather than https://?',
+  ],
+  [/CERT|SELF_SIGNED|UNABLE_TO_/, 'its certificate is not trusted (expired, self-signed, or for another host)'],
+];
+
+/** A TLS handshake that failed for a reason no retry cures: one plain line, no OpenSSL internals. */
+export class TlsError extends FailedRequest {
+  constructor(f: RequestFailure, code: string) {
+    const hint = TLS_HINTS.find(([re]) => re.test(code))?.[1] ?? 'the TLS versions or ciphers do not match';
+    super('DS_TLS', requestMessage(`failed its TLS handshake (${code}): ${hint}`, f));
+    record(this, f);
+  }
+}
+
 /** A request this client cannot send at all (closed, an argument undici refuses): trying again cannot help. */
 export class UnsendableRequestError extends FailedRequest {
   constructor(f: RequestFailure, detail: string) {
@@ -158,11 +175,15 @@ export class BadResponseError extends RetriableRequest {
  */
 export class ServiceQuotaError extends StoppedRequest {
   readonly until: Date;
+  /** What the service said when its renewal was beyond a month or not a time (the hold is a month). */
+  readonly clamped: string | null;
 
-  constructor(f: RequestFailure, until: Date) {
-    super('DS_QUOTA', requestMessage(`was refused: the service's allowance is spent until ${until.toISOString()}`, f));
+  constructor(f: RequestFailure, until: Date, clamped: string | null = null) {
+    const note = clamped ? ` (the service said ${clamped}: held for a month at most)` : '';
+    super('DS_QUOTA', requestMessage(`was refused: the service's allowance is spent until ${until.toISOString()}${note}`, f));
     record(this, f);
     this.until = until;
+    this.clamped = clamped;
   }
 }
 

@@ -10,9 +10,9 @@ import type { BodyCheck } from './body-checks.js';
 import { checkResponse, type BodyWanted } from './check-response.js';
 import { RequestBudgetError, ServiceQuotaError, TransientStatusError, type RequestFailure } from './client-errors.js';
 import { buildLanes, totalConcurrency, type Lane, type LimitsOption } from './family-lanes.js';
-import { sleep, withRetry, type Backoff, type RetryPolicy } from './retry.js';
+import { serverWait, sleep, withRetry, type Backoff, type RetryPolicy } from './retry.js';
 import type { RequestGate } from './request-gate.js';
-import { sendOnce, type AttemptContext } from './send-once.js';
+import { neverReachedService, sendOnce, type AttemptContext } from './send-once.js';
 
 export interface RequestEvent {
   family: ApiFamily;
@@ -153,13 +153,27 @@ async function admit(s: Sender, family: ApiFamily, endpoint: string): Promise<vo
   }
 }
 
+/** Waits for the family's pace: this process's, then every worker's where the gate shares one (a shared database). */
+async function pace(s: Sender, family: ApiFamily): Promise<void> {
+  const { pacer } = s.lanes[family];
+  await pacer.take();
+  const shared = await s.opts.gate?.pace?.(family, pacer.intervalMs);
+  if (shared && shared > 0) await sleep(shared);
+}
+
+/** An attempt that never reached the service (refused, no such host, TLS) was not counted there: not here either. */
+function refund(s: Sender, family: ApiFamily): void {
+  s.stats.requests--;
+  s.stats.byFamily[family]--;
+  s.opts.gate?.refund?.(family);
+}
+
 /** One attempt: budget and gate, the family's pace, the send, then the status and the body checked. */
 async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, wanted: BodyWanted): Promise<T> {
   const { family } = ctx;
   await admit(s, family, ctx.endpoint);
   if (ctx.attempt > 1) s.stats.retries++;
-  const wait = s.lanes[family].bucket.reserve();
-  if (wait > 0) await sleep(wait);
+  await pace(s, family);
   const started = performance.now();
   let status: number | null = null;
   try {
@@ -167,10 +181,13 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, want
     status = res.status;
     return checkResponse<T>(res, ctx, wanted, s.settings.clock());
   } catch (err) {
+    if (neverReachedService(err)) refund(s, family);
+    if (err instanceof ServiceQuotaError && err.clamped)
+      s.opts.logger?.warn({ family, said: err.clamped }, 'quota renewal clamped to a month');
     if (err instanceof ServiceQuotaError && s.opts.gate) throw await s.opts.gate.spent(family, err);
     // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
     if (err instanceof TransientStatusError && err.status === 429 && err.retryAfterMs !== null) {
-      s.lanes[family].bucket.pause(Math.min(err.retryAfterMs, s.settings.policy.backoff.maxMs));
+      s.lanes[family].pacer.pause(serverWait(err, s.settings.policy));
     }
     throw err;
   } finally {

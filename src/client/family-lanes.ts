@@ -1,9 +1,9 @@
-// One lane per API family: its token bucket and its concurrency limit. Charts and the open paths
+// One lane per API family: its pace and its concurrency limit. Charts and the open paths
 // live on the /v1 service, so they share its lane (and budget) unless configured on their own.
 import pLimit, { type LimitFunction } from 'p-limit';
 import { ConfigError } from '../errors.js';
 import type { ApiFamily } from './api-family.js';
-import { TokenBucket } from './token-bucket.js';
+import { MinutePacer } from './minute-pacer.js';
 
 export interface FamilyLimits {
   requestsPerMinute: number;
@@ -14,7 +14,7 @@ export type LimitsOption = Partial<Record<ApiFamily, Partial<FamilyLimits>>>;
 
 export interface Lane {
   readonly limits: Readonly<FamilyLimits>;
-  readonly bucket: TokenBucket;
+  readonly pacer: MinutePacer;
   readonly limit: LimitFunction;
 }
 
@@ -38,9 +38,7 @@ function validated(family: ApiFamily, l: FamilyLimits): FamilyLimits {
 }
 
 function lane(limits: FamilyLimits): Lane {
-  // A burst of one request per worker lets every slot start at once; after that, an even pace.
-  const burst = Math.max(1, Math.min(limits.concurrency, limits.requestsPerMinute));
-  return { limits, bucket: new TokenBucket(limits.requestsPerMinute, burst), limit: pLimit(limits.concurrency) };
+  return { limits, pacer: new MinutePacer(limits.requestsPerMinute), limit: pLimit(limits.concurrency) };
 }
 
 export function buildLanes(option: LimitsOption = {}): Record<ApiFamily, Lane> {

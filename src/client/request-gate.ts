@@ -10,4 +10,11 @@ export interface RequestGate {
   spent(family: ApiFamily, said: ServiceQuotaError): Promise<Error>;
   /** Called once when the client closes: reserved requests never sent are given back. */
   settle(): Promise<void>;
+  /** An admitted request never reached the service (refused connection, DNS, TLS): it is not charged. */
+  refund?(family: ApiFamily): void;
+  /**
+   * Where workers share the family's pace (one PostgreSQL database), takes the next slot of the shared
+   * minute and resolves with the ms to wait for it; `intervalMs` is the spacing the family's pace needs.
+   */
+  pace?(family: ApiFamily, intervalMs: number): Promise<number>;
 }

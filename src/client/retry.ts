@@ -31,10 +31,22 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
-/** The wait before retry number `retry`: the server's Retry-After if it sent one, capped at maxMs. */
+/** The longest a 429 is waited out before retrying: the minute window of a service that counts per minute. */
+export const LONGEST_429_WAIT_MS = 5 * 60_000;
+
+/**
+ * The wait before retry number `retry`: the server's Retry-After if it sent one (a 429's up to the
+ * renewal of its minute window, any other status's up to maxMs), else a backoff.
+ */
 export function retryDelay(err: DsMirrorError, retry: number, policy: RetryPolicy): number {
-  if (err instanceof TransientStatusError && err.retryAfterMs !== null) return Math.min(err.retryAfterMs, policy.backoff.maxMs);
+  if (err instanceof TransientStatusError && err.retryAfterMs !== null) return serverWait(err, policy);
   return backoffDelay(retry, policy.backoff, policy.random);
+}
+
+/** How long to honour a status's Retry-After (or a 429's renewal): a 429 is waited out, others capped at maxMs. */
+export function serverWait(err: TransientStatusError, policy: RetryPolicy): number {
+  const ms = err.retryAfterMs ?? 0;
+  return Math.min(ms, err.status === 429 ? LONGEST_429_WAIT_MS : policy.backoff.maxMs);
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,14 @@ import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Pool } from 'undici';
 import type { ApiFamily } from './api-family.js';
-import { NetworkError, RequestTimeoutError, ResponseTooLargeError, UnsendableRequestError, type RequestFailure } from './client-errors.js';
+import {
+  NetworkError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  TlsError,
+  UnsendableRequestError,
+  type RequestFailure,
+} from './client-errors.js';
 
 /** What one attempt is about; every string that ends in an error passes through `redact`. */
 export interface AttemptContext {
@@ -28,6 +35,19 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 /** Our own mistakes or a closed client: trying again cannot help. */
 const UNSENDABLE_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_NOT_SUPPORTED']);
+/** No connection was made, so the service saw (and counted) nothing: the request is not charged. */
+const NOT_REACHED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+/** A TLS handshake that cannot succeed however often it is tried: a plain-HTTP server, a certificate refused. */
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(VERIFY|GET)_)/;
 
 export function failure(
   ctx: AttemptContext,
@@ -39,12 +59,38 @@ export function failure(
 }
 
 function transportError(err: unknown, timedOut: boolean, ctx: AttemptContext, timeoutMs: number): Error {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (timedOut || (typeof code === 'string' && TIMEOUT_CODES.has(code))) return new RequestTimeoutError(failure(ctx, null), timeoutMs);
-  const name = typeof code === 'string' ? code : err instanceof Error ? err.name : 'Error';
+  const code = transportCode(err);
+  if (code !== null && TLS_CODE.test(code)) return notReached(new TlsError(failure(ctx, null), code));
+  const error = classify(err, code, timedOut, ctx, timeoutMs);
+  return code !== null && NOT_REACHED_CODES.has(code) ? notReached(error) : error;
+}
+
+/** The transport's code, also when undici wraps the socket's error in its own (`cause`). */
+function transportCode(err: unknown): string | null {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  const own = typeof e?.code === 'string' ? e.code : null;
+  const cause = typeof e?.cause?.code === 'string' ? e.cause.code : null;
+  return cause && (!own || own.startsWith('UND_ERR_SOCKET')) ? cause : own;
+}
+
+function classify(err: unknown, code: string | null, timedOut: boolean, ctx: AttemptContext, timeoutMs: number): Error {
+  if (timedOut || (code !== null && TIMEOUT_CODES.has(code))) return new RequestTimeoutError(failure(ctx, null), timeoutMs);
+  const name = code ?? (err instanceof Error ? err.name : 'Error');
   const detail = `${name}: ${ctx.redact(err instanceof Error ? err.message : String(err))}`;
-  if (typeof code === 'string' && UNSENDABLE_CODES.has(code)) return new UnsendableRequestError(failure(ctx, null), detail);
+  if (code !== null && UNSENDABLE_CODES.has(code)) return new UnsendableRequestError(failure(ctx, null), detail);
   return new NetworkError(failure(ctx, null), detail);
+}
+
+const NOT_REACHED = new WeakSet<Error>();
+
+function notReached(err: Error): Error {
+  NOT_REACHED.add(err);
+  return err;
+}
+
+/** Whether an attempt failed before any byte reached the service (refused, no such host, TLS): it costs nothing. */
+export function neverReachedService(err: unknown): boolean {
+  return err instanceof Error && NOT_REACHED.has(err);
 }
 
 export async function sendOnce(

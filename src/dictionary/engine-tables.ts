@@ -106,6 +106,17 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'pace_slots',
+    group: 'bookkeeping',
+    description:
+      "The per-minute pace every worker of one PostgreSQL database shares: when each API family's next request may start, by the database's clock (unused on SQLite).",
+    columns: {
+      family: "Quota family: 'v1' (with charts), 'tokenUnlocks', 'monitoring' or 'open'.",
+      next_at:
+        'When the next request of the family may start; each request moves it one interval on (the minute over the requests a minute).',
+    },
+  },
+  {
     name: 'leases',
     group: 'bookkeeping',
     description: 'Named leases that keep two workers off one stream or writer.',

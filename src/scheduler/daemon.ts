@@ -13,6 +13,7 @@ import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
 import type { ScheduledJob } from './configure-jobs.js';
 import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
+import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer } from '../observability/health-server.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
@@ -50,7 +51,10 @@ export interface Daemon {
 }
 
 export interface DaemonHealth {
-  status: 'ok' | 'stopping';
+  /** `degraded`: up, but a family's quota is held (the service said it is spent), so its runs wait. */
+  status: 'ok' | 'degraded' | 'stopping';
+  /** The families held, with their renewal and what the service said. */
+  holds: HeldFamily[];
   startedAt: string;
   uptimeSeconds: number;
   jobs: (JobStatus & { enabled: boolean })[];
@@ -78,6 +82,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const now = opts.now ?? Date.now;
   const startedAt = new Date(now());
   const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none');
+  const holds = watchHolds(opts.store, now);
+  await holds.refresh();
   const life = { stopping: false };
   const parts: { receiver: Receiver | null; scheduler?: Scheduler } = { receiver: null };
   const metrics = createDaemonMetrics({
@@ -100,12 +106,16 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       opts.store,
       enabled.map((e) => e.job.name),
     ),
-    onFinished: (e) => metrics.jobFinished(e),
+    onFinished: (e) => {
+      metrics.jobFinished(e);
+      void holds.refresh();
+    },
     onSkipped: (job) => metrics.jobSkipped(job),
   });
   parts.scheduler = scheduler;
   const startupDone = runStartupJobs(startup, scheduler, log, () => life.stopping);
-  health = () => daemonHealth({ opts, scheduler, receiver: servers.receiver, startup, startedAt, at: now(), stopping: life.stopping });
+  health = () =>
+    daemonHealth({ opts, scheduler, receiver: servers.receiver, startup, startedAt, at: now(), stopping: life.stopping, holds });
 
   const { http, receiver } = servers;
   log.info(
@@ -182,14 +192,17 @@ interface HealthSources {
   /** Now, in milliseconds. */
   at: number;
   stopping: boolean;
+  holds: HoldWatch;
 }
 
-function daemonHealth({ opts, scheduler, receiver, startup, startedAt, at, stopping }: HealthSources): DaemonHealth {
+function daemonHealth({ opts, scheduler, receiver, startup, startedAt, at, stopping, holds }: HealthSources): DaemonHealth {
+  const held = holds.current();
   const statuses = scheduler.status();
   const states = new Map(statuses.map((s) => [s.name, s]));
   const soonest = statuses.filter((s) => s.nextRunAt !== null).sort((a, b) => Date.parse(a.nextRunAt!) - Date.parse(b.nextRunAt!))[0];
   return {
-    status: stopping ? 'stopping' : 'ok',
+    status: stopping ? 'stopping' : held.length > 0 ? 'degraded' : 'ok',
+    holds: held,
     startedAt: startedAt.toISOString(),
     uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
     jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleJobStatus(j, j.streams)), enabled: j.enabled })),

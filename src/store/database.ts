@@ -105,6 +105,11 @@ export interface QuotaHoldsTable {
   set_at: string;
 }
 
+export interface PaceSlotsTable {
+  family: string;
+  next_at: string;
+}
+
 export interface WebhookDeliveriesTable {
   id: string;
   view_id: string;
@@ -162,6 +167,7 @@ export interface Database {
   fanout_parents: FanoutParentsTable;
   usage_ledger: UsageLedgerTable;
   quota_holds: QuotaHoldsTable;
+  pace_slots: PaceSlotsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   alert_history: AlertHistoryTable;
   row_history: RowHistoryTable;

@@ -227,6 +227,12 @@ export interface StoreAdapter {
    */
   durableCommits(db: Kysely<Database>, on: boolean): Promise<void>;
   durableTransaction(trx: Kysely<Database>): Promise<void>;
+  /**
+   * Where workers of one database share the service's per-minute pace (PostgreSQL): takes the next slot
+   * of `family` (one every `intervalMs`, by the database's clock) and returns the ms until it. Absent on
+   * SQLite, whose one machine keeps the pace in the process.
+   */
+  paceSlot?(family: string, intervalMs: number): Promise<number>;
   /** The current time and now + ttl, as the lease table compares them. */
   leaseNow(): RawBuilder<string>;
   leaseExpiry(ttlMs: number): RawBuilder<string>;

@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { UsageLedger } from '../../src/budget/usage-ledger.js';
+import { openStore } from '../../src/store/index.js';
 
 const run = promisify(execFile);
 let sandbox: Sandbox;
@@ -52,6 +54,25 @@ describe('budget on the command line', () => {
     expect(out.stdout).toMatch(/The schedule fits the quotas\./);
     expect(out.stdout).toMatch(/^assets-top\s+12 h\s+assets-top$/m);
     expect(out.stdout).toMatch(/^assets\s+31 days\s+monthly-assets$/m);
+  });
+
+  it('budget --release clears a hold the service announced, and refuses a family it does not know in one line', async () => {
+    const store = await openStore({ url: `sqlite:${join(dir, 'held.db')}` });
+    await new UsageLedger(store).hold(
+      { family: 'monitoring', until: new Date(Date.now() + 3_600_000), reason: 'quota exceeded' },
+      new Date(),
+    );
+    await store.close();
+    const released = await cli(['budget', '--release', 'monitoring'], {}, 'held.db');
+    expect([released.code, released.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^released the monitoring hold \(until .* UTC; the service said: quota exceeded\)\n$/),
+    ]);
+    const again = await cli(['budget', '--release', 'monitoring'], {}, 'held.db');
+    expect(again.stdout).toBe('no hold on monitoring: nothing to release\n');
+    const bad = await cli(['budget', '--release', 'monitor'], {}, 'held.db');
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(bad.stderr).toMatch(/--release takes a quota family \(v1, tokenUnlocks, monitoring, open\); got "monitor"/);
   });
 
   it('reports a schedule over its quota in budget (exit 1) and jobs, naming the job that overruns', async () => {

@@ -103,5 +103,65 @@ for (const dialect of dialects) {
       await other.settle();
       expect((await ledger.usage('monitoring', now)).today).toBe(1);
     });
+
+    it('keeps an absurd hold within a month, even one an older release stored, and releases it on request', async () => {
+      const now = new Date('2026-08-01T10:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      await ledger.hold({ family: 'monitoring', until: new Date(8.64e15), reason: 'Retry-After: 1000000000000' }, now);
+      expect((await ledger.holdOf('monitoring', now))?.until.toISOString()).toBe('2026-09-01T10:00:00.000Z');
+      // As a release before the clamp wrote it (the year 33715 on SQLite; 9999 is as far as both stores go).
+      await t.store.db.updateTable('quota_holds').set({ until: '9999-12-31T00:00:00.000Z' }).where('family', '=', 'monitoring').execute();
+      expect((await ledger.holdOf('monitoring', now))?.until.toISOString()).toBe('2026-09-01T10:00:00.000Z');
+      expect((await ledger.holds(now)).map((h) => h.family)).toEqual(['monitoring']);
+      expect((await ledger.releaseHold('monitoring', now))?.reason).toBe('Retry-After: 1000000000000');
+      expect(await ledger.holdOf('monitoring', now)).toBeNull();
+      expect(await ledger.releaseHold('monitoring', now)).toBeNull();
+      const gate = new QuotaGate({ ledger, quotas: quotas({}), clock: () => now });
+      await gate.admit('monitoring'); // released: the family is asked again
+      await gate.settle();
+    });
+
+    it('charges nothing for a request given back (it never reached the service)', async () => {
+      const now = new Date('2026-09-02T10:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      const gate = new QuotaGate({ ledger, quotas: quotas({ perMonth: 100 }), clock: () => now, blockSize: 10 });
+      for (let i = 0; i < 6; i++) {
+        await gate.admit('v1');
+        gate.refund('v1');
+      }
+      await gate.admit('v1');
+      await gate.settle();
+      expect((await ledger.usage('v1', now)).today).toBe(1);
+    });
   });
 }
+
+describe('the shared minute (postgres)', () => {
+  let t: TestStore;
+  beforeEach(async () => {
+    t = await openTestStore('postgres');
+  });
+  afterEach(() => t.cleanup());
+
+  it('gives three workers of one database slots one interval apart, by the database clock', async () => {
+    const stores = [t.store, await t.openAnother(), await t.openAnother()];
+    const ledgers = stores.map((s) => new UsageLedger(s));
+    // 30 slots taken at once by three workers, 200 ms apart: together they span 29 intervals.
+    const waits = await Promise.all(Array.from({ length: 30 }, (_, i) => ledgers[i % 3]!.paceSlot('monitoring', 200)));
+    const sorted = [...waits].sort((a, b) => a - b);
+    expect(sorted[0]).toBeLessThan(200); // the first goes (nearly) at once
+    // Each slot is an interval after the one before it; the statements themselves take a little time.
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThan(150);
+    expect(sorted.at(-1)!).toBeGreaterThan(29 * 200 - 1_000);
+  });
+
+  it('is not kept on SQLite (one machine paces in its process)', async () => {
+    const lite = await openTestStore('sqlite');
+    try {
+      expect(await new UsageLedger(lite.store).paceSlot('monitoring', 200)).toBe(0);
+      expect(await new UsageLedger(lite.store).paceSlot('monitoring', 200)).toBe(0);
+    } finally {
+      await lite.cleanup();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { openTestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { UsageLedger } from '../../src/budget/usage-ledger.js';
 
 const silent = pino({ level: 'silent' });
 const fast = { requestsPerMinute: 10_000_000, concurrency: 16 };
@@ -143,6 +144,22 @@ describe('daemon', () => {
     expect(glossaryPasses).toBeGreaterThanOrEqual(3);
     expect(glossaryPasses).toBeLessThan(ticksRun);
   }, 600_000);
+
+  it('answers /healthz "degraded" while a family is held, naming it and its renewal, and "ok" once it is released', async () => {
+    const test = await openTestStore('sqlite');
+    const ledger = new UsageLedger(test.store);
+    const until = new Date(Date.now() + 3_600_000);
+    await ledger.hold({ family: 'monitoring', until, reason: 'quota exceeded' }, new Date());
+    const { daemon } = await daemonWith([job('tick', '* * * * * *', ['glossary'])], { store: test.store });
+    cleanups.push(() => test.cleanup());
+    const held = await healthz(daemon.url);
+    expect(held.status).toBe(200); // up: the other families' jobs run
+    expect(held.body.status).toBe('degraded');
+    expect(held.body.holds).toEqual([{ family: 'monitoring', until: until.toISOString(), reason: 'quota exceeded' }]);
+    await ledger.releaseHold('monitoring', new Date());
+    // Read again after the next run (or when the answer is a few seconds old).
+    await waitFor('ok after the release', async () => ((await healthz(daemon.url)).body.status === 'ok' ? true : undefined));
+  });
 
   it("records a failing job's error in sync_runs and recovers on the next tick; /healthz and /metrics report both", async () => {
     sandbox.setChaos({ rate5xx: 1 });

@@ -31,6 +31,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
   fanout_parents: { stream: true, parent_key: true, row_hash: true, rows: true, synced_at: true },
   usage_ledger: { family: true, day: true, requests: true },
   quota_holds: { family: true, until: true, reason: true, set_at: true },
+  pace_slots: { family: true, next_at: true },
   webhook_deliveries: {
     id: true,
     view_id: true,

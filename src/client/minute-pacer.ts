@@ -1,0 +1,40 @@
+// The pace of one API family, as a service that counts requests per minute sees it. A service's gateway
+// counts per calendar minute or over a sliding 60 s; either way "N a minute" means no 60 s holds more
+// than N. So requests are spaced evenly, never in a burst: the next may start one interval after the
+// previous one actually started (a late timer or a slow slot never lets two leave closer together).
+// The interval is the window plus a margin for the network's jitter, divided by N: requests that leave
+// 303 ms apart cannot arrive 200 in one minute of the service's clock.
+
+/** Spare time per window for the arrival jitter between this process and the service's counter. */
+export const WINDOW_MARGIN_MS = 1_000;
+const WINDOW_MS = 60_000;
+
+export class MinutePacer {
+  readonly intervalMs: number;
+  private nextAt = -Infinity;
+  private pausedUntil = -Infinity;
+
+  constructor(
+    requestsPerMinute: number,
+    private readonly now: () => number = () => performance.now(),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {
+    this.intervalMs = (WINDOW_MS + WINDOW_MARGIN_MS) / requestsPerMinute;
+  }
+
+  /** How long a request arriving now would wait (0: it may start now); takes nothing. */
+  due(): number {
+    return Math.max(0, Math.max(this.nextAt, this.pausedUntil) - this.now());
+  }
+
+  /** Resolves when the caller may send, and takes that moment: the next caller waits an interval from it. */
+  async take(): Promise<void> {
+    for (let wait = this.due(); wait > 0; wait = this.due()) await this.sleep(wait);
+    this.nextAt = this.now() + this.intervalMs;
+  }
+
+  /** Holds every request for `ms` (a 429's Retry-After applies to the family, not one request). */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+}
