@@ -1,7 +1,8 @@
 // startSandbox: the world, the HTTP server, the partner's monitoring service and the optional tick.
 import { randomBytes } from 'node:crypto';
-import { createMonitoringService, type MonitoringChange, type MonitoringService } from './monitoring/index.js';
+import { createMonitoringService, partnerUniverse, type MonitoringChange, type MonitoringService } from './monitoring/index.js';
 import { advanceWorld, type ResourceChanges } from './data/advance.js';
+import { planListings } from './data/listings.js';
 import { World } from './data/world.js';
 import { Chaos, type ChaosOptions } from './http/chaos.js';
 import { controlHandler } from './http/control.js';
@@ -67,6 +68,11 @@ export interface Sandbox {
   requestCount(): number;
   resetRequestCount(): void;
   records(resource: string): unknown[];
+  /**
+   * What a perfect asset crosswalk answers: every token-unlock and monitoring asset (its UUID) with the
+   * live `/v1` asset that is the same asset, or null (not on `/v1`, or removed there).
+   */
+  assetLinks(): { partnerId: string; v1AssetId: number | null }[];
   monitoring: MonitoringService;
   close(): Promise<void>;
 }
@@ -76,7 +82,9 @@ export const DEFAULT_FRACTIONS = { updateFraction: 0.01, addFraction: 0.005, rem
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const scale = opts.scale ?? 1;
   if (!(scale > 0)) throw new RangeError('scale must be a number > 0');
-  const world = new World({ seed: opts.seed ?? 42, scale, profile: opts.profile ?? 'default', start: opts.start ?? nowToTheSecond() });
+  const [seed, profile] = [opts.seed ?? 42, opts.profile ?? 'default'];
+  const partner = partnerUniverse(seed, scale, profile);
+  const world = new World({ seed, scale, profile, start: opts.start ?? nowToTheSecond(), listings: (w) => planListings(w, partner) });
   const apiKey = opts.apiKey ?? `sbx_${randomBytes(12).toString('hex')}`;
   const now = () => new Date(world.now * 1000);
   const monitoring = createMonitoringService({
@@ -117,6 +125,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requestCount: () => server.requestCount(),
     resetRequestCount: () => server.resetRequestCount(),
     records: (resource: string) => listRecords(world, resource),
+    assetLinks: () =>
+      Array.from({ length: partner.size }, (_, m) => {
+        const j = world.listings.truth.get(m);
+        return { partnerId: partner.id(m), v1AssetId: j !== undefined && world.assets.isLive(j) ? world.ids.assets.idOf(j) : null };
+      }),
     views: () => monitoring.views().map(({ id, slug, name }) => ({ id, slug, name })),
   };
   server = new ApiServer({

@@ -2,6 +2,7 @@
 // asset, and the per-asset detail records (markets, ohlcv, price, market-cap, supply).
 import type { Expand } from '../core/expand.js';
 import { assetIdentity, assetValues, type AssetIdentity, type AssetValues } from './assets.js';
+import { marketCapRank } from './market-cap.js';
 import { shortProject } from './project-identity.js';
 import { kebab } from '../core/text.js';
 import type { World } from './world.js';
@@ -103,7 +104,7 @@ export function assetSubResource(w: World, i: number, kind: AssetDetailKind): Js
 export const ASSET_SORT_KEYS: Record<string, (w: World, i: number) => number | string | null> = {
   code: (w, i) => assetIdentity(w, i).code,
   slug: (w, i) => assetIdentity(w, i).slug,
-  'market_cap.rank': (w, i) => assetIdentity(w, i).rank,
+  'market_cap.rank': (w, i) => marketCapRank(w, i),
   'market_cap.percent_change_usd_1h': (w, i) => values(w, i).marketCap.percent_change_usd_1h,
   'market_cap.percent_change_usd_24h': (w, i) => values(w, i).marketCap.percent_change_usd_24h,
   'market_cap.usd': (w, i) => values(w, i).marketCap.usd,

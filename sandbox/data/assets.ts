@@ -1,6 +1,7 @@
 // Asset identity (stable for the life of a record) and market values (new with every version).
 import { Rng, sig } from '../core/prng.js';
 import { indexedSlug, paragraph, properName, sentence, tickerCode } from '../core/text.js';
+import { marketCapRank, marketCapUsd } from './market-cap.js';
 import { taxonomyIndexFor, taxonomyTitle } from './taxonomy.js';
 import type { World } from './world.js';
 
@@ -27,7 +28,6 @@ export interface AssetIdentity {
   sector: string | null;
   /** Index of the linked project (same index), or null. */
   projectIndex: number | null;
-  rank: number | null;
   created: number;
   baseUpdated: number | null;
   price0: number;
@@ -45,9 +45,13 @@ export function assetIdentity(w: World, i: number): AssetIdentity {
   const assetClass = assetClassOf(w, i);
   const equityLike = assetClass !== 'token';
   const name = properName(rng);
-  const title = name + rng.pick(equityLike ? EQUITY_SUFFIXES : TOKEN_SUFFIXES) + (assetClass === 'tokenizedStock' ? ' (Tokenized)' : '');
-  let code = tickerCode(name, rng);
-  if (assetClass === 'tokenizedStock') code = `${code}x`;
+  const generatedTitle =
+    name + rng.pick(equityLike ? EQUITY_SUFFIXES : TOKEN_SUFFIXES) + (assetClass === 'tokenizedStock' ? ' (Tokenized)' : '');
+  const generatedCode = tickerCode(name, rng) + (assetClass === 'tokenizedStock' ? 'x' : '');
+  // A partner service's asset (or an unrelated one sharing its ticker or name) is named as they name it.
+  const listed = w.listings.override(i);
+  const title = listed?.title ?? generatedTitle;
+  const code = listed?.code ?? generatedCode;
   const projectIndex = i < w.projects.baseCount ? i : null;
   const sectorOwner = projectIndex ?? i;
   const sectorIdx = taxonomyIndexFor(w, 'sectors', projectIndex === null ? 'asset' : 'project', sectorOwner);
@@ -57,7 +61,7 @@ export function assetIdentity(w: World, i: number): AssetIdentity {
     id: w.ids.assets.idOf(i),
     code,
     title,
-    slug: indexedSlug(title, i),
+    slug: listed?.slug ?? indexedSlug(title, i),
     assetClass,
     tagLine: rng.orNull(0.1, sentence(rng, 4, 9)),
     description: rng.orNull(0.1, paragraph(rng, 1 + rng.int(4))),
@@ -67,26 +71,10 @@ export function assetIdentity(w: World, i: number): AssetIdentity {
     type: rng.chance(0.2) ? null : rng.chance(0.6) ? 'Infrastructure' : 'Application',
     sector: rng.orNull(0.08, taxonomyTitle(w, 'sectors', sectorIdx)),
     projectIndex,
-    rank: i < w.assets.baseCount && !rng.chance(0.02) ? rankOf(w, i) : null,
     created: w.assets.bornAt(i) ?? times.created,
     baseUpdated: rng.orNull(0.03, times.updated),
     price0: Math.exp(rng.between(-6, 10)),
   };
-}
-
-/** A bijection of the generated indices onto ranks 1..N (an affine map with a coprime multiplier). */
-function rankOf(w: World, i: number): number {
-  const n = w.assets.baseCount;
-  const a = w.memo('asset-rank-multiplier', () => {
-    let m = 7919 % n || 1;
-    while (gcd(m, n) !== 1) m++;
-    return m;
-  });
-  return ((a * i + (w.seed % n)) % n) + 1;
-}
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
 }
 
 export interface AssetValues {
@@ -117,7 +105,7 @@ export function assetValues(w: World, a: AssetIdentity): AssetValues {
   const n = (p = 0.03) => r.chance(p);
   const updatedAt = w.assets.changedAt(a.index) || a.baseUpdated;
   const usd = a.price0 * Math.exp(0.05 * r.normal());
-  const mcUsd = a.rank !== null ? (2e12 / a.rank ** 1.25) * Math.exp(0.03 * r.normal()) : usd * r.between(1e5, 1e8);
+  const mcUsd = marketCapUsd(w, a.index);
   const circulating = mcUsd / usd;
   const total = circulating * r.between(1, 1.5);
   const pct = (scale: number) => (n() ? null : sig(r.normal() * scale, 6));
@@ -139,7 +127,7 @@ export function assetValues(w: World, a: AssetIdentity): AssetValues {
       updated_at: updatedAt,
     },
     marketCap: {
-      rank: a.rank,
+      rank: marketCapRank(w, a.index),
       usd: n() ? null : sig(mcUsd),
       dominance: n() ? null : sig((mcUsd / 3e12) * 100, 6),
       percent_change_btc_1h: pct(1),

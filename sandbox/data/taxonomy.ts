@@ -95,5 +95,8 @@ export function taxonomyRecord(w: World, kind: TaxonomyKind, i: number): Taxonom
 
 /** A taxonomy index for the index of another record (a project's sector, ...). */
 export function taxonomyIndexFor(w: World, kind: TaxonomyKind, owner: string, i: number): number {
+  // A partner's asset keeps its sector, translated (a project token's index is its project's).
+  const listed = kind === 'sectors' && (owner === 'asset' || owner === 'project') ? w.listings.override(i)?.sectorIndex : undefined;
+  if (listed !== undefined) return listed;
   return new Rng(w.seed, owner, kind, i).int(w.sizes[kind]);
 }

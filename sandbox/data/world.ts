@@ -2,6 +2,7 @@
 // Lazily built indexes (slug maps, inverse relations, sorted orders) are memoized per epoch; every
 // clock advance starts a new epoch and drops them.
 import { Collection, IdSpace } from '../core/collection.js';
+import { type AssetListings, NO_LISTINGS } from './listing-types.js';
 import { sizesFor, type Profile, type Sizes } from './sizes.js';
 
 export interface WorldOptions {
@@ -10,6 +11,8 @@ export interface WorldOptions {
   profile: Profile;
   /** Sandbox time at start: with the seed, it fixes every byte served. */
   start: Date;
+  /** Which assets are the partner services' (planListings); none by default. */
+  listings?: (w: World) => AssetListings;
 }
 
 const NO_REMOVE = { update: true, add: true, remove: false };
@@ -36,6 +39,7 @@ export class World {
   readonly metrics: Collection;
   readonly secFilings: Collection;
   readonly charts: Collection;
+  readonly listings: AssetListings;
 
   // Distinct id ranges per resource: an id of one resource never finds a record of another.
   readonly ids = {
@@ -73,6 +77,7 @@ export class World {
     this.metrics = new Collection('metrics', z.metrics);
     this.secFilings = new Collection('sec-filings', z.secFilings);
     this.charts = new Collection('charts', z.charts);
+    this.listings = opts.listings?.(this) ?? NO_LISTINGS;
   }
 
   /** Bounded: many distinct queries in one epoch drop the oldest memos, which are rebuilt on demand. */

@@ -1,7 +1,7 @@
 // The monitoring asset universe: AssetRef data built on demand from (seed, index), plus the few
 // columns the event filters read (sector, subsector, pre-TGE, ecosystem networks).
 import { Kind, Rng, hash32, seededUuid, uuidIndex } from './seeded-random.js';
-import { NAME_SUFFIXES, NETWORK_COUNT, SECTORS, SYLLABLES, WELL_KNOWN_ASSETS, slugify } from './vocabulary.js';
+import { NAME_SUFFIXES, NETWORK_COUNT, SECTORS, SYLLABLES, WELL_KNOWN_ASSETS, WELL_KNOWN_SECTORS, slugify } from './vocabulary.js';
 
 export interface AssetRef {
   id: string;
@@ -12,6 +12,11 @@ export interface AssetRef {
 }
 
 const NAME_SPACE = SYLLABLES.length ** 4;
+
+function sectorIndices([sector, subsector]: readonly [string, string]): [number, number] {
+  const s = SECTORS.findIndex((x) => x.name === sector);
+  return [s, SECTORS[s].subsectors.indexOf(subsector)];
+}
 
 export class AssetUniverse {
   readonly sector: Uint8Array;
@@ -42,6 +47,8 @@ export class AssetUniverse {
       this.preTge[i] = i >= WELL_KNOWN_ASSETS.length && rng.chance(0.08) ? 1 : 0;
       // Ethereum hosts most ecosystems; some assets live on a second network too.
       this.networks[i] = (1 << (rng.chance(0.5) ? 1 : rng.int(NETWORK_COUNT))) | (rng.chance(0.2) ? 1 << rng.int(NETWORK_COUNT) : 0);
+      const known = WELL_KNOWN_SECTORS[i - NETWORK_COUNT];
+      if (known) [this.sector[i], this.subsector[i]] = sectorIndices(known);
     }
   }
 

@@ -23,6 +23,7 @@ import type {
   Profile,
   TokenUnlockAsset,
 } from './types.js';
+import { WELL_KNOWN_ASSETS } from './vocabulary.js';
 import { advanceWorld } from './world-advance.js';
 
 export type * from './types.js';
@@ -72,6 +73,22 @@ export interface MonitoringService {
 }
 
 const seconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+/** The token-unlock and monitoring asset universe, by index, for the `/v1` world to list (the same seed). */
+export function partnerUniverse(seed: number, scale: number, profile: Profile) {
+  const universe = new AssetUniverse(seed, sizesFor(profile, scale).assets);
+  return {
+    size: universe.size,
+    wellKnown: Math.min(WELL_KNOWN_ASSETS.length, universe.size),
+    id: (i: number) => universe.id(i),
+    asset: (i: number) => ({
+      name: universe.name(i),
+      symbol: universe.symbol(i),
+      slug: universe.slug(i),
+      subsector: universe.subsectorName(i),
+    }),
+  };
+}
 
 export function createMonitoringService(opts: MonitoringServiceOptions): MonitoringService {
   const sizes = sizesFor(opts.profile, opts.scale);

@@ -24,6 +24,19 @@ export const WELL_KNOWN_ASSETS: readonly [name: string, symbol: string][] = [
   ['Render', 'RENDER'],
 ];
 export const NETWORK_COUNT = 10;
+/** Sector and subsector (names in SECTORS) of the well-known assets after the networks, in order. */
+export const WELL_KNOWN_SECTORS: readonly [sector: string, subsector: string][] = [
+  ['Financial Services', 'Decentralized Exchanges'],
+  ['Financial Services', 'Lending'],
+  ['Infrastructure', 'Oracles'],
+  ['Financial Services', 'Asset Management'],
+  ['Financial Services', 'Lending'],
+  ['Financial Services', 'Stablecoins'],
+  ['Financial Services', 'Stablecoins'],
+  ['Infrastructure', 'Data Availability'],
+  ['Infrastructure', 'Storage'],
+  ['Artificial Intelligence', 'Compute'],
+];
 
 // One consonant and one vowel each, so a run of syllables splits one way only: generated names are unique.
 export const SYLLABLES: readonly string[] = [

@@ -53,7 +53,14 @@ function list({ w, query }: RouteContext) {
 }
 
 function resolveAsset(w: World, token: string): number {
-  return resolveIdOrSlug('asset', w.assets, w.ids.assets, token, (i) => assetIdentity(w, i).slug);
+  return resolveIdOrSlug(
+    'asset',
+    w.assets,
+    w.ids.assets,
+    token,
+    (i) => assetIdentity(w, i).slug,
+    (s) => w.listings.indexOfSlug(s),
+  );
 }
 
 function detail({ w, params, query }: RouteContext) {

@@ -6,12 +6,22 @@ import type { Collection, IdSpace } from '../core/collection.js';
 
 const MAX_IDENTIFIER = 255;
 
-export function resolveIdOrSlug(what: string, coll: Collection, ids: IdSpace, token: string, slugOf: (i: number) => string): number {
+/** `plainSlug` finds the records whose slug has no index tail (the partner services' assets on `/v1`). */
+export function resolveIdOrSlug(
+  what: string,
+  coll: Collection,
+  ids: IdSpace,
+  token: string,
+  slugOf: (i: number) => string,
+  plainSlug: (slug: string) => number = () => -1,
+): number {
   if (token.length === 0 || token.length > MAX_IDENTIFIER) {
     throw badRequest([`idOrSlug must be shorter than or equal to ${MAX_IDENTIFIER} characters`]);
   }
   const i = /^\d+$/.test(token) ? ids.indexOf(Number(token)) : slugIndex(token);
   if (i >= 0 && coll.isLive(i) && (/^\d+$/.test(token) || slugOf(i) === token)) return i;
+  const plain = /^\d+$/.test(token) ? -1 : plainSlug(token);
+  if (plain >= 0 && coll.isLive(plain)) return plain;
   throw notFound(`${what} '${token}' not found`);
 }
 
