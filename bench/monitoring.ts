@@ -37,6 +37,7 @@ async function measure(label: string, store: Store, sandbox: { url: string; apiK
   const listed = { events: 0, developments: 0, details: 0 };
   const counting = {
     stats: client.stats,
+    service: client.service,
     close: () => client.close(),
     getBytes: (path: string, query?: Parameters<typeof client.get>[1]) => client.getBytes(path, query),
     async get<T>(path: string, query?: Parameters<typeof client.get>[1]): Promise<T> {

@@ -1,8 +1,10 @@
 // `npm run demo`: the whole product on one machine with no API key. Starts the sandbox, mirrors it into
-// data/mirror.db, starts the webhook receiver, lets the sandbox's clock run so new developments are
-// POSTed (signed) to the receiver, syncs again incrementally, and prints what landed.
+// a file of the demo's own (data/demo.db, made afresh each time: never the real mirror, data/mirror.db),
+// starts the webhook receiver, lets the sandbox's clock run so new developments are POSTed (signed) to
+// the receiver, syncs again incrementally, and prints what landed. It writes through the same library
+// guard as the CLI: a file that holds another service (DS_DEMO_DB pointed at a real mirror) is refused.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { startSandbox } from '../sandbox/index.js';
 import { resolveStreams } from '../src/catalog/index.js';
 import { createClient } from '../src/client/index.js';
@@ -13,11 +15,14 @@ import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { formatTable } from '../src/cli/table.js';
 
-const DB = process.env.DS_DB ?? 'sqlite:data/mirror.db';
+const DEFAULT_DB = 'data/demo.db';
+const DB = `sqlite:${process.env.DS_DEMO_DB ?? DEFAULT_DB}`;
 const logger = createLogger(process.env.DS_LOG_LEVEL ?? 'warn');
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
 mkdirSync('data', { recursive: true });
+// The default demo file is the demo's alone: each run starts it afresh (its sandbox listens on a new port).
+if (!process.env.DS_DEMO_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${DEFAULT_DB}${suffix}`, { force: true });
 const sandbox = await startSandbox({ scale: 1, seed: 42 });
 say(`sandbox: ${sandbox.url} (scale 1, seed 42)`);
 const store = await openStore({ url: DB, logger });
@@ -67,7 +72,8 @@ try {
   say(
     `\nwebhooks: ${sent.length} sent by the sandbox, ${stats.received} received (${stats.duplicates} duplicates), ${Number(landed?.n)} delivery rows, ${Number(alerts?.n)} alert-history rows`,
   );
-  say(`\nthe mirror is in ${DB}; try: npx ds-mirror status`);
+  say(`\nthe demo mirror is in ${DB}; try: npx ds-mirror --db ${DB} status`);
+  say('against the real service, `npx ds-mirror sync` writes data/mirror.db: a mirror of its own');
 } finally {
   await receiver.close();
   await client.close();

@@ -13,7 +13,7 @@ import { runSync } from '../sync/engine.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, configuredClient } from './context.js';
-import { claimService } from './mirrored-service.js';
+import { claimService } from '../sync/mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 interface BackfillFlags {

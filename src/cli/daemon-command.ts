@@ -13,7 +13,7 @@ import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun 
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
-import { claimService } from './mirrored-service.js';
+import { claimService } from '../sync/mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 const DEFAULT_METRICS_PORT = 9464;

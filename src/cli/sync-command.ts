@@ -12,7 +12,7 @@ import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient } from './context.js';
-import { claimService } from './mirrored-service.js';
+import { claimService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { lastRunRows } from './progress-estimates.js';
 import { formatTable } from './table.js';
@@ -88,7 +88,7 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
   );
   const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(logger, { estimates });
   try {
-    const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress });
+    const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress, switchService: flags.force });
     progress.stop();
     io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
     return result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok;

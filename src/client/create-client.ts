@@ -73,6 +73,8 @@ export interface ApiClient {
    */
   getBytes(path: string, query?: Query, opts?: CallOptions<Buffer>): Promise<Buffer>;
   readonly stats: Readonly<ClientStats>;
+  /** The service this client talks to: its base URL without credentials, query or trailing slash. */
+  readonly service: string;
   close(): Promise<void>;
 }
 
@@ -232,6 +234,7 @@ export function createClient(opts: ClientOptions): ApiClient {
     getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) =>
       request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }),
     stats,
+    service: `${base.protocol}//${base.host}${base.pathname.replace(/\/+$/, '')}`,
     async close() {
       try {
         await opts.gate?.settle();

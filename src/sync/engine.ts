@@ -10,6 +10,7 @@ import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
+import { claimService } from './mirrored-service.js';
 import { customRunners } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
@@ -27,6 +28,8 @@ export interface RunOptions {
   owner?: string;
   /** The scheduled job running this, recorded with the run. */
   job?: string;
+  /** Switch a mirror that holds another service to this client's (`--force`); refused otherwise. */
+  switchService?: boolean;
 }
 
 export interface RunResult {
@@ -42,6 +45,8 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   const now = () => new Date().toISOString();
   const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
+  // One mirror, one service: a run against another one would soft-delete the first one's rows.
+  await claimService(store, opts.client.service, opts.switchService);
   // Runs whose process died left their rows open: close them as interrupted, so history is honest.
   try {
     const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
@@ -167,6 +172,7 @@ function budgetUncounted(client: ApiClient, stats: StreamRunStats): ApiClient {
     get stats() {
       return client.stats;
     },
+    service: client.service,
     close: () => client.close(),
   };
 }

@@ -1,27 +1,64 @@
-// The README's promise: `npm run demo` mirrors the sandbox and lands every signed webhook it sends.
+// The README's promise: `npm run demo` mirrors the sandbox and lands every signed webhook it sends, in a
+// file of its own; and the README's next step, a sync against another service, cannot damage that file.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/index.js';
 
 const run = promisify(execFile);
 
+async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], {
+      env: { ...process.env, ...env },
+      timeout: 300_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
 describe('npm run demo', () => {
-  it('mirrors every stream, then lands each webhook delivery once', async () => {
+  it('mirrors every stream into its own file, lands each webhook once, and a sync against another service refuses it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-demo-'));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
-      env: { ...process.env, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_LOG_LEVEL: 'warn' },
-      timeout: 540_000, // a busy machine runs it several times slower: generous, not a measure
-    }).finally(() => rmSync(dir, { recursive: true, force: true }));
-    expect(stdout).toMatch(/first sync \(run \d+\): success/);
-    expect(stdout).toMatch(/incremental sync after 6 sandbox hours \(run \d+\): success/);
-    const m = /webhooks: (\d+) sent by the sandbox, (\d+) received \((\d+) duplicates\), (\d+) delivery rows/.exec(stdout);
-    expect(m).not.toBeNull();
-    const [sent, received, duplicates, rows] = m!.slice(1).map(Number);
-    expect(sent).toBeGreaterThan(0);
-    expect(received).toBe(sent);
-    expect(rows).toBe(received - duplicates);
+    const demoDb = join(dir, 'demo.db');
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+        // DS_DB names a real mirror: the demo must not touch it.
+        env: { ...process.env, DS_DEMO_DB: demoDb, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_LOG_LEVEL: 'warn' },
+        timeout: 540_000, // a busy machine runs it several times slower: generous, not a measure
+      });
+      expect(stdout).toMatch(/first sync \(run \d+\): success/);
+      expect(stdout).toMatch(/incremental sync after 6 sandbox hours \(run \d+\): success/);
+      const m = /webhooks: (\d+) sent by the sandbox, (\d+) received \((\d+) duplicates\), (\d+) delivery rows/.exec(stdout);
+      expect(m).not.toBeNull();
+      const [sent, received, duplicates, rows] = m!.slice(1).map(Number);
+      expect(sent).toBeGreaterThan(0);
+      expect(received).toBe(sent);
+      expect(rows).toBe(received - duplicates);
+      expect(existsSync(join(dir, 'mirror.db'))).toBe(false);
+
+      // The README's next step, pointed (by mistake) at the demo's file: another service is refused.
+      const other = await startSandbox({ scale: 0.1, seed: 5 });
+      try {
+        const env = { DS_BASE_URL: other.url, DS_API_KEY: other.apiKey, DS_LOG_LEVEL: 'warn' };
+        const refused = await cli(['sync', 'chains', '--db', `sqlite:${demoDb}`], env);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(/this mirror holds http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:\d+: .*--force/);
+        expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+        // Its own file: the real mirror starts clean.
+        const own = await cli(['sync', 'chains', '--db', `sqlite:${join(dir, 'mirror.db')}`], env);
+        expect(own.code).toBe(0);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 600_000);
 });

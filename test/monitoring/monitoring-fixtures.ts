@@ -60,6 +60,7 @@ export function failingDetails(client: ApiClient, failing: ReadonlySet<string>):
   return {
     refused,
     stats: client.stats,
+    service: client.service,
     close: () => client.close(),
     getBytes: (...args) => client.getBytes(...args),
     get<T>(...[path, query, opts]: Parameters<ApiClient['get']>): Promise<T> {

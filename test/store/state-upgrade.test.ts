@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimService } from '../../src/cli/mirrored-service.js';
+import { claimService } from '../../src/sync/mirrored-service.js';
 import { readMark } from '../../src/sync/monitoring/pass-marks.js';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
