@@ -8,6 +8,7 @@ import { syncOnce } from '../helpers/mirror.js';
 
 export const ALL_STREAMS = ['all'];
 
+/** Started as a user starts it, without a start: its clock is now (the worked examples ask about now). */
 export async function analystSandbox(): Promise<Sandbox> {
   return startSandbox({ scale: 0.15, seed: 11 });
 }
