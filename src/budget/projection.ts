@@ -1,4 +1,5 @@
-// What a schedule costs and buys: each enabled job's runs over a 31-day month times what one run costs
+// What a schedule costs and buys: each enabled job's runs in a calendar month (the busier of this one and
+// the next, UTC, as the quotas count them) times what one run costs
 // (from the mirror's sizes, or the published real sizes where the mirror is empty), per quota family,
 // against the plan's quotas; and for each stream, how old its data can get between two runs.
 import type { StreamDef } from '../catalog/types.js';
@@ -7,8 +8,6 @@ import type { SyncSettings } from '../sync/context.js';
 import { runCost, type StreamCost } from './cost-model.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
 import { firesOver } from './schedule-fires.js';
-
-export const MONTH_MS = 31 * 86_400_000;
 
 export interface JobProjection {
   job: string;
@@ -61,7 +60,7 @@ export async function projectSchedule(
   let estimated = false;
   const gaps = new Map<string, { maxAgeMs: number; jobs: string[] }>();
   for (const { job, streams } of schedule) {
-    const fires = firesOver(job, from, MONTH_MS);
+    const fires = firesOver(job, from);
     const everyDays = fires.maxGapMs / 86_400_000;
     const jobSettings: SyncSettings = { ...settings, mode: job.mode };
     const perRun = await Promise.all(streams.map((s) => runCost(store, jobSettings, s, Math.min(everyDays, 31))));

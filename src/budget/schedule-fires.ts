@@ -1,15 +1,16 @@
-// When a cron schedule fires over a month. The cron library takes about 5 ms per next date (8,928 for
-// a five-minute job), so the schedule's fields (parsed by the library) are matched minute by minute
-// here instead: 89,280 cheap checks for two months. The zone's offset at the window's start is used
-// throughout (a DST change shifts fires by an hour, not their count).
+// When a cron schedule fires, counted as the quotas count: per calendar month and per day, UTC. The
+// cron library takes about 5 ms per next date (8,928 for a five-minute job), so the schedule's fields
+// (parsed by the library) are matched minute by minute here instead: about 90,000 cheap checks for the
+// calendar month that holds `from` and the next. The zone's offset at the start is used throughout (a DST
+// change shifts fires by an hour, not their count).
 import { CronTime } from 'cron';
 
 export interface Fires {
-  /** Fires in the busiest window of that length starting within the next one (a month with five Sundays). */
+  /** Fires in the busier of this calendar month and the next (UTC; whole months): five Sundays, 31 days. */
   runs: number;
-  /** The longest time between two fires (ms), looking one window further: how old its data can get. */
+  /** The longest time between two fires (ms) over those months: how old its data can get. */
   maxGapMs: number;
-  /** The most fires in one day. */
+  /** The most fires in one UTC day. */
   runsPerDay: number;
 }
 
@@ -53,30 +54,54 @@ function firesInMinute(c: Parsed, all: { dom: boolean; dow: boolean; seconds: nu
   return day ? all.seconds : 0;
 }
 
-export function firesOver(job: { schedule: string; timeZone?: string }, from: Date, windowMs: number): Fires {
+/** The start of the calendar month (UTC) `n` months after the one holding `at`. */
+export function monthStart(at: Date, n: number): number {
+  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + n, 1);
+}
+
+const known = new Map<string, Fires>();
+
+/** Fires over the calendar month (UTC) holding `from` and the next, whole: the months the quotas count. */
+export function firesOver(job: { schedule: string; timeZone?: string }, from: Date): Fires {
+  // The same for every day of a month (the offset aside): remembered, so a walk over a year costs 12 counts.
+  const key = `${job.schedule}\u0000${job.timeZone ?? ''}\u0000${monthStart(from, 0)}\u0000${offsetMs(job.timeZone, from)}`;
+  let fires = known.get(key);
+  if (!fires) known.set(key, (fires = countFires(job, from)));
+  return fires;
+}
+
+/** A schedule rarer than this in two months (monthly, yearly) is scanned over a year for its longest gap. */
+const RARE_FIRES = 8;
+
+function countFires(job: { schedule: string; timeZone?: string }, from: Date): Fires {
+  const two = scan(job, from, 2);
+  const runs = Math.max(...two.perMonth);
+  // A monthly job's longest gap is a 31-day month's, which the next two months may not hold.
+  const gaps = two.perMonth[0]! + two.perMonth[1]! < RARE_FIRES ? scan(job, from, 13) : two;
+  return { runs, maxGapMs: gaps.maxGapMs, runsPerDay: two.runsPerDay };
+}
+
+/** Fires minute by minute over `months` calendar months (UTC) from the one holding `from`. */
+function scan(job: { schedule: string; timeZone?: string }, from: Date, months: number) {
   const c = new CronTime(job.schedule, job.timeZone) as unknown as Parsed;
   const size = (f: Field) => Object.keys(f).length;
   const all = { dom: size(c.dayOfMonth) === 31, dow: size(c.dayOfWeek) >= 7, seconds: size(c.second) };
   const offset = offsetMs(job.timeZone, from);
-  const start = Math.ceil(from.getTime() / MINUTE_MS) * MINUTE_MS;
-  const times: number[] = [];
-  const counts: number[] = [];
+  const bounds = Array.from({ length: months + 1 }, (_, i) => monthStart(from, i));
+  const perMonth = new Array<number>(months).fill(0);
   const perDay = new Map<number, number>();
-  for (let t = start; t < start + 2 * windowMs; t += MINUTE_MS) {
-    const n = firesInMinute(c, all, t + offset);
-    if (n === 0) continue;
-    times.push(t);
-    counts.push(n);
-    const day = Math.floor((t + offset) / DAY_MS);
-    perDay.set(day, (perDay.get(day) ?? 0) + n);
-  }
+  let last: number | null = null;
   let maxGapMs = 0;
-  for (let i = 1; i < times.length; i++) maxGapMs = Math.max(maxGapMs, times[i] - times[i - 1]);
-  // The busiest window: slide its start over the fires of the first window.
-  let runs = 0;
-  for (let i = 0, j = 0, inside = 0; i < times.length && times[i] < start + windowMs; inside -= counts[i], i++) {
-    while (j < times.length && times[j] < times[i] + windowMs) inside += counts[j++];
-    runs = Math.max(runs, inside);
+  for (let m = 0; m < months; m++) {
+    for (let t = bounds[m]!; t < bounds[m + 1]!; t += MINUTE_MS) {
+      const n = firesInMinute(c, all, t + offset);
+      if (n === 0) continue;
+      perMonth[m]! += n;
+      const day = Math.floor(t / DAY_MS);
+      perDay.set(day, (perDay.get(day) ?? 0) + n);
+      if (last !== null) maxGapMs = Math.max(maxGapMs, t - last);
+      last = t;
+    }
   }
-  return { runs, maxGapMs: maxGapMs || 2 * windowMs, runsPerDay: Math.max(0, ...perDay.values()) };
+  return { perMonth, runsPerDay: Math.max(0, ...perDay.values()), maxGapMs: maxGapMs || bounds[months]! - bounds[0]! };
 }

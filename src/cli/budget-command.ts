@@ -117,7 +117,7 @@ export function renderBudget(r: BudgetReport): string {
   const s = r.schedule;
   const out: string[] = [`Usage (UTC days and months; every worker of this database):`, renderUsage(r.usage), ''];
   out.push(
-    `The schedule over a 31-day month${s.estimated ? " (~: some sizes are the real service's published sizes; the mirror does not hold them yet)" : ''}:`,
+    `The schedule in a calendar month (the busier of this one and the next, UTC)${s.estimated ? " (~: some sizes are the real service's published sizes; the mirror does not hold them yet)" : ''}:`,
   );
   const families = r.usage.map((u) => u.family).filter((f) => s.perMonth[f] > 0);
   out.push(

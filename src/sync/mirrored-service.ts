@@ -13,11 +13,21 @@ export function normaliseBaseUrl(baseUrl: string): string {
 /** Records the service on a mirror's first sync; refuses another one unless `force` (which records it). */
 export async function claimService(store: Store, baseUrl: string, force = false): Promise<void> {
   const wanted = normaliseBaseUrl(baseUrl);
-  const held = (await store.db.selectFrom('mirrored_service').select('base_url').executeTakeFirst())?.base_url as string | undefined;
-  if (held === wanted) return;
-  if (held !== undefined && !force) {
+  const held = await heldServices(store);
+  if (held.length === 0) {
+    // Two workers' first runs may race: the same service twice is one row; another one is refused below.
+    await store.db
+      .insertInto('mirrored_service')
+      .values({ base_url: wanted, claimed_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('base_url').doNothing())
+      .execute();
+    return claimService(store, baseUrl, force);
+  }
+  const other = held.find((s) => s !== wanted);
+  if (other === undefined) return;
+  if (!force) {
     throw new ConfigError(
-      `this mirror holds ${held}, not ${wanted}: syncing another service into it would mix the two and soft-delete ` +
+      `this mirror holds ${other}, not ${wanted}: syncing another service into it would mix the two and soft-delete ` +
         `the first one's rows; use another --db, or --force to switch this mirror to ${wanted}`,
     );
   }
@@ -26,4 +36,9 @@ export async function claimService(store: Store, baseUrl: string, force = false)
     await tx.db.deleteFrom('mirrored_service').execute();
     await tx.db.insertInto('mirrored_service').values({ base_url: wanted, claimed_at: new Date().toISOString() }).execute();
   });
+}
+
+async function heldServices(store: Store): Promise<string[]> {
+  const rows = await store.db.selectFrom('mirrored_service').select('base_url').execute();
+  return rows.map((r) => String(r.base_url));
 }

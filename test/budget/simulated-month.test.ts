@@ -56,7 +56,8 @@ for (const dialect of dialects) {
 
     it('keeps within the scaled quota with no request refused, and as fresh as the budget promised', { timeout: 900_000 }, async () => {
       await sandbox.advance({ seconds: (JULY - sandbox.now().getTime()) / 1000, updateFraction: 0, addFraction: 0, removeFraction: 0 });
-      const projection = await projectSchedule(t.store, settings(), jobs, planQuotas(), new Date(JULY), allStreams());
+      // Asked mid-month, as a user would (a projection by calendar month does not depend on the day).
+      const projection = await projectSchedule(t.store, settings(), jobs, planQuotas(), new Date(JULY + 16.4 * 24 * HOUR_MS), allStreams());
       const projected = projection.perMonth.v1;
       const quota = Math.ceil(projected * PLAN_HEADROOM);
       sandbox.setQuota(`v1=${quota}/month`);
