@@ -25,7 +25,8 @@ const n = (v: number) => Math.round(v).toLocaleString('en-US');
 const FAMILIES = ['v1', 'tokenUnlocks', 'monitoring', 'open'] as const;
 type Counts = Record<(typeof FAMILIES)[number], number>;
 
-const sandbox = await startSandbox({ profile: 'real', seed: 42 });
+// A pinned start: the quota month and the schedule's days fall where they fell in RESULTS.md.
+const sandbox = await startSandbox({ profile: 'real', seed: 42, start: new Date('2025-06-01T12:00:00Z') });
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-budget-'));
 const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}`, logger: silent });
 const settings = syncSettings({});

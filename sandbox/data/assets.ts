@@ -31,6 +31,8 @@ export interface AssetIdentity {
   created: number;
   baseUpdated: number | null;
   price0: number;
+  /** Spread of a version's price around price0 (log scale). */
+  volatility: number;
 }
 
 /** Generated assets below the project count are the projects' tokens; the rest are drawn by class. */
@@ -50,6 +52,7 @@ export function assetIdentity(w: World, i: number): AssetIdentity {
   const generatedCode = tickerCode(name, rng) + (assetClass === 'tokenizedStock' ? 'x' : '');
   // A partner service's asset (or an unrelated one sharing its ticker or name) is named as they name it.
   const listed = w.listings.override(i);
+  const known = w.listings.wellKnown(i);
   const title = listed?.title ?? generatedTitle;
   const code = listed?.code ?? generatedCode;
   const projectIndex = i < w.projects.baseCount ? i : null;
@@ -73,7 +76,8 @@ export function assetIdentity(w: World, i: number): AssetIdentity {
     projectIndex,
     created: w.assets.bornAt(i) ?? times.created,
     baseUpdated: rng.orNull(0.03, times.updated),
-    price0: Math.exp(rng.between(-6, 10)),
+    price0: known?.priceUsd ?? Math.exp(rng.between(-6, 10)),
+    volatility: known?.volatility ?? 0.05,
   };
 }
 
@@ -104,7 +108,7 @@ export function assetValues(w: World, a: AssetIdentity): AssetValues {
   const r = new Rng(w.seed, 'asset-v', a.index, v);
   const n = (p = 0.03) => r.chance(p);
   const updatedAt = w.assets.changedAt(a.index) || a.baseUpdated;
-  const usd = a.price0 * Math.exp(0.05 * r.normal());
+  const usd = a.price0 * Math.exp(a.volatility * r.normal());
   const mcUsd = marketCapUsd(w, a.index);
   const circulating = mcUsd / usd;
   const total = circulating * r.between(1, 1.5);

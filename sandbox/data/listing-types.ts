@@ -27,11 +27,17 @@ export interface ListingOverride {
   sectorIndex?: number;
 }
 
+export interface WellKnown {
+  rank: number;
+  priceUsd: number;
+  volatility: number;
+}
+
 export interface AssetListings {
   /** Generated assets' base ranks start after this many (the largest well-known assets lead). */
   readonly generatedRankOffset: number;
-  /** The base rank of a well-known partner asset's `/v1` asset, else null. */
-  wellKnownRank(assetIndex: number): number | null;
+  /** A well-known partner asset's base rank and price (a day's move is `volatility`), else null. */
+  wellKnown(assetIndex: number): WellKnown | null;
   override(assetIndex: number): ListingOverride | undefined;
   /** The `/v1` asset index with this plain slug, or -1. */
   indexOfSlug(slug: string): number;
@@ -41,7 +47,7 @@ export interface AssetListings {
 
 export const NO_LISTINGS: AssetListings = {
   generatedRankOffset: 0,
-  wellKnownRank: () => null,
+  wellKnown: () => null,
   override: () => undefined,
   indexOfSlug: () => -1,
   truth: new Map(),

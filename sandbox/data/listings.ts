@@ -5,13 +5,13 @@
 // symbol finds true links and can be caught by false ones. Pure function of the seed and the sizes.
 import { Rng } from '../core/prng.js';
 import { assetClassOf } from './assets.js';
-import type { AssetListings, ListingKind, ListingOverride, PartnerAsset } from './listing-types.js';
+import type { AssetListings, ListingKind, ListingOverride, PartnerAsset, WellKnown } from './listing-types.js';
 import { taxonomyTitle } from './taxonomy.js';
 import type { World } from './world.js';
 
 export interface PartnerUniverse {
   size: number;
-  /** The first `wellKnown` assets are the well-known ones, in WELL_KNOWN_RANKS order. */
+  /** The first `wellKnown` assets are the well-known ones, in WELL_KNOWN order. */
   wellKnown: number;
   asset(index: number): PartnerAsset;
 }
@@ -31,8 +31,30 @@ const DECOY_NAME = 0.1;
 /** Renamed listed assets whose ticker an unrelated stock also uses (the crosswalk sees two candidates). */
 const RENAMED_TICKER_TWIN = 0.3;
 
-/** Base market-cap ranks of the well-known assets, in the partner's order (BTC, ETH, SOL, BNB, ...). */
-const WELL_KNOWN_RANKS = [1, 2, 5, 4, 9, 12, 15, 22, 30, 38, 20, 35, 11, 40, 50, 3, 6, 45, 28, 33];
+/** Base market-cap rank and USD price of the well-known assets, in the partner's order. */
+const WELL_KNOWN: readonly [rank: number, price: number][] = [
+  [1, 64_000], // BTC
+  [2, 3_100], // ETH
+  [5, 150], // SOL
+  [4, 580], // BNB
+  [9, 0.45], // ADA
+  [12, 30], // AVAX
+  [15, 6.5], // DOT
+  [22, 7], // ATOM
+  [30, 0.8], // ARB
+  [38, 1.7], // OP
+  [20, 8], // UNI
+  [35, 150], // AAVE
+  [11, 14], // LINK
+  [40, 1.8], // LDO
+  [50, 2_500], // MKR
+  [3, 1], // USDT
+  [6, 1], // USDC
+  [45, 6], // TIA
+  [28, 4.5], // FIL
+  [33, 6], // RENDER
+];
+const STABLECOINS = new Set([15, 16]);
 
 /** The partner's subsectors in `/v1`'s sector vocabulary. */
 const SECTOR_OF: Record<string, string> = {
@@ -58,14 +80,16 @@ const SECTOR_OF: Record<string, string> = {
 export function planListings(w: World, partner: PartnerUniverse): AssetListings {
   const plan = new Plan(w);
   for (let m = 0; m < partner.size; m++) plan.add(m, partner.asset(m), m < partner.wellKnown);
-  const wellKnown = Math.min(partner.wellKnown, WELL_KNOWN_RANKS.length);
+  const wellKnown = Math.min(partner.wellKnown, WELL_KNOWN.length);
   const slugs = new Map<string, number>();
   for (const [j, o] of plan.overrides) if (o.slug) slugs.set(o.slug, j);
   return {
     generatedRankOffset: 3, // Bitcoin, Ethereum and Tether lead; the other well-known assets mix in
-    wellKnownRank: (i) => {
+    wellKnown: (i): WellKnown | null => {
       const o = plan.overrides.get(i);
-      return o && o.kind === 'same' && o.partner < wellKnown ? WELL_KNOWN_RANKS[o.partner] : null;
+      if (!o || o.kind !== 'same' || o.partner >= wellKnown) return null;
+      const [rank, priceUsd] = WELL_KNOWN[o.partner];
+      return { rank, priceUsd, volatility: STABLECOINS.has(o.partner) ? 0.001 : 0.05 };
     },
     override: (i) => plan.overrides.get(i),
     indexOfSlug: (slug) => slugs.get(slug) ?? -1,

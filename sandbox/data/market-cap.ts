@@ -52,8 +52,8 @@ function ranking(w: World): Int32Array {
  * the generated assets in a fixed shuffle; an asset added later comes in among the smaller ones.
  */
 function pseudoRank(w: World, i: number): number {
-  const wellKnown = w.listings.wellKnownRank(i);
-  if (wellKnown !== null) return wellKnown;
+  const wellKnown = w.listings.wellKnown(i);
+  if (wellKnown !== null) return wellKnown.rank;
   const n = w.assets.baseCount;
   const shift = w.listings.generatedRankOffset;
   if (i >= n) return shift + new Rng(w.seed, 'asset-pseudo-rank', i).between(0.3 * n, 1.5 * n);
