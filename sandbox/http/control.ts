@@ -19,6 +19,8 @@ export interface ControlTarget {
   records(resource: string): unknown[];
   /** The monitoring views a client can name in DS_MONITORING_VIEWS. */
   views(): Array<{ id: string; slug: string; name: string }>;
+  /** The truth an asset crosswalk guesses at (partner UUID → live `/v1` id or null). */
+  assetLinks(): Array<{ partnerId: string; v1AssetId: number | null }>;
 }
 
 export function controlHandler(target: ControlTarget, apiKey: string): ControlHandler {
@@ -68,6 +70,7 @@ export function controlHandler(target: ControlTarget, apiKey: string): ControlHa
       return ok({ count: 0 });
     }
     if (route === 'GET /_sandbox/views') return ok(target.views());
+    if (route === 'GET /_sandbox/asset-links') return ok(target.assetLinks());
     const m = /^GET \/_sandbox\/records\/([a-z-]+)$/.exec(route);
     if (m) return ok(target.records(m[1]));
     return { status: 404, body: { statusCode: 404, message: `no control endpoint ${route}` } };

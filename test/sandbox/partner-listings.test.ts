@@ -18,7 +18,7 @@ describe('partner assets on /v1', () => {
   let sb: Sandbox;
   let v1: Map<number, V1Asset>;
   beforeAll(async () => {
-    sb = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 4 });
+    sb = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 4, control: true });
     v1 = new Map((sb.records('assets') as V1Asset[]).map((a) => [a.id, a]));
   });
   afterAll(async () => sb?.close());
@@ -50,6 +50,12 @@ describe('partner assets on /v1', () => {
     const btc = (await res.json()) as V1Asset & { market_cap: { rank: number } };
     expect([btc.title, btc.code, btc.market_cap.rank]).toEqual(['Bitcoin', 'BTC', 1]);
     expect(sb.monitoring.assets().find((a) => a.slug === 'bitcoin')?.symbol).toBe('BTC');
+  });
+
+  it('GET /_sandbox/asset-links serves the same truth, behind the API key', async () => {
+    const res = await fetch(`${sb.url}/_sandbox/asset-links`, { headers: { 'x-api-key': sb.apiKey } });
+    expect(await res.json()).toEqual(sb.assetLinks());
+    expect((await fetch(`${sb.url}/_sandbox/asset-links`)).status).toBe(401);
   });
 
   it('some partner assets not on /v1 share a ticker with an unrelated /v1 stock (a false symbol match)', () => {
