@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
 
@@ -44,7 +45,7 @@ describe('npm run demo', () => {
       expect(existsSync(join(dir, 'mirror.db'))).toBe(false);
 
       // The README's next step, pointed (by mistake) at the demo's file: another service is refused.
-      const other = await startSandbox({ scale: 0.1, seed: 5 });
+      const other = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5 });
       try {
         const env = { DS_BASE_URL: other.url, DS_API_KEY: other.apiKey, DS_LOG_LEVEL: 'warn' };
         const refused = await cli(['sync', 'chains', '--db', `sqlite:${demoDb}`], env);

@@ -8,11 +8,15 @@ import { createClient } from '../../src/client/index.js';
 import { runSync } from '../../src/sync/engine.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let a: Sandbox;
 let b: Sandbox;
 beforeAll(async () => {
-  [a, b] = await Promise.all([startSandbox({ scale: 0.1, seed: 1 }), startSandbox({ scale: 0.1, seed: 2 })]);
+  [a, b] = await Promise.all([
+    startSandbox({ start: PINNED_START, scale: 0.1, seed: 1 }),
+    startSandbox({ start: PINNED_START, scale: 0.1, seed: 2 }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
