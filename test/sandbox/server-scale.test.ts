@@ -46,7 +46,7 @@ describe('scale', () => {
   });
 
   it('sizes grow linearly with scale', async () => {
-    const [a, b] = await Promise.all([startSandbox({ start: PINNED_START, scale: 1 }), startSandbox({ scale: 2 })]);
+    const [a, b] = await Promise.all([startSandbox({ start: PINNED_START, scale: 1 }), startSandbox({ start: PINNED_START, scale: 2 })]);
     try {
       for (const name of ['projects', 'glossary', 'sec-filings', 'charts', 'metrics', 'transparency', 'market-stats']) {
         expect(b.records(name).length, name).toBe(2 * a.records(name).length);
