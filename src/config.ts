@@ -81,6 +81,7 @@ export const fileSchema = z
     metricsPort: z.number().int().min(0).max(65535),
     maxResponseBytes: z.number().int().min(1024),
     maxPagesPerList: z.number().int().min(1),
+    maxDeleteShare: z.number().min(0).max(1),
   })
   .partial()
   .strict();

@@ -92,6 +92,8 @@ export class ApiServer {
   }
 
   private serveApi(req: IncomingMessage, res: ServerResponse, url: string, path: string, search: string, fault: Fault): void {
+    // The service's clock, as a real server's Date header gives it: here the sandbox's own (it may run ahead).
+    res.setHeader('date', new Date(this.deps.world.now * 1000).toUTCString());
     const monitoringPath = path.startsWith('/monitoring/') || path.startsWith('/token-unlocks/');
     const family = quotaFamily(req.method, path, this.router);
     if (family) {

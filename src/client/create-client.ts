@@ -53,6 +53,8 @@ export interface ClientStats {
   /** `get` calls that failed. */
   errors: number;
   byFamily: Record<ApiFamily, number>;
+  /** The service's clock minus ours, from its last Date header (ms; null before any): where "now" is for it. */
+  clockOffsetMs: number | null;
 }
 
 /** What a caller asks of one call's body. */
@@ -163,6 +165,12 @@ async function pace(s: Sender, family: ApiFamily): Promise<void> {
   if (shared && shared > 0) await sleep(shared);
 }
 
+/** The service's Date header against our clock: the sync keeps a window's mark within the service's present. */
+function noteServiceClock(s: Sender, date: string | string[] | undefined): void {
+  const at = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  if (!Number.isNaN(at)) s.stats.clockOffsetMs = at - s.settings.clock();
+}
+
 /** An attempt that never reached the service (refused, no such host, TLS) was not counted there: not here either. */
 function refund(s: Sender, family: ApiFamily): void {
   s.stats.requests--;
@@ -181,6 +189,7 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, want
   try {
     const res = await sendOnce(s.pool, wirePath, s.headers[family], s.settings.timeoutMs, ctx, s.opts.maxResponseBytes);
     status = res.status;
+    noteServiceClock(s, res.headers.date);
     return checkResponse<T>(res, ctx, wanted, s.settings.clock());
   } catch (err) {
     if (neverReachedService(err)) refund(s, family);
@@ -227,7 +236,7 @@ export function createClient(opts: ClientOptions): ApiClient {
   const lanes = buildLanes(opts.limits);
   const pool = new Pool(base.origin, { connections: totalConcurrency(lanes), pipelining: 1 });
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
-  const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily };
+  const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily, clockOffsetMs: null };
   const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
   return {
     get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) => request<T>(s, prefix, path, query, { raw: false, check: o?.check }),

@@ -26,6 +26,8 @@ export interface SyncSettings {
   topAssets?: number;
   /** Ceiling of pages one list may serve in one run (default 10,000); below it, twice what the mirror last saw. */
   maxPagesPerList?: number;
+  /** A pass that would soft-delete more than this share of a list's live rows re-reads its last page first (default 0.05). */
+  maxDeleteShare?: number;
 }
 
 export interface MonitoringSettings {

@@ -4,9 +4,11 @@
 import type { ListStream, Query } from '../catalog/types.js';
 import type { Row, Store } from '../store/types.js';
 import type { StreamContext } from './context.js';
-import { windowStart } from './date-window.js';
+import { futureDated, windowStart } from './date-window.js';
+import { servicePresent } from './time-bound.js';
 import { ListCheckpoints, savedCheckpoint } from './list-checkpoint.js';
 import { rowsLastSeen } from './list-page.js';
+import { liveRows } from './list-rows.js';
 import { syncVariant, type Variant } from './variant-pass.js';
 
 const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as Row }];
@@ -15,7 +17,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const { store } = ctx;
   const variants = stream.variants ?? SINGLE;
   const saved = await savedCheckpoint(ctx, stream);
-  const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream);
+  const start = saved ? saved.windowStart : await windowStart(store, ctx.settings, stream, servicePresent(ctx.client));
   if (saved) ctx.logger.info({ next: saved.next }, 'resuming from checkpoint');
   const checkpoints = new ListCheckpoints(saved?.pass ?? ctx.now(), start, variants, saved);
   // Rows each variant held last time (unknown under a date window): the pager's horizon and the bar's total.
@@ -47,6 +49,11 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   }
   // Variants that finished at the same moment may each have saved the other's older place.
   if (!checkpoints.cleared) await store.transaction((tx) => tx.saveCheckpoint(stream.name, null));
+  const future = await futureDated(store, stream, servicePresent(ctx.client));
+  if (future) {
+    ctx.stats.notice ??= `${future.count} record(s) dated after today (up to ${future.latest}) are kept but do not move the date window`;
+    ctx.logger.warn({ records: future.count, latest: future.latest }, 'records dated in the future: kept, window unmoved');
+  }
 }
 
 /**
@@ -56,15 +63,4 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
 export async function rowsExpected(store: Store, stream: ListStream, variant: Pick<Variant, 'name' | 'scope'>): Promise<number> {
   const seen = await rowsLastSeen(store, stream.name, variant.name);
   return stream.window ? Math.max(seen, await liveRows(store, stream.table, variant.scope)) : seen;
-}
-
-/** Live rows of a table within a variant's scope. */
-export async function liveRows(store: Store, table: string, scope: Readonly<Record<string, unknown>>): Promise<number> {
-  let q = store.db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('deleted_at', 'is', null);
-  for (const [column, value] of Object.entries(scope)) q = q.where(column, '=', value);
-  const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
-  return Number(row?.n ?? 0);
 }

@@ -31,10 +31,14 @@ export async function claimService(store: Store, baseUrl: string, force = false)
         `the first one's rows; use another --db, or --force to switch this mirror to ${wanted}`,
     );
   }
-  // One row: the service held now.
+  // One row: the service held now (two workers switching at once both end with it).
   await store.transaction(async (tx) => {
-    await tx.db.deleteFrom('mirrored_service').execute();
-    await tx.db.insertInto('mirrored_service').values({ base_url: wanted, claimed_at: new Date().toISOString() }).execute();
+    await tx.db.deleteFrom('mirrored_service').where('base_url', '<>', wanted).execute();
+    await tx.db
+      .insertInto('mirrored_service')
+      .values({ base_url: wanted, claimed_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('base_url').doNothing())
+      .execute();
   });
 }
 

@@ -34,6 +34,7 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     fanoutConcurrency: config.fanoutConcurrency ?? 8,
     topAssets: config.topAssets,
     maxPagesPerList: config.maxPagesPerList,
+    maxDeleteShare: config.maxDeleteShare,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},

@@ -13,6 +13,7 @@ import { pageGuardFor, type PageGuard } from './page-guard.js';
 import type { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
+import { endInDoubt } from './deletion-evidence.js';
 
 export type Variant = NonNullable<ListStream['variants']>[number];
 
@@ -42,6 +43,8 @@ class VariantPass {
   /** Page transactions in flight, oldest first: the next pages are mapped while earlier ones commit. */
   private readonly writing: Promise<void>[] = [];
   private lastPage: number;
+  /** Records of the last page read (the short one that ended the list). */
+  private lastCount = 0;
   private unchangedSinceCheckpoint = 0;
 
   constructor(
@@ -94,6 +97,7 @@ class VariantPass {
   /** One page in order: checked against paging loops, then skipped or written. */
   private async take(page: ListPage, last: boolean): Promise<void> {
     this.lastPage = page.page;
+    this.lastCount = page.count;
     if (last) this.run.progress.end(page.page);
     // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule),
     // also when it cycles through several pages, and stop a list that never ends.
@@ -150,6 +154,12 @@ class VariantPass {
       return;
     }
     await keepUncovered(ctx, stream, this.seen);
+    const doubt = await endInDoubt(ctx, stream, variant, { lastPage: this.lastPage, lastCount: this.lastCount, seen: this.seen.size });
+    if (doubt) {
+      ctx.logger.warn({ variant: variant.name, doubt }, 'deletions held back: the end of the list is not consistent');
+      ctx.stats.notice = doubt;
+      return;
+    }
     // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
     const deleted = await softDelete(ctx, stream.table, stream.key, this.seen, variant.scope);
     const children = stream.child ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;

@@ -51,7 +51,13 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
     await store.transaction((tx) => tx.saveCheckpoint('monitoring-events:full-pass', { fullAt: new Date().toISOString() }));
 
     const client: { stats: ClientStats } = {
-      stats: { requests: 3, retries: 1, errors: 0, byFamily: { v1: 3, charts: 0, tokenUnlocks: 0, monitoring: 0, open: 0 } },
+      stats: {
+        requests: 3,
+        retries: 1,
+        errors: 0,
+        byFamily: { v1: 3, charts: 0, tokenUnlocks: 0, monitoring: 0, open: 0 },
+        clockOffsetMs: null,
+      },
     };
     const receiver: ReceiverStats = { received: 2, duplicates: 1, commits: 1, refused: { bad_signature: 2 } };
     const job: JobStatus = {

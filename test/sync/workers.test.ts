@@ -146,9 +146,9 @@ describe('several sync workers on one PostgreSQL database', () => {
 
   const worker = (store: Store, url: string, streams: readonly string[], mode: 'full' | 'incremental' = 'incremental') => {
     const client = fastClient({ url, apiKey: sandbox.apiKey });
-    return runSync({ client, store, logger: silent, settings: settings({ mode }), streams: resolveStreams(streams) }).finally(() =>
-      client.close(),
-    );
+    // The same service, through the gated proxy or directly: the mirror follows it (the guard is tested on its own).
+    const run = { client, store, logger: silent, settings: settings({ mode }), streams: resolveStreams(streams), switchService: true };
+    return runSync(run).finally(() => client.close());
   };
 
   it('two workers on the same streams: each stream synced by exactly one, the other told it is held', async () => {

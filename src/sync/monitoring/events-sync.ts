@@ -14,7 +14,7 @@ import { nothingWritten, writeMapped, type Written } from '../write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { eventChildren } from './event-rows.js';
 import { eventFilters } from '../../catalog/configured-filters.js';
-import { boundMillis } from '../time-bound.js';
+import { boundMillis, presentLimit, servicePresent } from '../time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 
@@ -64,6 +64,8 @@ async function newPass(ctx: StreamContext): Promise<EventsCheckpoint> {
     .selectFrom('monitoring_events')
     .select((eb) => eb.fn.max('started_at').as('hw'))
     .where('deleted_at', 'is', null)
+    // An event dated in the far future must not move the window past every real one.
+    .where('started_at', '<=', presentLimit(servicePresent(ctx.client)).toISOString())
     .executeTakeFirst()) as { hw: unknown } | undefined;
   return { pass: now, start: full ? null : windowFrom(ctx.settings, STREAM, row?.hw), page: 1 };
 }

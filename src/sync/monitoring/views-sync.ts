@@ -10,7 +10,7 @@ import { ConfigError, errorAction } from '../../errors.js';
 import type { Row } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
 import { writeRecords } from '../write-records.js';
-import { boundMillis } from '../time-bound.js';
+import { boundMillis, servicePresent, withinPresent } from '../time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
@@ -99,15 +99,19 @@ async function syncMatches(
   const markKey: MarkName = { stream: STREAM, part: viewId };
   const mark = await readMark(store, markKey);
   const complete = since === null && (full || fullPassDue(ctx.settings, mark, ctx.now()));
-  const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, mark.highWater)));
-  let highWater = boundMillis(mark.highWater);
+  // A mark an older release let pass the present heals: it is read as the present at most.
+  const present = servicePresent(ctx.client);
+  let highWater = withinPresent(boundMillis(mark.highWater), present);
+  const markIso = highWater === null ? null : new Date(highWater).toISOString();
+  const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, markIso)));
   const expectedRows = complete ? await knownMatches(ctx, viewId) : 0;
   const names = ctx.settings.monitoring.params.viewEvents;
 
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.viewEvents(viewId), query: {}, expectedRows, paging: names })) {
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');
     const started = events.map((e) => boundMillis(e.startedAt));
-    for (const t of started) if (t !== null && (highWater === null || t > highWater)) highWater = t;
+    // A match dated in the far future is kept, but the mark stays within the present.
+    for (const t of started) if (t !== null && (highWater === null || t > highWater)) highWater = withinPresent(t, present);
     const alerts = alertRows(events, started, since, { id: viewId, name: viewName }, ctx.now());
     const inserted = alerts.length ? await store.transaction((tx) => tx.insertIgnore('alert_history', ['view_id', 'event_id'], alerts)) : 0;
     countPage(ctx, counts, { read: page.records.length, usable: events.length, matched: alerts.length, inserted });

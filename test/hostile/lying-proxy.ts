@@ -1,0 +1,40 @@
+// A proxy in front of the sandbox that rewrites what it answers: a service that lies, page by page or
+// record by record, over real HTTP. `rewrite` gets each JSON body (with `data`) and returns what to send.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Rewrite = (url: URL, body: { data: unknown[] } & Record<string, unknown>) => unknown;
+
+export interface LyingProxy {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export async function startLyingProxy(upstream: { url: string; apiKey: string }, rewrite: Rewrite): Promise<LyingProxy> {
+  const server: Server = createServer(async (req, res) => {
+    const answer = await fetch(`${upstream.url}${req.url}`, { headers: { 'x-api-key': String(req.headers['x-api-key'] ?? '') } });
+    const text = await answer.text();
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    let body = text;
+    try {
+      const parsed = JSON.parse(text);
+      if (Array.isArray(parsed?.data)) body = JSON.stringify(rewrite(url, parsed));
+    } catch {
+      // not JSON: passed on as it came
+    }
+    const date = answer.headers.get('date');
+    res.writeHead(answer.status, { 'content-type': 'application/json', ...(date ? { date } : {}) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: upstream.apiKey,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
