@@ -11,7 +11,7 @@ const DRAW = 0.05;
 const UNRANKED = 0.02;
 
 /** Whether the asset ever has a rank (stable for its life). */
-export function isRanked(w: World, i: number): boolean {
+function isRanked(w: World, i: number): boolean {
   return !new Rng(w.seed, 'asset-unranked', i).chance(UNRANKED);
 }
 
