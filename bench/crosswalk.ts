@@ -1,7 +1,7 @@
 // How right the asset crosswalk is on the sandbox: every stream mirrored into a fresh SQLite file, then
 // each v_asset_crosswalk link checked against the sandbox's truth (sb.assetLinks()). Per confidence
 // threshold: links kept, how many are true (precision) and how many of the true links they hold (recall).
-//   npx tsx bench/crosswalk.ts [--scale 1] [--seed 42]
+//   npx tsx bench/crosswalk.ts [--scale 1] [--seed 42] [--profile real]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +15,16 @@ import { syncSettings } from '../src/sync/settings.js';
 import { startSandbox } from '../sandbox/index.js';
 import { type CrosswalkLink, scoreCrosswalk } from '../test/analyst/crosswalk-truth.js';
 
-const { values: args } = parseArgs({ options: { scale: { type: 'string', default: '1' }, seed: { type: 'string', default: '42' } } });
+const { values: args } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '42' },
+    profile: { type: 'string', default: 'default' },
+  },
+});
 async function main(): Promise<void> {
-  const sb = await startSandbox({ scale: Number(args.scale), seed: Number(args.seed) });
+  const profile = args.profile === 'real' ? 'real' : 'default';
+  const sb = await startSandbox({ scale: Number(args.scale), seed: Number(args.seed), profile });
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-crosswalk-'));
   const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
   const fast = { requestsPerMinute: 100_000_000, concurrency: 16 };
