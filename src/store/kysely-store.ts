@@ -1,5 +1,6 @@
 // The Store over Kysely: run records, stream state, soft deletes and leases, the same SQL on both
 // dialects; anything dialect-specific is asked of the adapter.
+import { storageCause } from './storage-errors.js';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { runMigrations } from './run-migrations.js';
@@ -31,10 +32,12 @@ export class KyselyStore implements Store {
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
     const run = () =>
-      this.db.transaction().execute(async (trx) => {
-        if (opts.durable) await this.adapter.durableTransaction(trx);
-        return fn(new KyselyStoreTx(trx, this.adapter));
-      });
+      againOnConnectionLoss(() =>
+        this.db.transaction().execute(async (trx) => {
+          if (opts.durable) await this.adapter.durableTransaction(trx);
+          return fn(new KyselyStoreTx(trx, this.adapter));
+        }),
+      );
     if (!opts.durable) return run();
     // SQLite refuses to change the safety level inside a transaction: it is raised before and lowered
     // after, once no durable transaction is pending (others meanwhile merely commit durably too).
@@ -198,5 +201,23 @@ export class KyselyStore implements Store {
 
   close(): Promise<void> {
     return this.adapter.close();
+  }
+}
+
+const CONNECTION_RETRIES = 2;
+
+/**
+ * A transaction whose connection was cut (a restart, a failover) was rolled back by the server: it is run
+ * again on a fresh connection, twice at most. Every transaction here may run twice: page writes are
+ * upserts with their checkpoint, deliveries are keyed by id.
+ */
+async function againOnConnectionLoss<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= CONNECTION_RETRIES || storageCause(err) !== 'the database server is unreachable') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    }
   }
 }

@@ -41,5 +41,8 @@ export function storageCause(err: unknown): string | null {
   // better-sqlite3 reports a full disk during rollback as a plain message with no code.
   const message = err instanceof Error ? err.message : '';
   if (/database or disk is full/i.test(message)) return 'the disk is full';
+  // pg reports a connection cut under a query (a restart, pg_terminate_backend) by message alone.
+  if (/Connection terminated|connection error|terminating connection|Client was closed/i.test(message))
+    return 'the database server is unreachable';
   return null;
 }

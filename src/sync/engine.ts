@@ -7,7 +7,7 @@ import type { StreamDef } from '../catalog/types.js';
 import { pruneHistory } from '../history/prune-history.js';
 import { DsMirrorError, errorAction } from '../errors.js';
 import { RequestBudgetError } from '../client/index.js';
-import { describeStoreError } from '../store/storage-errors.js';
+import { describeStoreError, storageCause } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { claimService } from './mirrored-service.js';
@@ -46,7 +46,11 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
   const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
   // One mirror, one service: a run against another one would soft-delete the first one's rows.
-  await claimService(store, opts.client.service, opts.switchService);
+  await claimService(store, opts.client.service, opts.switchService).catch((err: unknown) => {
+    throw storageCause(err)
+      ? new DsMirrorError('DS_STORAGE', `cannot read the mirrored service: ${describeStoreError(err, store.location)}`)
+      : err;
+  });
   // Runs whose process died left their rows open: close them as interrupted, so history is honest.
   try {
     const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);

@@ -33,8 +33,11 @@ export async function openPostgres(url: string, schema: string | undefined, logg
     options,
     types: { getTypeParser } as unknown as pg.CustomTypesConfig,
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A client that loses its server (a restart, a failover, pg_terminate_backend) emits 'error': the pool
+  // listens for idle clients only, and an unheard 'error' would end the process. Every client gets a
+  // listener; the query it was running fails (a storage error the caller reports), and the pool drops it.
   pool.on('error', (err) => logger?.warn({ err: err.message }, 'postgres connection lost'));
+  pool.on('connect', (client) => client.on('error', (err) => logger?.warn({ err: err.message }, 'postgres connection lost')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
   if (schema) await createSchema(db, schema);
   return db;

@@ -1,0 +1,160 @@
+// A dropped PostgreSQL connection is an error, never a crash. The tool's backends are terminated again
+// and again (pg_terminate_backend, as a restart or failover does) in a database of this test's own:
+// a sync fails its streams cleanly and the next one completes the mirror; the daemon and its receiver
+// stay up, answer every delivery (200 or 503, never a refused connection) and store each one once.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { exportRelation } from '../../src/export/export-relation.js';
+import { configureJobs, startDaemon } from '../../src/scheduler/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import type { RunResult } from '../../src/sync/engine.js';
+import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+
+let admin: pg.Client;
+let url: string;
+let database: string;
+let sandbox: Sandbox;
+
+/** Terminates every backend of the test's database but the admin's, every `ms`, until stopped; counts them. */
+function killer(ms: number): { stop(): Promise<number> } {
+  let killed = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const { rows } = await admin.query(
+        'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [database],
+      );
+      killed += rows[0].n;
+      await new Promise((r) => setTimeout(r, ms));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return killed;
+    },
+  };
+}
+
+beforeAll(async () => {
+  admin = new pg.Client(inject('pgUrl'));
+  await admin.connect();
+  database = `conn_loss_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${database}`);
+  const u = new URL(inject('pgUrl'));
+  u.pathname = `/${database}`;
+  url = u.toString();
+  sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 4 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await admin?.query(`drop database if exists ${database} with (force)`).catch(() => {});
+  await admin?.end();
+});
+
+describe('connection loss on PostgreSQL', () => {
+  it('a sync whose connections are cut fails its streams in one line each, and the next run completes the mirror', async () => {
+    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    try {
+      const kills = killer(40);
+      const cut = await syncOnce(store, sandbox, ['v1'])
+        .catch((e: unknown) => e)
+        .finally(() => kills.stop().then((killed) => expect(killed).toBeGreaterThan(0)));
+      // Either the run's own bookkeeping could not be written (one clean error naming the cause), or it
+      // ran and each stream that lost its connection failed with one line; the process lives on.
+      if (cut instanceof Error) expect(cut.message).toMatch(/the database server is unreachable/);
+      else
+        for (const s of (cut as RunResult).streams.filter((s) => s.outcome === 'failed'))
+          expect(s.error).toMatch(/the database server is unreachable/);
+      const again = await syncOnce(store, sandbox, ['v1']);
+      expect(again.streams.filter((s) => s.outcome !== 'success')).toEqual([]);
+      const chains = await store.db
+        .selectFrom('chains')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(chains.n)).toBe(sandbox.records('chains').length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an export whose connection is cut fails cleanly: no file, no .partial left behind', async () => {
+    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-export-loss-'));
+    const file = join(dir, 'assets.csv');
+    try {
+      const kills = killer(5);
+      const outcome = await exportRelation(store, { relation: 'assets', format: 'csv', file, batchRows: 5 })
+        .then(() => 'complete')
+        .catch((e: Error) => e.message)
+        .finally(() => kills.stop());
+      // Cut mid-way it fails; had it raced the kills to the end, the file would be whole.
+      if (outcome === 'complete') expect(existsSync(file)).toBe(true);
+      else expect([existsSync(file), outcome]).toEqual([false, expect.stringMatching(/terminat|unreachable|Connection/i)]);
+      expect(existsSync(`${file}.partial`)).toBe(false);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the daemon and its receiver stay up: every delivery is answered, and each lands once when the database is back', async () => {
+    const store: Store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const client = fastClient(sandbox);
+    const secret = 'whsec-connection-loss';
+    const daemon = await startDaemon({
+      store,
+      client,
+      logger: silent,
+      settings: settings(),
+      jobs: configureJobs(
+        [{ name: 'tick', description: 'tick', schedule: '* * * * * *', streams: ['glossary'], mode: 'incremental' }],
+        {},
+        'UTC',
+      ),
+      http: { port: 0, host: '127.0.0.1' },
+      receiver: { port: 0, host: '127.0.0.1', secrets: [secret] },
+      stopTimeoutMs: 10_000,
+    });
+    try {
+      const ids = Array.from({ length: 60 }, () => randomUUID());
+      const post = async (i: number) => {
+        const body = JSON.stringify(makeEnvelope({ id: ids[i] }));
+        const res = await request(daemon.receiverUrl!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(secret, body, Math.floor(Date.now() / 1000)) },
+          body,
+        });
+        await res.body.text();
+        return res.statusCode;
+      };
+      const kills = killer(25);
+      const during: number[] = [];
+      for (let i = 0; i < 60; i++) during.push(await post(i));
+      expect(await kills.stop()).toBeGreaterThan(0);
+      expect(during.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+      // The sender retries what got 503: every delivery ends stored, once.
+      for (let i = 0; i < 60; i++) if (during[i] !== 200) expect(await post(i)).toBe(200);
+      const health = await request(`${daemon.url}/healthz`);
+      expect(health.statusCode).toBe(200);
+      await health.body.text();
+      const stored = await store.db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).execute();
+      expect(stored.map((r) => String(r.id)).sort()).toEqual([...ids].sort()); // each once
+    } finally {
+      await daemon.stop();
+      await client.close();
+      await store.close();
+    }
+  });
+});
