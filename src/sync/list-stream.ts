@@ -22,6 +22,9 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   const checkpoints = new ListCheckpoints(saved?.pass ?? ctx.now(), start, variants, saved);
   // Rows each variant held last time (unknown under a date window): the pager's horizon and the bar's total.
   const expectedRows = await Promise.all(variants.map((variant) => (start === null ? rowsExpected(store, stream, variant) : 0)));
+  // The page limit stops a list that never ends. A pass resumed before any pass of the list ever
+  // completed knows only the pages it read so far, not the list's length: its limit is the ceiling.
+  const lengthKnown = !saved || (await store.getState(stream.name))?.lastSuccessAt != null;
   const expected = expectedRows.reduce((a, b) => a + b, 0);
   if (expected > 0) ctx.progress.start(stream.name, expected);
 
@@ -33,7 +36,8 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       const progress = checkpoints.places.get(variant.name)!;
       if (progress.nextToRead() === null) return;
       const checkpointAfter = (page: number) => checkpoints.after(variant.name, page);
-      await syncVariant(variantCtx, stream, variant, { progress, start, expectedRows: expectedRows[v], checkpointAfter }).catch(
+      const run = { progress, start, expectedRows: expectedRows[v]!, guardRows: lengthKnown ? expectedRows[v]! : 0, checkpointAfter };
+      await syncVariant(variantCtx, stream, variant, run).catch(
         (error: unknown) => {
           failed.abort();
           throw error;
@@ -57,10 +61,11 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
 }
 
 /**
- * Rows a complete pass of the variant should read: what its pages held last time. A date-window list's
- * last pages were its window's, so for it the live rows count too (a full pass after windowed ones).
+ * Rows a complete pass of the variant should read: what its pages held last time, or the live rows when
+ * more (a date-window list's last pages were its window's; a pass that ended early on a short page, a
+ * lie or an interruption, knew fewer pages than the list holds).
  */
 export async function rowsExpected(store: Store, stream: ListStream, variant: Pick<Variant, 'name' | 'scope'>): Promise<number> {
   const seen = await rowsLastSeen(store, stream.name, variant.name);
-  return stream.window ? Math.max(seen, await liveRows(store, stream.table, variant.scope)) : seen;
+  return Math.max(seen, await liveRows(store, stream.table, variant.scope));
 }

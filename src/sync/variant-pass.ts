@@ -26,6 +26,8 @@ export interface VariantRun {
   /** The window's start, or null for a complete pass. */
   start: string | null;
   expectedRows: number;
+  /** Rows the page limit counts on (0: the list's length is unknown, the ceiling applies). */
+  guardRows: number;
   /** The stream's checkpoint as it will stand once `page` commits. */
   checkpointAfter: (page: number) => ListCheckpoint | null;
 }
@@ -56,7 +58,7 @@ class VariantPass {
     this.startPage = run.progress.nextToRead() ?? 1;
     this.lastPage = this.startPage - 1;
     const { pageSize } = listPaging(stream, ctx.settings);
-    this.guard = pageGuardFor(stream.path, run.expectedRows, pageSize, ctx.settings.maxPagesPerList);
+    this.guard = pageGuardFor(stream.path, run.guardRows, pageSize, ctx.settings.maxPagesPerList);
   }
 
   async sync(): Promise<void> {
