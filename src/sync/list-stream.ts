@@ -37,12 +37,10 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       if (progress.nextToRead() === null) return;
       const checkpointAfter = (page: number) => checkpoints.after(variant.name, page);
       const run = { progress, start, expectedRows: expectedRows[v]!, guardRows: lengthKnown ? expectedRows[v]! : 0, checkpointAfter };
-      await syncVariant(variantCtx, stream, variant, run).catch(
-        (error: unknown) => {
-          failed.abort();
-          throw error;
-        },
-      );
+      await syncVariant(variantCtx, stream, variant, run).catch((error: unknown) => {
+        failed.abort();
+        throw error;
+      });
     }),
   );
   const failure = outcomes.find((o) => o.status === 'rejected');
