@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 // The compiled CLI (dist/, built by `npm ci` through the "prepare" script, or `npm run build`).
+// A reader that went away (`ds-mirror status | head -1`) ends the command quietly, as other tools do.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 let cli;
 try {
   cli = await import('../dist/src/cli/main.js');

@@ -22,10 +22,20 @@ const selection = z.union([
 ]);
 const stringList = z.array(z.string().min(1));
 
+/** An http or https URL with a host: what the client can send to (checked before any file is touched). */
+function isServiceUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** The config file (JSON): every key optional. */
 export const fileSchema = z
   .object({
-    baseUrl: z.string().url(),
+    baseUrl: z.string().refine(isServiceUrl, 'expected http(s)://host[:port][/path], e.g. https://api.example.com'),
     apiKeyFile: z.string(),
     db: z.string().min(1),
     dbSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a plain SQL identifier'),
@@ -179,8 +189,8 @@ function readConfigFile(path: string): FileConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
-    throw new ConfigError(`cannot read the config file ${path}`);
+  } catch (error) {
+    throw new ConfigError(`cannot read the config file ${path}: ${fileProblem(error)}`);
   }
   let json: unknown;
   try {
@@ -194,9 +204,18 @@ function readConfigFile(path: string): FileConfig {
 export function readSecretFile(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8').trim();
-  } catch {
-    throw new ConfigError(`cannot read ${what} ${path}`);
+  } catch (error) {
+    throw new ConfigError(`cannot read ${what} ${path}: ${fileProblem(error)}`);
   }
+}
+
+/** Why a file could not be read, in words. */
+function fileProblem(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder, not a file';
+  return (error as Error).message;
 }
 
 /** Where a bad value came from, named as the user wrote it: DS_BASE_URL, --base-url, or the file's key. */
@@ -213,10 +232,14 @@ const FLAG_NAMES: Record<string, string> = { baseUrl: '--base-url', db: '--db', 
 function parse<T>(schema: z.ZodType<T>, where: string, value: unknown, names?: Record<string, string>): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  const issue = result.error.issues[0]!;
   const path = issue.path.join('.') || '(root)';
   const named = names?.[path] ?? names?.[issue.path.slice(0, 2).join('.')];
-  throw new ConfigError(named ? `${named}: ${issue.message}` : `${where}: ${path}: ${issue.message}`);
+  // What was given, beside what is expected: "limits.v1.requestsPerMonth: got 0; too small: ...".
+  const given = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], value);
+  const got = given === undefined || typeof given === 'object' ? '' : `got ${JSON.stringify(given)}; `;
+  const said = `${got}${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
+  throw new ConfigError(named ? `${named}: ${said}` : `${where}: ${path}: ${said}`);
 }
 
 function defined<T extends object>(value: T): Partial<T> {

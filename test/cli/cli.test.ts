@@ -117,6 +117,36 @@ describe('ds-mirror CLI', () => {
     expect(existsSync(fresh)).toBe(false);
   });
 
+  it('refuses a bad URL, quota or config file in one plain line, before any database file exists', { timeout: 180_000 }, async () => {
+    const fresh = join(dir, 'refused.db');
+    const env = { DS_DB: `sqlite:${fresh}` };
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [
+        ['sync', 'chains', '--base-url', 'ftp://example.com'],
+        {},
+        /--base-url: got "ftp:\/\/example\.com"; expected http\(s\):\/\/host\[:port\]/,
+      ],
+      [['sync', 'chains', '--base-url', '127.0.0.1:4501'], {}, /--base-url: got "127\.0\.0\.1:4501"; expected http\(s\):\/\/host/],
+      [['sync', 'chains'], { DS_BASE_URL: 'example.com' }, /DS_BASE_URL: got "example\.com"; expected http\(s\):\/\//],
+      [['sync', 'chains'], { DS_CONFIG: join(dir, 'quota0.json') }, /limits\.v1\.requestsPerMonth: got 0; /],
+      [['status'], { DS_CONFIG: join(dir, 'nowhere.json') }, /cannot read the config file .*nowhere\.json: no such file/],
+    ];
+    writeFileSync(join(dir, 'quota0.json'), JSON.stringify({ limits: { v1: { requestsPerMonth: 0 } } }));
+    for (const [args, extra, said] of cases) {
+      const out = await cli(args, { ...env, ...extra });
+      expect([out.code, out.stderr.trim().split('\n').length], args.join(' ')).toEqual([2, 1]);
+      expect(out.stderr, args.join(' ')).toMatch(said);
+      expect(existsSync(fresh), args.join(' ')).toBe(false);
+    }
+  });
+
+  it('ends quietly, exit 0, when its reader has gone (ds-mirror schema | true)', { timeout: 120_000 }, async () => {
+    const { spawnSync } = await import('node:child_process');
+    // `true` reads nothing and exits at once: every write meets a closed pipe (EPIPE), whatever the buffer.
+    const piped = spawnSync('bash', ['-c', 'set -o pipefail; node bin/ds-mirror.js schema | true'], { encoding: 'utf8' });
+    expect([piped.status, piped.stderr]).toEqual([0, '']);
+  });
+
   it('refuses to sync another service into a mirror, saying why, unless --force', { timeout: 120_000 }, async () => {
     const db = `sqlite:${join(dir, 'one-service.db')}`;
     expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db })).code).toBe(0);
