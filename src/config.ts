@@ -1,6 +1,6 @@
 // Configuration is read once, at the edge: defaults < config file < environment < command-line flags.
 // Secrets (the API key, webhook secrets) come from the environment or files only, never from flags.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 
@@ -202,15 +202,36 @@ function readConfigFile(path: string): FileConfig {
 }
 
 export function readSecretFile(path: string, what: string): string {
+  return readBoundedFile(path, what).trim();
+}
+
+/** A secret file is small: one bigger than this (or a device that never ends, /dev/zero) is refused unread. */
+export const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+/** Reads at most MAX_SECRET_FILE_BYTES of a file; a longer one is refused with one line. */
+export function readBoundedFile(path: string, what: string): string {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8').trim();
+    fd = openSync(path, 'r');
   } catch (error) {
     throw new ConfigError(`cannot read ${what} ${path}: ${fileProblem(error)}`);
+  }
+  try {
+    const buffer = Buffer.alloc(MAX_SECRET_FILE_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > MAX_SECRET_FILE_BYTES) throw new ConfigError(`${what} ${path} is larger than 64 KiB: not a secret file`);
+    return buffer.subarray(0, length).toString('utf8');
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`cannot read ${what} ${path}: ${fileProblem(error)}`);
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** Why a file could not be read, in words. */
-function fileProblem(error: unknown): string {
+export function fileProblem(error: unknown): string {
   const code = (error as { code?: string }).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';

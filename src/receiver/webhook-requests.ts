@@ -65,6 +65,13 @@ export class WebhookRequests {
 
     const sigHeader = req.headers['x-webhook-signature'];
     if (Array.isArray(sigHeader)) return this.refuse(res, out, 401, 'malformed_signature');
+    // A compressed body cannot be verified as sent (the signature covers the bytes as written): refused for good.
+    const encoding = String(req.headers['content-encoding'] ?? 'identity')
+      .trim()
+      .toLowerCase();
+    if (encoding !== 'identity' && encoding !== '') {
+      return this.refuse(res, out, 415, 'unsupported_encoding', `content-encoding ${encoding.slice(0, 40)}`, { connection: 'close' });
+    }
     // Refused before reading; `connection: close` lets the server drop the rest of the body.
     if (Number(req.headers['content-length'] ?? 0) > this.opts.maxBodyBytes) {
       return this.refuse(res, out, 413, 'body_too_large', undefined, { connection: 'close' });

@@ -34,6 +34,7 @@ export class KyselyStore implements Store {
     const run = () =>
       againOnConnectionLoss(() =>
         this.db.transaction().execute(async (trx) => {
+          await this.adapter.boundLockWait?.(trx);
           if (opts.durable) await this.adapter.durableTransaction(trx);
           return fn(new KyselyStoreTx(trx, this.adapter));
         }),

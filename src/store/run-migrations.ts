@@ -3,7 +3,7 @@
 // order by Kysely's Migrator (which locks against concurrent runs).
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { StoreAdapter } from './store-adapter.js';
 import type { ColumnTypes, Dialect, Store } from './types.js';
@@ -41,12 +41,14 @@ export class ColumnTypesMigrationProvider implements MigrationProvider {
 
 /** Never throws: a failure is in `error` and in the failed migration's status. */
 export async function runMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<MigrationOutcome> {
-  const migrator = new Migrator({
-    db,
-    provider: new ColumnTypesMigrationProvider(dir, target),
-    migrationTableSchema: target.schema,
-  });
   try {
+    const migrator = new Migrator({
+      db,
+      provider: new ColumnTypesMigrationProvider(dir, target),
+      // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
+      // schema's (a shared database) it would never create the mirror's own.
+      migrationTableSchema: target.schema ?? (await currentSchema(db, target.dialect)),
+    });
     const { results = [], error } = await migrator.migrateToLatest();
     return {
       results: results.map((r) => ({ name: r.migrationName, status: r.status })),
@@ -55,4 +57,11 @@ export async function runMigrations(db: Kysely<any>, target: MigrationTarget, di
   } catch (error) {
     return { results: [], error };
   }
+}
+
+/** The schema unqualified names land in (PostgreSQL's search_path), or undefined on SQLite. */
+async function currentSchema(db: Kysely<any>, dialect: Dialect): Promise<string | undefined> {
+  if (dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }

@@ -226,6 +226,8 @@ export interface StoreAdapter {
    * (`durableTransaction`, the transaction's first statement). Each is a no-op on the other dialect.
    */
   durableCommits(db: Kysely<Database>, on: boolean): Promise<void>;
+  /** Bounds how long the transaction's statements wait for a lock held elsewhere (PostgreSQL; SQLite has its busy timeout). */
+  boundLockWait?(trx: Kysely<Database>): Promise<void>;
   durableTransaction(trx: Kysely<Database>): Promise<void>;
   /**
    * Where workers of one database share the service's per-minute pace (PostgreSQL): takes the next slot

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { loadSecrets } from '../../src/receiver/load-secrets.js';
+import { loadConfig } from '../../src/config.js';
 
 describe('loadSecrets', () => {
   it('reads comma-separated secrets from the environment, trimmed, without empties', () => {
@@ -20,6 +21,13 @@ describe('loadSecrets', () => {
   it('names an unreadable file without quoting anything from it', () => {
     const missing = join(tmpdir(), 'ds-no-such-dir', 'secrets');
     expect(() => loadSecrets({}, missing)).toThrow(ConfigError);
-    expect(() => loadSecrets({}, missing)).toThrow(/ENOENT/);
+    expect(() => loadSecrets({}, missing)).toThrow(/cannot read the webhook secrets file .*: no such file/);
+  });
+
+  it('reads a secret file with a bound: /dev/zero (or any file past 64 KiB) is refused unread, in one line', () => {
+    expect(() => loadSecrets({}, '/dev/zero')).toThrow(/the webhook secrets file \/dev\/zero is larger than 64 KiB: not a secret file/);
+    const config = join(mkdtempSync(join(tmpdir(), 'ds-secrets-')), 'config.json');
+    writeFileSync(config, JSON.stringify({ apiKeyFile: '/dev/zero' }));
+    expect(() => loadConfig({ config }, {})).toThrow(/apiKeyFile \/dev\/zero is larger than 64 KiB/);
   });
 });

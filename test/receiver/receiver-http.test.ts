@@ -207,6 +207,14 @@ for (const dialect of dialects) {
         expect(await rowCounts(store)).toEqual(countsBefore);
       });
 
+      it('refuses a compressed delivery with 415 (its signature covers the bytes as sent), storing nothing', async () => {
+        const countsBefore = await rowCounts(store);
+        const { body, headers } = signed(makeEnvelope());
+        const res = await post(receiver.url, body, { ...headers, 'content-encoding': 'gzip' });
+        expect(res.status).toBe(415);
+        expect(await rowCounts(store)).toEqual(countsBefore);
+      });
+
       it('answers 404 off the webhook path and 405 to other methods', async () => {
         expect((await post(`${receiver.url}/x`, '{}')).status).toBe(404);
         const get = await request(receiver.url);

@@ -26,6 +26,12 @@ export const POSTGRES_COLUMN_TYPES: ColumnTypes = Object.freeze({
 });
 
 const MAX_PARAMS = 65_535;
+/**
+ * How long a write waits for a lock held elsewhere (an analyst's LOCK TABLE) before it fails as "locked"
+ * (55P03): the stream fails and resumes next run, a delivery gets 503 and is sent again. Migrations,
+ * which wait for each other on purpose, are not bounded.
+ */
+export const LOCK_TIMEOUT_MS = 10_000;
 
 export async function createPostgresAdapter(url: string, schema: string | undefined, logger?: Logger): Promise<StoreAdapter> {
   const db = await openPostgres(url, schema, logger);
@@ -44,6 +50,9 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     listTables: () => postgresTables(db),
     readBatches: (relation, batchRows) => cursorBatches(db, relation, batchRows),
     async durableCommits() {},
+    async boundLockWait(trx) {
+      await sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`).execute(trx);
+    },
     async durableTransaction(trx) {
       await sql`set local synchronous_commit = on`.execute(trx);
     },

@@ -1,0 +1,86 @@
+// A PostgreSQL database shared with others: another schema already holding Kysely's migration tables
+// does not stop the mirror from making its own, and a lock someone else holds on the deliveries table
+// bounds the wait: the delivery gets 503 (the sender retries), never a hang, and lands once released.
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startReceiver } from '../../src/receiver/index.js';
+import { openStore } from '../../src/store/index.js';
+import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+
+let admin: pg.Client;
+let url: string;
+let database: string;
+const silent = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  admin = new pg.Client(inject('pgUrl'));
+  await admin.connect();
+  database = `shared_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${database}`);
+  const u = new URL(inject('pgUrl'));
+  u.pathname = `/${database}`;
+  url = u.toString();
+});
+afterAll(async () => {
+  await admin?.query(`drop database if exists ${database} with (force)`).catch(() => {});
+  await admin?.end();
+});
+
+describe('a shared PostgreSQL database', () => {
+  it("makes the mirror's own migration tables although another schema holds Kysely's", async () => {
+    const other = await openStore({ url, schema: 'another_app', logger: silent }); // Kysely tables in another_app
+    await other.close();
+    const mirror = await openStore({ url, logger: silent }); // the default schema
+    try {
+      const tables = await mirror.db
+        .selectFrom('information_schema.tables' as never)
+        .select(['table_schema as schema', 'table_name as name'] as never)
+        .where('table_name' as never, 'in', ['kysely_migration', 'kysely_migration_lock'] as never)
+        .execute();
+      const where = (tables as { schema: string; name: string }[]).map((t) => `${t.schema}.${t.name}`).sort();
+      expect(where).toEqual([
+        'another_app.kysely_migration',
+        'another_app.kysely_migration_lock',
+        'public.kysely_migration',
+        'public.kysely_migration_lock',
+      ]);
+      expect(await mirror.db.selectFrom('chains').selectAll().execute()).toEqual([]);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('answers 503 when a lock held elsewhere outlasts the bound, then stores the delivery once released', async () => {
+    const store = await openStore({ url, schema: 'locked_case', logger: silent });
+    const secret = 'whsec-shared';
+    const receiver = await startReceiver({ store, port: 0, host: '127.0.0.1', secrets: [secret], logger: silent });
+    const holder = new pg.Client(url);
+    await holder.connect();
+    try {
+      const body = JSON.stringify(makeEnvelope({ id: randomUUID() }));
+      const post = async () => {
+        const res = await request(receiver.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(secret, body, Math.floor(Date.now() / 1000)) },
+          body,
+        });
+        await res.body.text();
+        return res.statusCode;
+      };
+      await holder.query('begin');
+      await holder.query('lock table locked_case.webhook_deliveries in access exclusive mode');
+      expect(await post()).toBe(503); // after the lock time-out, not never
+      await holder.query('rollback');
+      expect(await post()).toBe(200);
+      const stored = await store.db.selectFrom('webhook_deliveries').selectAll().execute();
+      expect(stored).toHaveLength(1);
+    } finally {
+      await holder.end();
+      await receiver.close();
+      await store.close();
+    }
+  });
+});
