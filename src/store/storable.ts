@@ -22,6 +22,9 @@ export function jsonProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): string |
     if (typeof v === 'string') {
       const problem = textProblem(v);
       if (problem) return `a string ${problem}`;
+    } else if (typeof v === 'number' && !Number.isFinite(v)) {
+      // JSON's 1e400 parses to Infinity, which SQLite would store as Inf and JSON text as null: refused alike.
+      return 'a number beyond the double range (such as 1e400)';
     } else if (v !== null && typeof v === 'object') {
       if (depth >= maxDepth) return `nested deeper than ${maxDepth} levels`;
       if (Array.isArray(v)) {

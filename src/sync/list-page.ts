@@ -8,7 +8,7 @@ import { pick } from '../catalog/mapping.js';
 import { keyString, type Store, type StoreTx } from '../store/types.js';
 import type { StreamContext } from './context.js';
 import { contentHash } from '../content-hash.js';
-import { recordsToRows } from './record-rows.js';
+import { noteOverflowSuspects, recordsToRows } from './record-rows.js';
 
 export interface ListPage {
   page: number;
@@ -60,8 +60,9 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
   // The client's look at both ends (inside its retries) let the page through; a body broken inside is
   // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
   let parsed: unknown;
+  const text = body.toString('utf8');
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body that is not JSON (${(err as Error).message})`);
   }
@@ -69,6 +70,7 @@ export async function openListPage(ctx: StreamContext, stream: ListStream, varia
   if (!Array.isArray(records)) {
     throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body without a ${stream.records} array`);
   }
+  noteOverflowSuspects(text, records);
   return { page, request, hash, count: records.length, records, keys: null, firstKey: firstKey(stream, records) };
 }
 

@@ -56,7 +56,20 @@ function keyProblem(row: Row, key: readonly string[]): string | null {
   return null;
 }
 
-/** The record's JSON text, or why no store can hold it (nested too deep to serialise, NUL, unpaired surrogates). */
+/**
+ * Records of a page whose text held a number with a three-digit exponent: one may have parsed to Infinity,
+ * which JSON text cannot carry, so they are walked (only they: the check costs nothing on other pages).
+ */
+const MAYBE_OVERFLOWED = new WeakSet<object>();
+const BIG_EXPONENT = /[0-9][eE]\+?[0-9]{3}/;
+
+/** Marks the records of a page whose text may hold a number beyond the double range. */
+export function noteOverflowSuspects(text: string, records: readonly unknown[]): void {
+  if (!BIG_EXPONENT.test(text)) return;
+  for (const r of records) if (r !== null && typeof r === 'object') MAYBE_OVERFLOWED.add(r);
+}
+
+/** The record's JSON text, or why no store can hold it (nested too deep to serialise, NUL, unpaired surrogates, 1e400). */
 function rawText(record: unknown): string | { raw: string } {
   let raw: string;
   try {
@@ -65,5 +78,6 @@ function rawText(record: unknown): string | { raw: string } {
     return 'the record is nested too deep to store';
   }
   // JSON.stringify writes NUL and unpaired surrogates as \u escapes: only then is the record walked.
-  return raw.includes('\\u') ? (jsonProblem(record) ?? { raw }) : { raw };
+  const suspect = record !== null && typeof record === 'object' && MAYBE_OVERFLOWED.has(record);
+  return suspect || raw.includes('\\u') ? (jsonProblem(record) ?? { raw }) : { raw };
 }

@@ -11,7 +11,12 @@ export interface LyingProxy {
   close(): Promise<void>;
 }
 
-export async function startLyingProxy(upstream: { url: string; apiKey: string }, rewrite: Rewrite): Promise<LyingProxy> {
+/** `rewriteText` edits the body's text after `rewrite` (what no parsed object can say, such as 1e400). */
+export async function startLyingProxy(
+  upstream: { url: string; apiKey: string },
+  rewrite: Rewrite,
+  rewriteText: (url: URL, text: string) => string = (_url, text) => text,
+): Promise<LyingProxy> {
   const server: Server = createServer(async (req, res) => {
     const answer = await fetch(`${upstream.url}${req.url}`, { headers: { 'x-api-key': String(req.headers['x-api-key'] ?? '') } });
     const text = await answer.text();
@@ -23,6 +28,7 @@ export async function startLyingProxy(upstream: { url: string; apiKey: string },
     } catch {
       // not JSON: passed on as it came
     }
+    body = rewriteText(url, body);
     const date = answer.headers.get('date');
     res.writeHead(answer.status, { 'content-type': 'application/json', ...(date ? { date } : {}) });
     res.end(body);
