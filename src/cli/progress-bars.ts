@@ -118,7 +118,9 @@ const BAR_WIDTH = 20;
 export function progressLine(p: StreamProgress, now: number, nameWidth = 22): string {
   const f = figures(p, now);
   const name = p.stream.padEnd(nameWidth);
-  const detail = p.stats ? ` +${p.stats.inserted} ~${p.stats.updated} -${p.stats.deleted}` : '';
+  // Detail records (development details) are requests of their own: counted, so that phase never looks stalled.
+  const details = p.stats?.details ? ` +${p.stats.details} details` : '';
+  const detail = p.stats ? ` +${p.stats.inserted} ~${p.stats.updated} -${p.stats.deleted}${details}` : '';
   const rate = `${formatRate(f.rate)}/s`;
   if (p.finishedAt !== null) {
     return `${name} ${'█'.repeat(BAR_WIDTH)} ${f.done} rows in ${formatDuration(f.elapsedSeconds)}${detail} ${p.stats?.outcome ?? ''}`.trimEnd();
@@ -181,6 +183,7 @@ export function logProgress(logger: Logger, opts: ProgressOptions & { intervalMs
         {
           stream: p.stream,
           fetched: f.done,
+          ...(p.stats?.details ? { details: p.stats.details } : {}),
           total: f.total,
           ...(f.estimated ? { estimated: true } : {}),
           perSecond: Math.round(f.rate * 10) / 10,

@@ -1,6 +1,36 @@
 // What each stream fetched on its last complete run in the same mode: the progress total when the
-// stream itself cannot say (monitoring lists, date windows), shown as an estimate.
+// stream itself cannot say (monitoring lists, date windows), shown as an estimate. A stream never run
+// against the real service starts from its published size, as `--plan` estimates it.
+import { PUBLISHED_MONITORING, PUBLISHED_ROWS } from '../budget/published-sizes.js';
 import type { Store } from '../store/types.js';
+
+/** Records the real service publishes for a stream (variants summed), or undefined when it publishes none. */
+function publishedRows(stream: string): number | undefined {
+  if (stream === 'monitoring-events') return PUBLISHED_MONITORING.events;
+  if (stream === 'token-unlocks') return PUBLISHED_MONITORING.tokenUnlockAssets;
+  const rows = PUBLISHED_ROWS[stream];
+  if (rows === undefined) return undefined;
+  return typeof rows === 'number' ? rows : Object.values(rows).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The estimates of a run: each stream's last run, else (against a service that is not on this machine,
+ * where the sandbox's sizes are its own) the real service's published size.
+ */
+export async function runEstimates(
+  store: Store,
+  streams: readonly string[],
+  mode: 'full' | 'incremental',
+  baseUrl: string,
+): Promise<Map<string, number>> {
+  const estimates = await lastRunRows(store, streams, mode);
+  if (/^https?:\/\/(127\.|localhost|\[::1\])/.test(baseUrl)) return estimates;
+  for (const s of streams) {
+    const published = publishedRows(s);
+    if (!estimates.has(s) && published !== undefined) estimates.set(s, published);
+  }
+  return estimates;
+}
 
 export async function lastRunRows(store: Store, streams: readonly string[], mode: 'full' | 'incremental'): Promise<Map<string, number>> {
   if (streams.length === 0) return new Map();

@@ -14,7 +14,7 @@ import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient } from './context.js';
 import { claimService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
-import { lastRunRows } from './progress-estimates.js';
+import { runEstimates } from './progress-estimates.js';
 import { formatTable } from './table.js';
 import { renderPlan } from './plan-output.js';
 
@@ -81,10 +81,11 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = stopOnSignal(logger);
-  const estimates = await lastRunRows(
+  const estimates = await runEstimates(
     store,
     streams.map((d) => d.name),
     settings.mode,
+    service.baseUrl,
   );
   const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(logger, { estimates });
   try {
@@ -112,7 +113,12 @@ function stopOnSignal(logger: Logger): { signal: AbortSignal; release: () => voi
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */
 function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRequests: number | undefined): string {
-  const lines = [summary(result.streams), `run ${result.runId}: ${result.outcome}, ${stats.requests} requests, ${stats.retries} retries`];
+  // A spent quota is said once, below the table; its rows say only that they stopped for it.
+  const quotas = new Set([...gate.refused.values()].map((q) => q.message));
+  const lines = [
+    summary(result.streams, quotas),
+    `run ${result.runId}: ${result.outcome}, ${stats.requests} requests, ${stats.retries} retries`,
+  ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
   if (result.outcome === 'stopped' && gate.refused.size === 0) {
@@ -126,7 +132,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-function summary(streams: readonly StreamRunStats[]): string {
+function summary(streams: readonly StreamRunStats[], quotas: ReadonlySet<string> = new Set()): string {
   return formatTable(
     ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'errors', 'requests', 'seconds', 'outcome'],
     streams.map((s) => [
@@ -139,13 +145,14 @@ function summary(streams: readonly StreamRunStats[]): string {
       s.errors,
       s.requests,
       (s.durationMs / 1000).toFixed(1),
-      outcomeNote(s),
+      outcomeNote(s, quotas),
     ]),
   );
 }
 
 /** The outcome with what a person should know: the error, a notice, parents with no record upstream. */
-export function outcomeNote(s: StreamRunStats): string {
-  const notes = [s.error, s.notice, s.absent ? `${s.absent} parent(s) with no record upstream` : null].filter(Boolean);
+export function outcomeNote(s: StreamRunStats, quotas: ReadonlySet<string> = new Set()): string {
+  const error = s.error && [...quotas].some((q) => s.error!.includes(q)) ? 'quota spent (see below)' : s.error;
+  const notes = [error, s.notice, s.absent ? `${s.absent} parent(s) with no record upstream` : null].filter(Boolean);
   return notes.length ? `${s.outcome}: ${notes.join('; ')}` : s.outcome;
 }

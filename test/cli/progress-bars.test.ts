@@ -5,6 +5,9 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { figures, logProgress, progressLine, ProgressTracker, type Clock } from '../../src/cli/progress-bars.js';
 import { emptyStats } from '../../src/sync/context.js';
+import { runEstimates } from '../../src/cli/progress-estimates.js';
+import { outcomeNote } from '../../src/cli/sync-command.js';
+import { openTestStore } from '../helpers/stores.js';
 
 function fakeClock(): Clock & { advance(ms: number): void } {
   let now = 1_000_000;
@@ -93,5 +96,41 @@ describe('progress', () => {
     progress.finish('assets', fetched('assets', 2000));
     clock.advance(60_000);
     expect(lines).toHaveLength(3);
+  });
+});
+
+describe('progress from the first run', () => {
+  it("estimates a never-synced stream from the real service's published size, not the sandbox's", async () => {
+    const t = await openTestStore('sqlite');
+    try {
+      const real = await runEstimates(
+        t.store,
+        ['assets', 'chains', 'monitoring-events', 'asset-ohlcv'],
+        'incremental',
+        'https://api.example.com',
+      );
+      expect(Object.fromEntries(real)).toEqual({ assets: 133_000, chains: 26, 'monitoring-events': 20_000 });
+      const local = await runEstimates(t.store, ['assets'], 'incremental', 'http://127.0.0.1:4010');
+      expect(local.size).toBe(0);
+      const tracker = new ProgressTracker(fakeClock(), real);
+      tracker.start('assets', null);
+      expect(progressLine(tracker.streams.get('assets')!, tracker.clock.now())).toMatch(/ 0\/~133000 rows 0% /);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('counts detail fetches in the line, so a details phase never looks stalled', () => {
+    const tracker = new ProgressTracker(fakeClock());
+    tracker.start('monitoring-events', 500);
+    tracker.advance('monitoring-events', { ...fetched('monitoring-events', 500), details: 37 });
+    expect(progressLine(tracker.streams.get('monitoring-events')!, tracker.clock.now())).toMatch(/\+37 details/);
+  });
+
+  it('says a spent quota once: its rows point below instead of repeating it', () => {
+    const message = 'the /v1 monthly quota is spent (2,500 of 2,500 requests); it renews 2026-12-01 00:00 UTC';
+    const stopped = { ...emptyStats('assets'), outcome: 'stopped' as const, error: `assets: ${message}` };
+    expect(outcomeNote(stopped, new Set([message]))).toBe('stopped: quota spent (see below)');
+    expect(outcomeNote(stopped)).toContain(message);
   });
 });
