@@ -46,7 +46,14 @@ const program = new Command('sandbox')
     1,
   )
   .option('--seed <n>', 'seed of the generated data', number('--seed', Number.isInteger), 42)
-  .addOption(new Option('--profile <name>', 'data sizes').choices(['default', 'real']).default('default'))
+  .addOption(
+    new Option(
+      '--profile <name>',
+      "data sizes; real: the real service's sizes and allowances (v1 2,500 a month, 200 a minute for monitoring and token unlocks) unless --quota",
+    )
+      .choices(['default', 'real'])
+      .default('default'),
+  )
   .option('--chaos <spec>', 'faults, e.g. "5xx=0.05,429=0.02,reset=0.01,truncate=0.01,latency=20ms"', chaosSpec)
   .option(
     '--quota <spec>',

@@ -9,6 +9,9 @@ import { controlHandler } from './http/control.js';
 import { ApiServer } from './http/server.js';
 import { listRecords } from './records.js';
 import { parseQuota, QuotaMeter, type QuotaLimit, type QuotaReport } from './quota/index.js';
+
+/** The real service's allowances: the standard /v1 plan's month, the partner services' minute. */
+export const REAL_ALLOWANCES = 'v1=2500/month,monitoring=200/min,tokenUnlocks=200/min';
 import type { AlertPolicy } from './webhooks/index.js';
 import type { Profile } from './data/sizes.js';
 
@@ -30,6 +33,11 @@ export interface SandboxOptions {
    * to serve the same bytes again (a seed and a start fix every byte).
    */
   start?: Date;
+  /**
+   * Wall time in Unix seconds, on which per-minute quotas count (as a gateway's do) while days and months
+   * follow the sandbox clock. Tests inject one; the default is the machine's.
+   */
+  wallClock?: () => number;
   /** Advance the clock by this many seconds every this many real seconds. */
   tickSeconds?: number;
   webhooks?: { timeFactor?: number; defaultPolicy?: AlertPolicy };
@@ -96,7 +104,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     webhooks: opts.webhooks,
   });
   const chaos = new Chaos(opts.chaos ?? null);
-  const quota = new QuotaMeter(() => world.now, toLimits(opts.quota ?? null));
+  // The real profile is the real service: its sizes and its allowances (unless a quota is given).
+  const wallClock = opts.wallClock ?? (() => Date.now() / 1000);
+  const quota = new QuotaMeter(() => world.now, toLimits(opts.quota ?? (profile === 'real' ? REAL_ALLOWANCES : null)), wallClock);
   let queue: Promise<unknown> = Promise.resolve();
 
   const advance = (a: AdvanceOptions): Promise<ChangeReport> => {

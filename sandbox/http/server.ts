@@ -100,7 +100,7 @@ export class ApiServer {
       // A spent allowance is refused before anything else happens, and does not count as used.
       const decision = this.deps.quota.admit(family);
       if (!decision.admitted) {
-        const refusal = quotaRefusal(family, decision.spent, this.deps.world.now);
+        const refusal = quotaRefusal(family, decision.spent, this.deps.quota.at(decision.spent.period));
         return send(res, 429, JSON_TYPE, Buffer.from(JSON.stringify(refusal.body)), refusal.headers);
       }
       // A fault strikes a request the service took in, so it counts (as the client's ledger does).

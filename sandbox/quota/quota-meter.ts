@@ -53,10 +53,14 @@ export class QuotaMeter {
   private limits: QuotaLimit[] = [];
   private usage = new Map<QuotaFamily, Usage>();
 
-  /** `now`: the sandbox clock in Unix seconds. */
+  /**
+   * `now`: the sandbox clock in Unix seconds (days and months). A gateway counts its minutes on wall time
+   * (`wallNow`), so a per-minute allowance renews by itself however the sandbox's clock moves.
+   */
   constructor(
     private readonly now: () => number,
     limits: readonly QuotaLimit[] | null = null,
+    private readonly wallNow: () => number = () => Date.now() / 1000,
   ) {
     this.set(limits);
     this.clearCounts();
@@ -89,10 +93,9 @@ export class QuotaMeter {
   /** Counts a request the service handled; returns the tightest limit after it (null: no limit). */
   record(family: QuotaFamily): WindowStatus | null {
     const u = this.usage.get(family)!;
-    const t = this.now();
     for (const p of PERIODS) {
       const w = u.windows[p];
-      const start = windowOf(p, t).start;
+      const start = windowOf(p, this.at(p)).start;
       if (w.start !== start) u.windows[p] = { start, count: 0 };
       u.windows[p].count++;
     }
@@ -123,19 +126,24 @@ export class QuotaMeter {
   }
 
   private statuses(family: QuotaFamily): WindowStatus[] {
-    const t = this.now();
     return this.limits
       .filter((l) => l.family === family)
       .map((l) => {
         const used = this.used(family, l.period);
-        return { period: l.period, limit: l.limit, used, remaining: l.limit - used, resetsAt: windowOf(l.period, t).end };
+        const resetsAt = windowOf(l.period, this.at(l.period)).end;
+        return { period: l.period, limit: l.limit, used, remaining: l.limit - used, resetsAt };
       });
+  }
+
+  /** The clock a period counts on: wall time for minutes, the sandbox's for days and months. */
+  at(period: Period): number {
+    return period === 'minute' ? this.wallNow() : this.now();
   }
 
   /** Requests of `family` in the current window of `period` (0 once the window has renewed). */
   private used(family: QuotaFamily, period: Period): number {
     const w = this.usage.get(family)!.windows[period];
-    return w.start === windowOf(period, this.now()).start ? w.count : 0;
+    return w.start === windowOf(period, this.at(period)).start ? w.count : 0;
   }
 
   private clearCounts(): void {

@@ -20,6 +20,7 @@ export function rateLimitHeaders(s: WindowStatus): Record<string, string> {
 export function quotaRefusal(
   family: QuotaFamily,
   spent: WindowStatus,
+  /** Now on the clock the spent window counts on (QuotaMeter.at). */
   now: number,
 ): {
   body: Record<string, unknown>;
@@ -28,6 +29,6 @@ export function quotaRefusal(
   const renews = new Date(spent.resetsAt * 1000).toISOString();
   const message = `${PERIOD_WORD[spent.period]} request quota exceeded (${spent.limit} requests ${PER[spent.period]}); it renews at ${renews}`;
   const body = family === 'monitoring' || family === 'tokenUnlocks' ? { error: message, data: null } : { statusCode: 429, message };
-  const headers = { 'retry-after': String(Math.max(1, spent.resetsAt - now)), ...rateLimitHeaders({ ...spent, remaining: 0 }) };
+  const headers = { 'retry-after': String(Math.max(1, Math.ceil(spent.resetsAt - now))), ...rateLimitHeaders({ ...spent, remaining: 0 }) };
   return { body, headers };
 }

@@ -29,7 +29,7 @@ const ASSET_COLUMNS: readonly LiftedColumn[] = [
     name: 'market_cap_rank',
     kind: 'integer',
     from: lift.integer('market_cap.rank'),
-    description: 'Rank by market capitalisation within the class (1 = largest).',
+    description: 'Rank by market capitalisation across every asset class, as the service gives it (1 = largest).',
   },
   { name: 'market_cap_usd', kind: 'double', from: lift.double('market_cap.usd'), description: 'Market capitalisation in USD.' },
   {

@@ -1,5 +1,7 @@
 // `ds-mirror export <table-or-view> --format csv|parquet --out file`: streamed in batches, with a progress
 // bar on a terminal and one summary line at the end.
+import { extname } from 'node:path';
+import { ConfigError } from '../errors.js';
 import cliProgress from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliIo } from './io.js';
@@ -24,7 +26,7 @@ export function exportCommand(program: Command, io: CliIo): void {
     .action(
       async (relation: string, opts: { out: string; format?: ExportFormat; batchRows?: number; progress: boolean }, command: Command) => {
         const ctx = commandContext(command, io);
-        const format = opts.format ?? (opts.out.toLowerCase().endsWith('.parquet') ? 'parquet' : 'csv');
+        const format = opts.format ?? formatOf(opts.out);
         const store = await openConfiguredStore(ctx);
         const bar =
           opts.progress && io.stderr.isTTY
@@ -51,4 +53,15 @@ export function exportCommand(program: Command, io: CliIo): void {
         }
       },
     );
+}
+
+/**
+ * The format a file's extension names: .csv (or none) and .parquet. Any other extension (.xlsx, .json)
+ * is refused before any file is written: writing CSV into it would mislead whoever opens it.
+ */
+function formatOf(file: string): ExportFormat {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.parquet') return 'parquet';
+  if (ext === '.csv' || ext === '') return 'csv';
+  throw new ConfigError(`--out ${file}: ${ext} is not a format export writes; use .csv or .parquet, or name one with --format`);
 }

@@ -55,7 +55,7 @@ export const catalogTables: readonly TableSource[] = [
       type: "'Infrastructure' or 'Application'.",
       sector: 'Sector.',
       sparkline: 'Recent prices, comma-separated.',
-      market_cap_rank: 'Rank by market capitalisation.',
+      market_cap_rank: 'Rank by market capitalisation across every asset class (1 = largest).',
       market_cap_usd: 'Market capitalisation, USD.',
       market_cap_dominance: 'Share of the total market capitalisation, percent.',
       ...Object.fromEntries(Object.entries(pctNames).map(([k, v]) => [`market_cap_percent_change_${k}`, `Price change ${v}, percent.`])),

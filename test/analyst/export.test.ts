@@ -121,6 +121,17 @@ describe.each(dialects)('export on %s', (dialect) => {
     expect(n).toBe(rows);
   });
 
+  it('an extension it does not write (.xlsx) is refused: exit 2, one line, no file', async () => {
+    const file = join(dir, 'assets.xlsx');
+    let err = '';
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((err += s), true), isTTY: false }, env: {} };
+    const db = ['--db', t.url, ...(t.schema ? ['--db-schema', t.schema] : []), '--log-level', 'silent'];
+    const code = await main(['node', 'ds-mirror', ...db, 'export', 'v_assets', '--out', file], io as never);
+    expect([code, err.trim().split('\n').length]).toEqual([2, 1]);
+    expect(err).toMatch(/\.xlsx is not a format export writes; use \.csv or \.parquet/);
+    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+  });
+
   it('an unknown name is one clear error and writes no file', async () => {
     const file = join(dir, 'nothing.csv');
     await expect(exportRelation(t.store, { relation: 'v_nope', format: 'csv', file })).rejects.toThrow(/no table or view named "v_nope"/);

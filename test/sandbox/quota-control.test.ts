@@ -70,7 +70,11 @@ describe('refusals', () => {
 
   it('the watchdog flags a request served beyond a limit', () => {
     let t = 0;
-    const meter = new QuotaMeter(() => t, parseQuota('v1=1/min'));
+    const meter = new QuotaMeter(
+      () => t,
+      parseQuota('v1=1/min'),
+      () => t,
+    );
     expect(meter.admit('v1')).toEqual({ admitted: true });
     meter.record('v1');
     expect(meter.report().exceeded).toBe(false);
