@@ -4,8 +4,6 @@
 // its next run knows when the last full pass ran and which service the mirror holds.
 import type { Kysely } from 'kysely';
 import type { ColumnTypes, Dialect } from '../../src/store/types.js';
-import { DICTIONARY } from '../../src/dictionary/index.js';
-import { applyComments } from '../../src/dictionary/comments.js';
 
 const SERVICE = 'mirror:service';
 
@@ -51,11 +49,7 @@ export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Pro
       .execute();
   }
   await db.deleteFrom('stream_state').where('stream', 'like', '%:%').execute();
-  if (dialect === 'postgres')
-    await applyComments(
-      db,
-      DICTIONARY.filter((d) => d.name === 'pass_marks' || d.name === 'mirrored_service'),
-    );
+  // Their comments come with the repeatable objects (schema/repeatables.ts), after the migrations.
 }
 
 /** The checkpoint column's JSON (text on SQLite, and as the PostgreSQL driver is set to return it). */

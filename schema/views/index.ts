@@ -1,5 +1,6 @@
 // Every analyst view, in creation order (a view comes after the views it reads), and the statements
-// that (re)create them. Views hold no data: a migration that changes one drops and recreates them all.
+// that (re)create them. Views hold no data: they are repeatable objects (schema/repeatables.ts), made
+// again after the migrations whenever their definition changes.
 import { sql, type Kysely } from 'kysely';
 import { catalogViews } from './catalog-views.js';
 import { joinedViews } from './joined-views.js';
@@ -14,6 +15,11 @@ export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitorin
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {
   return `create view ${view.name} as\n${view.sql(d)}`;
+}
+
+/** Drops every analyst view, newest first (a view may read an older one). */
+export async function dropViews(db: Kysely<unknown>): Promise<void> {
+  for (const view of [...ANALYST_VIEWS].reverse()) await sql.raw(`drop view if exists ${view.name}`).execute(db);
 }
 
 /** Drops (newest first) and creates every analyst view; on PostgreSQL in one round trip. */

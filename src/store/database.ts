@@ -105,6 +105,12 @@ export interface QuotaHoldsTable {
   set_at: string;
 }
 
+export interface SchemaObjectsTable {
+  name: string;
+  definition_hash: string;
+  applied_at: string;
+}
+
 export interface PaceSlotsTable {
   family: string;
   next_at: string;
@@ -168,6 +174,7 @@ export interface Database {
   usage_ledger: UsageLedgerTable;
   quota_holds: QuotaHoldsTable;
   pace_slots: PaceSlotsTable;
+  schema_objects: SchemaObjectsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   alert_history: AlertHistoryTable;
   row_history: RowHistoryTable;

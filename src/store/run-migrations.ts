@@ -5,6 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { definitionHash, REPEATABLES } from '../../schema/repeatables.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { ColumnTypes, Dialect, Store } from './types.js';
 
@@ -49,7 +50,11 @@ export async function runMigrations(db: Kysely<any>, target: MigrationTarget, di
       // schema's (a shared database) it would never create the mirror's own.
       migrationTableSchema: target.schema ?? (await currentSchema(db, target.dialect)),
     });
+    // A migration may change a table the views read: they are dropped first and made again after.
+    const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
+    if (pending) await dropRepeatables(db, target.dialect);
     const { results = [], error } = await migrator.migrateToLatest();
+    if (error === undefined) await applyRepeatables(db, target.dialect);
     return {
       results: results.map((r) => ({ name: r.migrationName, status: r.status })),
       ...(error === undefined ? {} : { error }),
@@ -64,4 +69,48 @@ async function currentSchema(db: Kysely<any>, dialect: Dialect): Promise<string 
   if (dialect !== 'postgres') return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/** Drops the repeatable objects and forgets their hashes (a database without the ledger yet has none to forget). */
+async function dropRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  await exclusively(db, dialect, async (trx) => {
+    for (const r of REPEATABLES) await r.drop(trx);
+    if (await hasLedger(trx, dialect)) await trx.deleteFrom('schema_objects').execute();
+  });
+}
+
+/** Makes each repeatable object whose definition changed since it was last made (or never was). */
+async function applyRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  if (!(await hasLedger(db, dialect))) return; // migrations of another folder (a test's older release)
+  for (const r of REPEATABLES) {
+    const hash = definitionHash(r, dialect);
+    const stored = await db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
+    if (stored?.definition_hash === hash) continue;
+    await exclusively(db, dialect, async (trx) => {
+      await r.apply(trx, dialect);
+      const row = { definition_hash: hash, applied_at: new Date().toISOString() };
+      await trx
+        .insertInto('schema_objects')
+        .values({ name: r.name, ...row })
+        .onConflict((oc) => oc.column('name').doUpdateSet(row))
+        .execute();
+    });
+  }
+}
+
+/** One transaction that two processes opening the store at once never run together. */
+async function exclusively(db: Kysely<any>, dialect: Dialect, fn: (trx: Kysely<any>) => Promise<void>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('ds-mirror repeatable objects'))`.execute(trx);
+    await fn(trx);
+  });
+}
+
+/** Whether the current schema holds the ledger yet (not before migration 0030 ran). */
+async function hasLedger(db: Kysely<any>, dialect: Dialect): Promise<boolean> {
+  const found =
+    dialect === 'postgres'
+      ? await sql<{ t: string | null }>`select to_regclass('schema_objects')::text as t`.execute(db)
+      : await sql<{ t: string | null }>`select name as t from sqlite_master where type = 'table' and name = 'schema_objects'`.execute(db);
+  return found.rows[0]?.t != null;
 }

@@ -5,9 +5,14 @@ import type { Store, TableInfo } from './types.js';
 
 export type { ColumnInfo, ColumnKind, TableInfo } from './types.js';
 
-/** Bookkeeping that belongs to one database, not to the mirror: migration records and live leases. */
+/**
+ * Bookkeeping that belongs to one database, not to the mirror: migration records, the repeatable
+ * objects' ledger (each database makes its own views), live leases and the shared pace.
+ */
+const DATABASE_ONLY = new Set(['leases', 'schema_objects', 'pace_slots']);
+
 function isMirrorTable(name: string): boolean {
-  return !name.startsWith('kysely_migration') && name !== 'leases' && !name.startsWith('sqlite_');
+  return !name.startsWith('kysely_migration') && !DATABASE_ONLY.has(name) && !name.startsWith('sqlite_');
 }
 
 export async function listTables(store: Store): Promise<TableInfo[]> {

@@ -37,7 +37,7 @@ async function tableNames(store: Store): Promise<string[]> {
       : (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(store.db)).rows;
   return rows
     .map((r) => r.name)
-    .filter((n) => !n.startsWith('kysely_') && !n.startsWith('sqlite_') && n !== 'leases')
+    .filter((n) => !n.startsWith('kysely_') && !n.startsWith('sqlite_') && !['leases', 'schema_objects', 'pace_slots'].includes(n))
     .sort();
 }
 
