@@ -53,7 +53,12 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
   }
 
   if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, seen);
-  else if (resumeAt.start === null) ctx.logger.info('pass resumed from a checkpoint: removals are detected by the next full pass');
+  else if (resumeAt.start === null) {
+    // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
+    // it is the day's full pass, not one to start again from page 1; only its removals wait for the next.
+    ctx.logger.info('complete pass resumed from a checkpoint and finished: removals are detected by the next full pass');
+    await store.transaction((tx) => saveMark(tx, FULL_PASS, { fullAt: resumeAt.pass, highWater: null }));
+  }
   await fetchPendingDetails(ctx);
 }
 
