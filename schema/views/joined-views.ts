@@ -114,6 +114,12 @@ from monitoring_event_assets ea
     columns: [
       { name: 'view_id', kind: 'text', description: 'The monitoring view that matched.' },
       { name: 'view_name', kind: 'text', description: "The view's name: from v_monitoring_views, else as the webhook named it." },
+      {
+        name: 'view_label',
+        kind: 'text',
+        description:
+          "The view's name, unique: where several views share a name, it is followed by the first 8 characters of the view's id (`Governance (0b7c2a9e)`). Group by this, not by the name.",
+      },
       { name: 'event_id', kind: 'text', description: 'The matching event (v_events.id).' },
       { name: 'event_title', kind: 'text', description: "The event's headline, when the event is mirrored." },
       { name: 'importance', kind: 'text', description: "The event's importance." },
@@ -131,7 +137,18 @@ from monitoring_event_assets ea
     ],
     sql: (d) => {
       const matched = isoColumn(d, 'coalesce(a.matched_at, a.first_seen_at)');
-      return `select a.view_id, coalesce(v.name, a.view_name) as view_name, a.event_id, e.title as event_title,
+      const name = 'coalesce(v.name, a.view_name)';
+      // Names several views share (configured ones, and ones only webhooks named), for the unique label.
+      const repeated = `with repeated as (
+  select name from (
+    select coalesce(hv.name, h.view_name) as name, h.view_id from alert_history h left join monitoring_views hv on hv.id = h.view_id
+    union
+    select m.name, m.id from monitoring_views m where m.deleted_at is null
+  ) k group by name having count(distinct view_id) > 1)
+`;
+      return `${repeated}select a.view_id, ${name} as view_name,
+  case when ${name} in (select name from repeated) then ${name} || ' (' || substr(a.view_id, 1, 8) || ')' else ${name} end as view_label,
+  a.event_id, e.title as event_title,
   e.importance, ${lift.rankColumn('importance', IMPORTANCE)(d, 'e')} as importance_rank, a.development_id, a.source,
   ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
   ${isoColumn(d, 'a.first_seen_at')} as learned_at, a.delivery_id

@@ -133,6 +133,14 @@ const VIEW_COLUMNS: readonly LiftedColumn[] = [
   { name: 'slug', kind: 'text', from: lift.text('slug'), description: 'URL slug.' },
   { name: 'name', kind: 'text', from: lift.text('name'), description: 'The view’s name.' },
   {
+    name: 'view_label',
+    kind: 'text',
+    from: (_d, r) =>
+      `case when (select count(*) from monitoring_views o where o.deleted_at is null and o.name = ${r}.name) > 1 ` +
+      `then ${r}.name || ' (' || substr(${r}.id, 1, 8) || ')' else ${r}.name end`,
+    description: 'The name, unique: followed by the first 8 characters of the id where another view has the same name.',
+  },
+  {
     name: 'configuration_type',
     kind: 'text',
     from: lift.text('configurationType'),

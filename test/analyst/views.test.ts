@@ -52,6 +52,41 @@ describe('analyst views', () => {
     expect(only(a, b)).toEqual([]);
   });
 
+  it('labels views uniquely where names repeat, on both stores', async () => {
+    for (const t of [lite, pg]) {
+      // A second view under the name of the first (the real service has four called "Governance").
+      const [first] = (await t.store.db.selectFrom('monitoring_views').selectAll().limit(1).execute()) as Record<string, unknown>[];
+      const twin = { ...first!, id: 'ffffffff-0000-4000-8000-000000000001' };
+      await t.store.db.insertInto('monitoring_views').values(twin).execute();
+      await t.store.db
+        .insertInto('alert_history')
+        .values({ view_id: twin.id, event_id: 'twin-event', source: 'backfill', first_seen_at: new Date().toISOString() } as never)
+        .execute();
+      try {
+        const views = (await t.store.db.selectFrom('v_monitoring_views').select(['id', 'name', 'view_label']).execute()) as {
+          id: string;
+          name: string;
+          view_label: string;
+        }[];
+        expect(new Set(views.map((v) => v.name)).size).toBeLessThan(views.length);
+        expect(new Set(views.map((v) => v.view_label)).size).toBe(views.length);
+        for (const v of views) {
+          const shared = views.filter((o) => o.name === v.name).length > 1;
+          expect(v.view_label).toBe(shared ? `${v.name} (${v.id.slice(0, 8)})` : v.name);
+        }
+        const alerts = (await t.store.db.selectFrom('v_alerts').select(['view_id', 'view_label']).distinct().execute()) as {
+          view_id: string;
+          view_label: string;
+        }[];
+        expect(alerts.find((a) => a.view_id === twin.id)?.view_label).toBe(`${String(first!.name)} (ffffffff)`);
+        expect(new Set(alerts.map((a) => a.view_label)).size).toBe(new Set(alerts.map((a) => a.view_id)).size);
+      } finally {
+        await t.store.db.deleteFrom('alert_history').where('view_id', '=', twin.id).execute();
+        await t.store.db.deleteFrom('monitoring_views').where('id', '=', twin.id).execute();
+      }
+    }
+  });
+
   it('every view has the columns its definition declares, and the main views have rows', async () => {
     for (const view of ANALYST_VIEWS) {
       for (const t of [lite, pg]) {
