@@ -158,6 +158,37 @@ from alert_history a
     },
   },
   {
+    name: 'v_usage',
+    description:
+      'Requests per quota family and UTC day (every worker of this database together), beside the quotas the runs worked under, ' +
+      'and the month so far: "how much of my plan did I use" in plain SQL.',
+    columns: [
+      { name: 'family', kind: 'text', description: "Quota family: 'v1' (with charts), 'tokenUnlocks', 'monitoring' or 'open'." },
+      { name: 'day', kind: 'date', description: 'The UTC day.' },
+      { name: 'requests', kind: 'integer', description: 'Requests sent that day (usage_ledger).' },
+      { name: 'day_quota', kind: 'integer', description: 'The daily quota the runs of that day worked under; null for none.' },
+      { name: 'day_share', kind: 'double', description: 'requests / day_quota; null without a daily quota.' },
+      { name: 'month', kind: 'text', description: 'The calendar month, YYYY-MM.' },
+      { name: 'month_requests', kind: 'integer', description: 'Requests of the month up to and including this day.' },
+      { name: 'month_quota', kind: 'integer', description: 'The monthly quota the runs of that day worked under; null for none.' },
+      { name: 'month_share', kind: 'double', description: 'month_requests / month_quota; null without a monthly quota.' },
+    ],
+    sql: (d) => {
+      const dbl = doubleType(d);
+      const month = 'substr(l.day, 1, 7)';
+      const monthSoFar = `sum(l.requests) over (partition by l.family, ${month} order by l.day)`;
+      return `select l.family, ${d === 'sqlite' ? 'l.day' : 'cast(l.day as date)'} as day, l.requests,
+  q.per_day as day_quota,
+  case when q.per_day > 0 then cast(l.requests as ${dbl}) / q.per_day end as day_share,
+  ${month} as month,
+  cast(${monthSoFar} as ${d === 'sqlite' ? 'integer' : 'bigint'}) as month_requests,
+  q.per_month as month_quota,
+  case when q.per_month > 0 then cast(${monthSoFar} as ${dbl}) / q.per_month end as month_share
+from usage_ledger l
+  left join usage_quotas q on q.family = l.family and q.day = l.day`;
+    },
+  },
+  {
     name: 'v_changes',
     description:
       'Every kept previous version of a mirrored row (row_history): which table and key changed, how, and in which run. ' +

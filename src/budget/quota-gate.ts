@@ -24,6 +24,8 @@ export interface QuotaGateOptions {
 export class QuotaGate implements RequestGate {
   private readonly blocks = new Map<QuotaFamily, Block>();
   private readonly reserving = new Map<QuotaFamily, Promise<void>>();
+  /** The day each family's quotas were last recorded in the ledger by this gate. */
+  private readonly recorded = new Map<QuotaFamily, string>();
   /** Families refused in this process, with why: the run's one line per quota. */
   readonly refused = new Map<QuotaFamily, QuotaError>();
   private readonly clock: () => Date;
@@ -103,6 +105,12 @@ export class QuotaGate implements RequestGate {
       throw this.refuse(
         new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: hold.until, reason: hold.reason }),
       );
+    }
+    // The quotas this run works under, beside the counts (once a family per day and process).
+    const day = utcDay(now);
+    if (this.recorded.get(family) !== day) {
+      await this.opts.ledger.recordQuotas(family, this.quota(family), now);
+      this.recorded.set(family, day);
     }
     const got = await this.opts.ledger.reserve(family, this.blockSize, this.quota(family), now);
     if ('spent' in got) {

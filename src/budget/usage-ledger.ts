@@ -62,6 +62,16 @@ export class UsageLedger {
     return { granted: 0, spent: quota.perDay !== undefined ? 'day' : 'month', limit: quota.perDay ?? quota.perMonth ?? 0, used: NaN };
   }
 
+  /** Records the quotas a run works under, for the family and the day of `at` (v_usage shows them beside the counts). */
+  async recordQuotas(family: QuotaFamily, quota: FamilyQuota, at: Date): Promise<void> {
+    const row = { per_day: quota.perDay ?? null, per_month: quota.perMonth ?? null, set_at: at.toISOString() };
+    await this.store.db
+      .insertInto('usage_quotas')
+      .values({ family, day: utcDay(at), ...row })
+      .onConflict((oc) => oc.columns(['family', 'day']).doUpdateSet(row))
+      .execute();
+  }
+
   /** Gives back requests reserved on `day` and never sent. */
   async release(family: QuotaFamily, day: string, count: number): Promise<void> {
     if (count <= 0) return;

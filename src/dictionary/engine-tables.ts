@@ -95,6 +95,18 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'usage_quotas',
+    group: 'bookkeeping',
+    description: "The plan's quotas each run worked under, per quota family and UTC day: what `v_usage` sets the counts against.",
+    columns: {
+      family: 'Quota family.',
+      day: 'UTC day, YYYY-MM-DD.',
+      per_day: 'Requests a day the plan allows; null for no daily quota.',
+      per_month: 'Requests a calendar month the plan allows; null for no monthly quota.',
+      set_at: 'When a run last recorded them.',
+    },
+  },
+  {
     name: 'quota_holds',
     group: 'bookkeeping',
     description: 'Quotas the service itself said are spent (a 429 announcing it): nothing of that family is sent before `until`.',

@@ -105,6 +105,14 @@ export interface QuotaHoldsTable {
   set_at: string;
 }
 
+export interface UsageQuotasTable {
+  family: string;
+  day: string;
+  per_day: number | null;
+  per_month: number | null;
+  set_at: string;
+}
+
 export interface SchemaObjectsTable {
   name: string;
   definition_hash: string;
@@ -175,6 +183,7 @@ export interface Database {
   quota_holds: QuotaHoldsTable;
   pace_slots: PaceSlotsTable;
   schema_objects: SchemaObjectsTable;
+  usage_quotas: UsageQuotasTable;
   webhook_deliveries: WebhookDeliveriesTable;
   alert_history: AlertHistoryTable;
   row_history: RowHistoryTable;

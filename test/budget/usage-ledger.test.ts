@@ -121,6 +121,46 @@ for (const dialect of dialects) {
       await gate.settle();
     });
 
+    it("v_usage sets each day's requests beside the quotas the runs worked under, and sums the month so far", async () => {
+      let now = new Date('2026-09-29T10:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      const run = async (n: number, q: Quotas['v1']) => {
+        const gate = new QuotaGate({ ledger, quotas: quotas(q), clock: () => now, blockSize: 4 });
+        for (let i = 0; i < n; i++) await gate.admit('v1');
+        await gate.settle();
+      };
+      await run(7, { perMonth: 100, perDay: 20 });
+      now = new Date('2026-09-30T10:00:00Z');
+      await run(5, { perMonth: 100 });
+      now = new Date('2026-10-01T10:00:00Z'); // a new month
+      await run(3, { perMonth: 200 });
+      const rows = (await t.store.db
+        .selectFrom('v_usage' as never)
+        .selectAll()
+        .where('family' as never, '=', 'v1' as never)
+        .execute()) as Record<string, unknown>[];
+      const plain = rows
+        .map((r): Record<string, unknown> & { day: string } => ({ ...r, day: String(r.day).slice(0, 10) }))
+        .sort((a, b) => (a.day < b.day ? -1 : 1))
+        .map((r) => [
+          r.day,
+          Number(r.requests),
+          r.day_quota,
+          r.day_share,
+          r.month,
+          Number(r.month_requests),
+          Number(r.month_quota),
+          r.month_share,
+        ]);
+      expect(plain).toEqual([
+        ['2026-09-29', 7, 20, 0.35, '2026-09', 7, 100, 0.07],
+        ['2026-09-30', 5, null, null, '2026-09', 12, 100, 0.12],
+        ['2026-10-01', 3, null, null, '2026-10', 3, 200, 0.015],
+      ]);
+      // The view's sums are the ledger's.
+      expect((await ledger.usage('v1', new Date('2026-09-30T00:00:00Z'))).month).toBe(12);
+    });
+
     it('charges nothing for a request given back (it never reached the service)', async () => {
       const now = new Date('2026-09-02T10:00:00Z');
       const ledger = new UsageLedger(t.store);

@@ -33,6 +33,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
   quota_holds: { family: true, until: true, reason: true, set_at: true },
   pace_slots: { family: true, next_at: true },
   schema_objects: { name: true, definition_hash: true, applied_at: true },
+  usage_quotas: { family: true, day: true, per_day: true, per_month: true, set_at: true },
   webhook_deliveries: {
     id: true,
     view_id: true,
