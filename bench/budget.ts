@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { defaultJobs } from '../src/scheduler/default-jobs/index.js';
+import { defaultJobs } from '../src/scheduler/job-files.js';
 import { startSandbox } from '../sandbox/index.js';
 import { planQuotas, projectSchedule, QuotaGate, UsageLedger } from '../src/budget/index.js';
 import { allStreams, resolveStreams } from '../src/catalog/index.js';

@@ -88,6 +88,7 @@ export const fileSchema = z
       .strict(),
     timezone: z.string(),
     jobs: z.record(z.string(), z.object({ schedule: z.string(), enabled: z.boolean() }).partial().strict()),
+    jobsDir: z.string().min(1),
     metricsPort: z.number().int().min(0).max(65535),
     maxResponseBytes: z.number().int().min(1024),
     maxPagesPerList: z.number().int().min(1),
@@ -131,6 +132,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
       dbSchema: env.DS_DB_SCHEMA || undefined,
       logLevel: env.DS_LOG_LEVEL || undefined,
       timezone: env.DS_TIMEZONE || undefined,
+      jobsDir: env.DS_JOBS_DIR || undefined,
       ...(env.DS_MONITORING_VIEWS ? { monitoring: { ...file.monitoring, views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
     },
     ENV_NAMES,
@@ -246,6 +248,7 @@ const ENV_NAMES: Record<string, string> = {
   dbSchema: 'DS_DB_SCHEMA',
   logLevel: 'DS_LOG_LEVEL',
   timezone: 'DS_TIMEZONE',
+  jobsDir: 'DS_JOBS_DIR',
   'monitoring.views': 'DS_MONITORING_VIEWS',
 };
 const FLAG_NAMES: Record<string, string> = { baseUrl: '--base-url', db: '--db', dbSchema: '--db-schema', logLevel: '--log-level' };

@@ -13,4 +13,4 @@ export { syncSettings, type SettingsFlags } from './sync/settings.js';
 export type { Progress, SyncSettings } from './sync/context.js';
 export { startReceiver, loadSecrets, type Receiver, type ReceiverOptions } from './receiver/index.js';
 export { configureJobs, startDaemon, type Daemon, type DaemonOptions, type JobDef } from './scheduler/index.js';
-export { defaultJobs } from './scheduler/default-jobs/index.js';
+export { defaultJobs } from './scheduler/job-files.js';

@@ -2,7 +2,7 @@
 // what the configured schedule will use in a month and what that buys: how old each stream can get.
 // Exit 1 when the schedule does not fit the quotas (the ledger would stop its runs short).
 import type { Command } from 'commander';
-import { defaultJobs } from '../scheduler/default-jobs/index.js';
+import { jobDefinitions } from '../scheduler/job-files.js';
 import {
   budgetReport,
   planQuotas,
@@ -29,7 +29,7 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
     .action(async (flags: { json?: boolean; release?: string }, command: Command) => {
       const ctx = commandContext(command, io);
       if (flags.release !== undefined) return releaseHold(ctx, flags.release, io);
-      const jobs = configureJobs(defaultJobs, ctx.config.jobs, ctx.config.timezone).filter((j) => j.enabled);
+      const jobs = configureJobs(jobDefinitions(ctx.config.jobsDir), ctx.config.jobs, ctx.config.timezone).filter((j) => j.enabled);
       const schedule = jobs.map((job) => ({ job, streams: jobStreams(job) }));
       const store = await openConfiguredStore(ctx);
       try {

@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander';
 import type { Logger } from 'pino';
 import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
-import { defaultJobs } from '../scheduler/default-jobs/index.js';
+import { jobDefinitions } from '../scheduler/job-files.js';
 import { quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { requireService, type Config } from '../config.js';
@@ -59,7 +59,7 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
 /** Starts the jobs, the receiver and the HTTP endpoints, then waits for SIGTERM/SIGINT. */
 async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
   const ctx = commandContext(command, io);
-  const jobs = configureJobs(defaultJobs, ctx.config.jobs, ctx.config.timezone);
+  const jobs = configureJobs(jobDefinitions(ctx.config.jobsDir), ctx.config.jobs, ctx.config.timezone);
   const service = requireService(ctx.config);
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
   const store = await openConfiguredStore(ctx);

@@ -1,7 +1,7 @@
 // `ds-mirror jobs`: the scheduled jobs as configured (defaults from jobs/, the user's overrides), with
 // their next run times. A job whose streams are unknown is flagged here, before the daemon refuses it.
 import type { Command } from 'commander';
-import { defaultJobs } from '../scheduler/default-jobs/index.js';
+import { jobDefinitions } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
@@ -17,7 +17,7 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
     .action(async (flags: { next: number; json?: boolean }, command: Command) => {
       const ctx = commandContext(command, io);
       const { config } = ctx;
-      const jobs = configureJobs(defaultJobs, config.jobs, config.timezone);
+      const jobs = configureJobs(jobDefinitions(config.jobsDir), config.jobs, config.timezone);
       const problems: string[] = [];
       const rows = jobs.map((job) => {
         let problem: string | null = null;

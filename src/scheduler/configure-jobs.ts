@@ -1,4 +1,4 @@
-// The jobs as configured: the defaults from `default-jobs/` with the user's schedule and enabled overrides,
+// The jobs as configured: the job files (jobs/ and the user's jobsDir) with the config file's schedule and enabled overrides,
 // checked once at startup so a typo is one clear line, not a job that silently never runs.
 import { CronTime, validateCronExpression } from 'cron';
 import { ConfigError } from '../errors.js';
@@ -35,7 +35,8 @@ export function configureJobs(
           'use 5 fields (minute hour day-of-month month day-of-week) or 6 with seconds first',
       );
     }
-    return { ...def, schedule, enabled: override.enabled ?? def.enabled ?? true, timeZone };
+    if (def.timeZone !== undefined) checkTimeZone(def.timeZone);
+    return { ...def, schedule, enabled: override.enabled ?? def.enabled ?? true, timeZone: def.timeZone ?? timeZone };
   });
 }
 

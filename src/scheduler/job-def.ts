@@ -1,5 +1,5 @@
-// A scheduled job is data: a name, when it runs, which streams it covers and how. The defaults live in
-// `default-jobs/` (one file per job); users change a job's schedule or turn it off in configuration.
+// A scheduled job is data: a name, when it runs, which streams it covers and how. The defaults are the
+// JSON files of the top-level `jobs/` folder; a user's own are files in the folder `jobsDir` names.
 export interface JobDef {
   /** Stable name: the key of `jobs` overrides in the config file, a label in logs and metrics. */
   name: string;
@@ -12,4 +12,8 @@ export interface JobDef {
   mode: 'full' | 'incremental';
   /** Off unless configured on (default: on). */
   enabled?: boolean;
+  /** What the job buys: why it runs when it runs. */
+  why?: string;
+  /** IANA time zone of this job's schedule, over the configured `timezone`. */
+  timeZone?: string;
 }

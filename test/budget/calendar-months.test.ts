@@ -6,7 +6,7 @@ import { planQuotas } from '../../src/budget/plan-quotas.js';
 import { projectSchedule, type ScheduleEntry } from '../../src/budget/projection.js';
 import { firesOver } from '../../src/budget/schedule-fires.js';
 import { allStreams } from '../../src/catalog/index.js';
-import { defaultJobs } from '../../src/scheduler/default-jobs/index.js';
+import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { configureJobs, jobStreams } from '../../src/scheduler/index.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';

@@ -4,7 +4,7 @@
 // the schedule runs at each of its cron times, on the sandbox's clock, while the sandbox's data changes.
 // No request is refused, no quota exceeded, every run completes, and each stream is as fresh as promised.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultJobs } from '../../src/scheduler/default-jobs/index.js';
+import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { projectSchedule } from '../../src/budget/projection.js';
 import { QuotaGate } from '../../src/budget/quota-gate.js';

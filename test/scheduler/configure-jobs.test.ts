@@ -1,6 +1,6 @@
 // Job configuration: the shipped defaults, the user's overrides, and one clear error for each mistake.
 import { describe, expect, it } from 'vitest';
-import { defaultJobs } from '../../src/scheduler/default-jobs/index.js';
+import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { resolveStreams } from '../../src/catalog/index.js';
 import { ConfigError } from '../../src/errors.js';
 import { configureJobs, jobStreams, nextRuns } from '../../src/scheduler/index.js';
