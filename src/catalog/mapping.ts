@@ -12,6 +12,19 @@ export function pick(record: unknown, path: string): unknown {
   return value === undefined ? null : value;
 }
 
+/**
+ * A time field as the mirror writes every time: ISO 8601 UTC with milliseconds (`2025-05-31T18:56:10.000Z`),
+ * so on SQLite a lifted time equals the mirror's own and text order is time order. Not a time: kept as given.
+ */
+export function isoTimeOf(field: string): (record: any) => unknown {
+  return (record) => {
+    const value = record?.[field];
+    if (typeof value !== 'string') return value ?? null;
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+  };
+}
+
 const compiled = new WeakMap<ColumnMap, (record: unknown) => Row>();
 
 /** The row for a record; the column map is compiled once (paths split ahead, not per record). */

@@ -1,6 +1,7 @@
 // How monitoring records become rows: a view, an event, a development as its event lists it, and the
 // columns a development's fetched detail sets. A development is first known from its summary inside the
 // event: its row_hash is the summary's hash (the detail never decides a refetch).
+import { isoTimeOf } from './mapping.js';
 import type { ColumnMap, MappedTable } from './types.js';
 
 /** A view's record (`GET /monitoring/v2/monitoring-views/{id}`, in `data`): mirrored into monitoring_views. */
@@ -17,8 +18,8 @@ export const viewRecord = {
     team_shared: 'teamShared',
     is_owner: 'isOwner',
     match_count_24h: 'matchCount24h',
-    last_match_at: 'lastMatchAt',
-    evaluation_start_at: 'evaluationStartAt',
+    last_match_at: isoTimeOf('lastMatchAt'),
+    evaluation_start_at: isoTimeOf('evaluationStartAt'),
     asset_ids: 'assetIds',
     asset_sectors: 'assetSectors',
     asset_subsectors: 'assetSubsectors',
@@ -43,8 +44,8 @@ const SHARED = {
   governance: 'governance',
   intel_categories: 'intelCategories',
   intel_subcategories: 'intelSubcategories',
-  started_at: 'startedAt',
-  ended_at: 'endedAt',
+  started_at: isoTimeOf('startedAt'),
+  ended_at: isoTimeOf('endedAt'),
 } as const;
 
 export const eventRecord = {
@@ -58,8 +59,8 @@ export const eventRecord = {
     industry: 'industry',
     development_count: 'developmentCount',
     document_count: 'documentCount',
-    created_at: 'createdAt',
-    updated_at: 'updatedAt',
+    created_at: isoTimeOf('createdAt'),
+    updated_at: isoTimeOf('updatedAt'),
   },
 } as const satisfies MappedTable;
 
@@ -79,7 +80,7 @@ export const DETAIL_COLUMNS = {
   industry: 'industry',
   documents: 'documents',
   assets: 'assets',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  created_at: isoTimeOf('createdAt'),
+  updated_at: isoTimeOf('updatedAt'),
   event_id: 'event.id',
 } as const satisfies ColumnMap;

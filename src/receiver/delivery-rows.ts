@@ -50,7 +50,7 @@ function alertRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
     delivery_id: e.id,
     development_id: dev.id,
     // When the match happened (the delivery's timestamp) and the view's name, even for views not configured.
-    matched_at: e.timestamp,
+    matched_at: isoTime(e.timestamp),
     view_name: e.data.view.name,
   };
 }
@@ -74,9 +74,9 @@ function developmentRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
     intel_subcategories: dev.subcategory ?? [],
     documents: null,
     assets: null,
-    started_at: dev.started_at,
+    started_at: isoTime(dev.started_at),
     ended_at: dev.ended_at ?? null,
-    created_at: dev.created_at,
+    created_at: isoTime(dev.created_at),
     updated_at: null,
     detail_fetched_at: null,
     // Already JSON text (both dialects store a string as it is), serialised once for raw and hash.
@@ -86,4 +86,11 @@ function developmentRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
     synced_at: receivedAt,
     deleted_at: null,
   };
+}
+
+/** A time as the mirror writes every time (ISO 8601 UTC with milliseconds), so it joins the synced ones on SQLite. */
+function isoTime(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }

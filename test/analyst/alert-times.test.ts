@@ -71,6 +71,18 @@ describe.each(dialects)('alert times on %s', (dialect) => {
       expect(a.view_name).toBe(views.find((v) => v.id === a.view_id)!.name);
       expect(a.matched_at < a.learned_at).toBe(true);
     }
+    // One time form in the base tables too: a backfilled alert's match time joins its development's start.
+    const joined = await t.store.db
+      .selectFrom('alert_history as a')
+      .innerJoin('monitoring_developments as d', 'd.id', 'a.development_id')
+      .select((eb) => [
+        eb.fn.countAll().as('n'),
+        eb.fn.sum(eb.case().when('a.matched_at', '=', eb.ref('d.started_at')).then(1).else(0).end()).as('same'),
+      ])
+      .where('a.source', '=', 'backfill')
+      .executeTakeFirstOrThrow();
+    expect(Number(joined.n)).toBeGreaterThan(0);
+    expect(Number(joined.same)).toBe(Number(joined.n));
     const stored = (await t.store.db.selectFrom('alert_history').select(['view_name']).where('source', '=', 'backfill').execute()) as {
       view_name: string;
     }[];
