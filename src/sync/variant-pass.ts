@@ -71,8 +71,9 @@ class VariantPass {
     const failure = (await Promise.allSettled(this.writing)).find((o) => o.status === 'rejected');
     if (failure) throw failure.reason;
     if (this.run.progress.nextToRead() !== null) return; // stopped: the checkpoint holds its place
-    await forgetPagesAfter(this.ctx.store, this.stream.name, this.variant.name, this.lastPage);
-    await this.detectDeletes();
+    // A doubtful end (a page that lied) keeps the later pages' hashes: the next run's limits count on them.
+    const doubtful = await this.detectDeletes();
+    if (!doubtful) await forgetPagesAfter(this.ctx.store, this.stream.name, this.variant.name, this.lastPage);
   }
 
   private async readPages(): Promise<void> {
@@ -148,24 +149,26 @@ class VariantPass {
     this.ctx.progress.advance(this.stream.name, stats);
   }
 
-  private async detectDeletes(): Promise<void> {
+  /** Soft-deletes what a complete pass was not served; true when the list's end was in doubt (nothing deleted). */
+  private async detectDeletes(): Promise<boolean> {
     const { ctx, stream, variant } = this;
-    if (!stream.detectDeletes || this.run.start !== null) return;
+    if (!stream.detectDeletes || this.run.start !== null) return false;
     if (this.startPage !== 1) {
       ctx.logger.info({ variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
-      return;
+      return false;
     }
     await keepUncovered(ctx, stream, this.seen);
     const doubt = await endInDoubt(ctx, stream, variant, { lastPage: this.lastPage, lastCount: this.lastCount, seen: this.seen.size });
     if (doubt) {
       ctx.logger.warn({ variant: variant.name, doubt }, 'deletions held back: the end of the list is not consistent');
       ctx.stats.notice = doubt;
-      return;
+      return true;
     }
     // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
     const deleted = await softDelete(ctx, stream.table, stream.key, this.seen, variant.scope);
     const children = stream.child ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
     ctx.stats.deleted += deleted + children;
+    return false;
   }
 }
 

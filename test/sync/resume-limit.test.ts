@@ -30,5 +30,17 @@ for (const dialect of dialects) {
         await t.cleanup();
       }
     });
+
+    it("a first complete pass after the top-assets tier filled the table is not held to that tier's few pages", async () => {
+      const t = await openTestStore(dialect);
+      try {
+        expect((await syncOnce(t.store, sandbox, ['assets-top'])).streams[0]!.outcome).toBe('success');
+        const full = await syncOnce(t.store, sandbox, ['assets']);
+        expect([full.streams[0]!.outcome, full.streams[0]!.error ?? null]).toEqual(['success', null]);
+        expect((await liveRecords(t.store, assets.table, assets.key)).size).toBe(sandbox.records('assets').length);
+      } finally {
+        await t.cleanup();
+      }
+    });
   });
 }
