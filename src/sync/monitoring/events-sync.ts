@@ -15,6 +15,7 @@ import { fetchPendingDetails, refreshDetailEventRefs } from './development-detai
 import { eventChildren } from './event-rows.js';
 import { eventFilters } from '../../catalog/configured-filters.js';
 import { boundMillis, presentLimit, servicePresent } from '../time-bound.js';
+import { eventsToReread, rereadEvents } from './event-rereads.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 
@@ -52,6 +53,7 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
     }
   }
 
+  if (resumeAt.start !== null) await rereadNamedEvents(ctx, resumeAt.start, seen);
   if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, seen);
   else if (resumeAt.start === null) {
     // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
@@ -60,6 +62,14 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
     await store.transaction((tx) => saveMark(tx, FULL_PASS, { fullAt: resumeAt.pass, highWater: null }));
   }
   await fetchPendingDetails(ctx);
+}
+
+/** An incremental pass also re-reads, by id, the older events webhooks said changed (event-rereads.ts). */
+async function rereadNamedEvents(ctx: StreamContext, windowStart: string, seen: Set<string>): Promise<void> {
+  const ids = await eventsToReread(ctx, windowStart);
+  if (ids.length === 0) return;
+  await rereadEvents(ctx, ids, (records) => writePage(ctx, records, seen, null));
+  ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');
 }
 
 async function newPass(ctx: StreamContext): Promise<EventsCheckpoint> {
