@@ -2,23 +2,25 @@
 // and again (pg_terminate_backend, as a restart or failover does) in a database of this test's own:
 // a sync fails its streams cleanly and the next one completes the mirror; the daemon and its receiver
 // stay up, answer every delivery (200 or 503, never a refused connection) and store each one once.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import pino from 'pino';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { exportRelation } from '../../src/export/export-relation.js';
 import { configureJobs, startDaemon } from '../../src/scheduler/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import type { RunResult } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
+import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 
+let own: OwnDatabase;
 let admin: pg.Client;
 let url: string;
 let database: string;
@@ -48,19 +50,13 @@ function killer(ms: number): { stop(): Promise<number> } {
 }
 
 beforeAll(async () => {
-  admin = new pg.Client(inject('pgUrl'));
-  await admin.connect();
-  database = `conn_loss_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${database}`);
-  const u = new URL(inject('pgUrl'));
-  u.pathname = `/${database}`;
-  url = u.toString();
+  own = await createOwnDatabase('conn_loss');
+  ({ admin, url, name: database } = own);
   sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 4 });
 });
 afterAll(async () => {
   await sandbox?.close();
-  await admin?.query(`drop database if exists ${database} with (force)`).catch(() => {});
-  await admin?.end();
+  await own?.drop();
 });
 
 describe('connection loss on PostgreSQL', () => {

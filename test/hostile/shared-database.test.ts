@@ -1,33 +1,25 @@
 // A PostgreSQL database shared with others: another schema already holding Kysely's migration tables
 // does not stop the mirror from making its own, and a lock someone else holds on the deliveries table
 // bounds the wait: the delivery gets 503 (the sender retries), never a hang, and lands once released.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/receiver/index.js';
 import { openStore } from '../../src/store/index.js';
+import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 
-let admin: pg.Client;
+let own: OwnDatabase;
 let url: string;
-let database: string;
 const silent = pino({ level: 'silent' });
 
 beforeAll(async () => {
-  admin = new pg.Client(inject('pgUrl'));
-  await admin.connect();
-  database = `shared_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${database}`);
-  const u = new URL(inject('pgUrl'));
-  u.pathname = `/${database}`;
-  url = u.toString();
+  own = await createOwnDatabase('shared');
+  url = own.url;
 });
-afterAll(async () => {
-  await admin?.query(`drop database if exists ${database} with (force)`).catch(() => {});
-  await admin?.end();
-});
+afterAll(() => own?.drop());
 
 describe('a shared PostgreSQL database', () => {
   it("makes the mirror's own migration tables although another schema holds Kysely's", async () => {
