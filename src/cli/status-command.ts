@@ -62,7 +62,7 @@ async function streamRows(store: Store, totals: MirrorStats, now: number): Promi
       lastSuccess: state?.lastSuccessAt ?? null,
       lagSeconds: secondsSince(state?.lastSuccessAt ?? null, now),
       checkpoint: state?.checkpoint ?? null,
-      lastError: state?.lastError ?? null,
+      lastError: state?.lastError ?? (state?.lastNotice ? `notice: ${state.lastNotice}` : null),
       synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
       requests: t?.requests ?? 0,
       errors: t?.errors ?? 0,

@@ -22,6 +22,8 @@ export const engineTables: readonly TableSource[] = [
     group: 'bookkeeping',
     description: 'One row per stream of each run, with its counts.',
     columns: {
+      notice:
+        'Something a person should know that is not an error: deletions held back because the end of a list was in doubt, records dated in the future, parents with no record upstream.',
       run_id: 'The run (sync_runs.id).',
       stream: 'Stream name.',
       fetched: 'Records fetched.',
@@ -42,6 +44,7 @@ export const engineTables: readonly TableSource[] = [
     group: 'bookkeeping',
     description: 'Per stream: where the next run resumes and how the last one ended.',
     columns: {
+      last_notice: "The last run's notice (see sync_run_streams.notice); `status` shows it when there is no error.",
       stream: 'Stream name.',
       checkpoint: 'Where an unfinished pass resumes (JSON); null when the last pass completed.',
       last_success_at: 'When the stream last succeeded.',

@@ -33,6 +33,7 @@ export interface SyncRunStreamsTable {
   duration_ms: Counter;
   outcome: string;
   error: string | null;
+  notice: string | null;
 }
 
 export interface StreamStateTable {
@@ -40,6 +41,7 @@ export interface StreamStateTable {
   checkpoint: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  last_notice: string | null;
   last_run_id: number | null;
   updated_at: string;
 }

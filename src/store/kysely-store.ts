@@ -88,6 +88,7 @@ export class KyselyStore implements Store {
       checkpoint: row.checkpoint === null ? null : JSON.parse(row.checkpoint),
       lastSuccessAt: row.last_success_at,
       lastError: row.last_error,
+      lastNotice: row.last_notice,
       lastRunId: row.last_run_id,
     };
   }
@@ -106,10 +107,12 @@ export class KyselyStore implements Store {
       duration_ms: Math.round(stats.durationMs),
       outcome: stats.outcome,
       error: stats.error ?? null,
+      notice: stats.notice ?? null,
     };
     // The checkpoint is the last page's (saved in its transaction); last success is kept on a failure.
     const update = {
       last_error: stats.error ?? null,
+      last_notice: stats.notice ?? null,
       last_run_id: runId,
       updated_at: now,
       ...(stats.outcome === 'success' ? { last_success_at: now } : {}),

@@ -61,6 +61,8 @@ for (const dialect of dialects) {
         /rows of charts not deleted( \(\d+% of the list\))?: page \d+ held \d+ records, (yet page \d+ still served \d+|then \d+ when read again); the next complete pass decides/,
       );
       expect(await live()).toBe(before);
+      // Kept with the stream's state, so `status` says it too.
+      expect((await t.store.getState('charts'))?.lastNotice).toBe(stream.notice);
       const history = await t.store.db.selectFrom('row_history').select('change').where('table_name', '=', 'charts').execute();
       expect(history.filter((h) => h.change === 'deleted')).toEqual([]);
     });

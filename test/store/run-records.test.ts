@@ -71,6 +71,7 @@ for (const dialect of dialects) {
           duration_ms: 1235,
           outcome: 'success',
           error: null,
+          notice: null,
         },
         {
           run_id: runId,
@@ -86,6 +87,7 @@ for (const dialect of dialects) {
           duration_ms: 1235,
           outcome: 'failed',
           error: 'HTTP 503 after 5 attempts',
+          notice: null,
         },
       ]);
     });
@@ -99,6 +101,7 @@ for (const dialect of dialects) {
         checkpoint: { assetClass: 'token', page: 7 },
         lastSuccessAt: null,
         lastError: null,
+        lastNotice: null,
         lastRunId: null,
       });
 
@@ -123,6 +126,7 @@ for (const dialect of dialects) {
         checkpoint: { page: 3 },
         lastSuccessAt: done.lastSuccessAt,
         lastError: 'boom',
+        lastNotice: null,
         lastRunId: run2,
       });
     });
