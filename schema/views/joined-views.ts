@@ -175,7 +175,7 @@ from alert_history a
     ],
     sql: (d) => {
       const dbl = doubleType(d);
-      const month = 'substr(l.day, 1, 7)';
+      const month = 'substr(cast(l.day as text), 1, 7)'; // a date on PostgreSQL, text on SQLite
       const monthSoFar = `sum(l.requests) over (partition by l.family, ${month} order by l.day)`;
       return `select l.family, ${d === 'sqlite' ? 'l.day' : 'cast(l.day as date)'} as day, l.requests,
   q.per_day as day_quota,

@@ -25,6 +25,24 @@ export function isoTimeOf(field: string): (record: any) => unknown {
   };
 }
 
+const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * A date field as the mirror writes every date: `YYYY-MM-DD` (a PostgreSQL `date`, SQLite text in the same
+ * form). A value that starts with a date keeps that day (the service's own calendar day, even with a time and
+ * zone after it); another time is read as UTC; anything else is kept as given.
+ */
+export function isoDateOf(get: (record: unknown) => unknown): (record: unknown) => unknown {
+  return (record) => {
+    const value = get(record);
+    if (typeof value !== 'string') return value ?? null;
+    const day = DAY_PREFIX.exec(value);
+    if (day) return day[0];
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? value : new Date(ms).toISOString().slice(0, 10);
+  };
+}
+
 const compiled = new WeakMap<ColumnMap, (record: unknown) => Row>();
 
 /** The row for a record; the column map is compiled once (paths split ahead, not per record). */

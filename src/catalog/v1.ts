@@ -1,6 +1,6 @@
 // The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
 // precious: the real `/v1` has a monthly quota).
-import { firstOf, nested, same } from './mapping.js';
+import { firstOf, isoDateOf, nested, same } from './mapping.js';
 import type { ListStream, Paginator } from './types.js';
 
 /** The /v1 paginator: `page`/`limit` at the endpoint's largest page, records in `data`. */
@@ -226,7 +226,7 @@ export const marketStats: ListStream = {
   query: { order_by: 'id', order_dir: 'asc' },
   table: 'market_stats',
   key: ['id'],
-  columns: { id: 'id', date: firstOf('date', 'timestamp') },
+  columns: { id: 'id', date: isoDateOf(firstOf('date', 'timestamp')) },
   required: ['id', 'date'],
   detectDeletes: true,
   window: { startParam: 'start_date', field: 'date', format: 'date', defaultLookbackDays: 3 },
@@ -260,7 +260,7 @@ export const secFilings: ListStream = {
     company: 'company',
     form_type: firstOf('formType', 'form_type'),
     category: 'category',
-    filing_date: firstOf('filingDate', 'filing_date'),
+    filing_date: isoDateOf(firstOf('filingDate', 'filing_date')),
   },
   required: [],
   detectDeletes: true,

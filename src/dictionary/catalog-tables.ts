@@ -146,7 +146,7 @@ export const catalogTables: readonly TableSource[] = [
     group: '/v1 catalog',
     mirrored: true,
     description: 'Market statistics by day (`/v1/market-stats`); the measures are in raw, typed in v_market_stats_daily.',
-    columns: { id: 'Row id.', date: 'The day (YYYY-MM-DD text, as served).' },
+    columns: { id: 'Row id.', date: 'The day: a date on PostgreSQL, YYYY-MM-DD text on SQLite (a served time keeps its day).' },
   },
   {
     name: 'metrics',
@@ -165,7 +165,7 @@ export const catalogTables: readonly TableSource[] = [
       company: 'Filer name.',
       form_type: 'Form (e.g. 8-K).',
       category: 'Category of the form.',
-      filing_date: 'Day filed (YYYY-MM-DD text).',
+      filing_date: 'Day filed: a date on PostgreSQL, YYYY-MM-DD text on SQLite.',
     },
   },
   {

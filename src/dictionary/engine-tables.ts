@@ -92,7 +92,7 @@ export const engineTables: readonly TableSource[] = [
       'Requests sent to the service per quota family per UTC day, by every worker of this database: what `ds-mirror budget` counts against the plan.',
     columns: {
       family: "Quota family: 'v1' (with charts), 'tokenUnlocks', 'monitoring' or 'open' (keyless /v1 paths).",
-      day: 'UTC day, YYYY-MM-DD.',
+      day: 'UTC day: a date on PostgreSQL, YYYY-MM-DD text on SQLite.',
       requests:
         'Requests sent that day, retries included (blocks reserved by a running worker count until it gives back what it did not send).',
     },
@@ -103,7 +103,7 @@ export const engineTables: readonly TableSource[] = [
     description: "The plan's quotas each run worked under, per quota family and UTC day: what `v_usage` sets the counts against.",
     columns: {
       family: 'Quota family.',
-      day: 'UTC day, YYYY-MM-DD.',
+      day: 'UTC day: a date on PostgreSQL, YYYY-MM-DD text on SQLite.',
       per_day: 'Requests a day the plan allows; null for no daily quota.',
       per_month: 'Requests a calendar month the plan allows; null for no monthly quota.',
       set_at: 'When a run last recorded them.',
