@@ -45,7 +45,10 @@ describe.each(dialects)('dates on %s', (dialect) => {
         { id: 3, date: 'not a date', ...mirrored },
       ])
       .execute();
-    await t.store.db.insertInto('sec_filings').values({ accession_number: 'a-1', filing_date: '2025-04-02', ...mirrored }).execute();
+    await t.store.db
+      .insertInto('sec_filings')
+      .values({ accession_number: 'a-1', filing_date: '2025-04-02', ...mirrored })
+      .execute();
     await t.store.db.insertInto('usage_ledger').values({ family: 'v1', day: '2026-11-01', requests: 7 }).execute();
 
     expect((await t.store.migrate()).error).toBeUndefined();
