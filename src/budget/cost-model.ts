@@ -38,7 +38,7 @@ export async function runCost(store: Store, settings: SyncSettings, stream: Stre
   if (stream.kind === 'list') return { ...base, ...(await listCost(store, settings, stream, intervalDays)) };
   if (stream.kind === 'fanout') {
     const parents = await selectParents(store, stream, selectionFor(settings, stream));
-    return { ...base, requests: parents.length, atLeast: stream.pageSize !== undefined };
+    return { ...base, requests: parents.length, atLeast: stream.paginator !== undefined };
   }
   switch (stream.runner) {
     case 'monitoring-events':

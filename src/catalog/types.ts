@@ -13,7 +13,8 @@ export type ColumnMap = Readonly<Record<string, ColumnSource>>;
  * How a list pages. `page-number`: `page`/`limit` (the /v1 lists), ended by the first short page.
  * `single`: one request holds the whole list (paging is accepted and ignored, so never sent).
  */
-export type Paginator = { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number } | { type: 'single' };
+export type PageNumberPaginator = { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number };
+export type Paginator = PageNumberPaginator | { type: 'single' };
 
 /** What a run's settings may change in a list: the records per class of a partial (top) list. */
 export interface ListSettings {
@@ -110,8 +111,8 @@ export interface FanoutStream {
    * 'rows': the response holds many rows, replaced atomically per parent.
    */
   shape: 'record' | 'rows';
-  /** For 'rows': page through the parent's rows at this size (chart data); omit for one request. */
-  pageSize?: number;
+  /** For 'rows': page through the parent's rows (chart data), under the same loop guard as every list; omit for one request. */
+  paginator?: PageNumberPaginator;
   /** Turns a response into rows; `parent` carries the parent key for the child columns. */
   toRows: (response: any, parent: FanoutParent) => Row[];
   /** Values the user asked for in a column of the rows (metric-series' projects): those that no parent

@@ -1,6 +1,7 @@
 // Per-item endpoints under a mirrored list: fetched for a configured selection of parents only
 // (every asset is 133,000 requests on the real service), so each is opt-in.
 import { toRow, same } from './mapping.js';
+import { pageNumber } from './paginator.js';
 import type { ColumnMap, FanoutParent, FanoutStream } from './types.js';
 
 const byRank = { table: 'assets', key: 'id', idOrSlug: 'slug', orderBy: 'market_cap_rank' };
@@ -88,7 +89,7 @@ export const chartRows: FanoutStream = {
   table: 'chart_rows',
   key: ['chart_id', 'row_number'],
   shape: 'rows',
-  pageSize: 100_000,
+  paginator: pageNumber(100_000),
   toRows: (page: { data?: unknown[] }, p) => (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
   optIn: true,
 };

@@ -1,12 +1,8 @@
 // The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
 // precious: the real `/v1` has a monthly quota).
 import { firstOf, isoDateOf, nested, same } from './mapping.js';
-import type { ListStream, Paginator } from './types.js';
-
-/** The /v1 paginator: `page`/`limit` at the endpoint's largest page, records in `data`. */
-function pageNumber(pageSize: number): Paginator {
-  return { type: 'page-number', pageParam: 'page', limitParam: 'limit', pageSize };
-}
+import { pageNumber } from './paginator.js';
+import type { ListStream } from './types.js';
 
 const MARKET_CAP = [
   'rank',

@@ -2,15 +2,19 @@
 // limits. One record per parent is upserted when changed; many rows per parent are replaced whole, and only
 // when their content hash differs from the last write.
 import pLimit from 'p-limit';
-import type { FanoutParent, FanoutStream } from '../catalog/types.js';
+import type { FanoutParent, FanoutStream, PageNumberPaginator, Query } from '../catalog/types.js';
 import { ConfigError, errorAction } from '../errors.js';
 import { rowChanged } from '../store/changed-row.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
 import { contentHash } from '../content-hash.js';
+import { DEFAULT_MAX_PAGES_PER_LIST, PageGuard } from './page-guard.js';
+import { pages } from './pager.js';
 
 const BATCH = 100;
+/** One parent's rows are held together to be replaced in one transaction: this bounds the memory they take. */
+const MAX_ROWS_PER_PARENT = 1_000_000;
 
 /** What a fan-out's parents told the run: the requested values seen in their rows, the parents gone upstream. */
 interface ParentsSeen {
@@ -112,22 +116,39 @@ function reportMisses(ctx: StreamContext, stream: FanoutStream, parents: number,
 async function fetchParent(ctx: StreamContext, stream: FanoutStream, parent: FanoutParent): Promise<unknown> {
   const query = stream.query?.(parent, ctx.settings.fanout) ?? {};
   try {
-    if (!stream.pageSize) {
+    if (!stream.paginator) {
       ctx.stats.requests++;
       return await ctx.client.get(stream.path(parent), query);
     }
-    const data: unknown[] = [];
-    for (let page = 1; ; page++) {
-      ctx.stats.requests++;
-      const body = await ctx.client.get<{ data?: unknown[] }>(stream.path(parent), { ...query, page, limit: stream.pageSize });
-      const rows = Array.isArray(body?.data) ? body.data : [];
-      data.push(...rows);
-      if (rows.length < stream.pageSize) return { data };
-    }
+    return await fetchPagedParent(ctx, stream.path(parent), query, stream.paginator);
   } catch (error) {
     if (errorAction(error) === 'skip') return undefined;
     throw error;
   }
+}
+
+/**
+ * Every page of one parent's rows (replaced whole, so held together), through the pager and guard every list
+ * uses: a service that ignores `page` stops at the first repeated page instead of growing memory forever, and
+ * one parent holds at most MAX_ROWS_PER_PARENT rows.
+ */
+async function fetchPagedParent(ctx: StreamContext, path: string, query: Query, paging: PageNumberPaginator): Promise<{ data: unknown[] }> {
+  const { pageParam, limitParam, pageSize } = paging;
+  const maxPages = Math.min(ctx.settings.maxPagesPerList ?? DEFAULT_MAX_PAGES_PER_LIST, Math.ceil(MAX_ROWS_PER_PARENT / pageSize));
+  const guard = new PageGuard(path, maxPages, `at most ${MAX_ROWS_PER_PARENT} rows of one parent`);
+  const fetchPage = async (page: number) => {
+    ctx.stats.requests++;
+    const body = await ctx.client.get<{ data?: unknown[] }>(path, { ...query, [pageParam]: page, [limitParam]: pageSize });
+    const rows = Array.isArray(body?.data) ? body.data : [];
+    return { count: rows.length, rows };
+  };
+  const data: unknown[] = [];
+  for await (const { page, fetched } of pages({ fetchPage, pageSize, startPage: 1, expectedRows: 0, window: 1 })) {
+    // The whole page is its signature: rows of a series repeat (a run of zeros), whole pages do not.
+    guard.check(page, [fetched.count > 0 ? contentHash(JSON.stringify(fetched.rows)) : undefined]);
+    for (const row of fetched.rows) data.push(row);
+  }
+  return { data };
 }
 
 async function replaceRows(ctx: StreamContext, stream: FanoutStream, parent: FanoutParent, rows: Row[]): Promise<void> {

@@ -42,3 +42,46 @@ describe('paging loop', () => {
     }
   });
 });
+
+describe('paging loop in a fan-out', () => {
+  // One chart whose data endpoint ignores `page`: every page is the same 100,000 rows (a run of zeros, so
+  // rows repeat within a page too). Before the shared guard the fan-out asked for page after page forever.
+  const ZEROS = JSON.stringify({ data: Array.from({ length: 100_000 }, () => ({ value: 0 })) });
+  let loopServer: Server;
+  let loopUrl: string;
+  const dataPages: number[] = [];
+
+  beforeAll(async () => {
+    loopServer = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      res.setHeader('content-type', 'application/json');
+      if (u.pathname === '/v1/charts') return void res.end(JSON.stringify({ data: [{ id: 7, title: 'zeros', dashboards: [] }] }));
+      dataPages.push(Number(u.searchParams.get('page')));
+      res.end(ZEROS);
+    });
+    await new Promise<void>((resolve) => loopServer.listen(0, '127.0.0.1', resolve));
+    loopUrl = `http://127.0.0.1:${(loopServer.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => loopServer.close(() => resolve())));
+
+  it('stops chart rows whose pages repeat at the second page, replacing nothing', async () => {
+    const test = await openTestStore('sqlite');
+    try {
+      const result = await syncOnce(test.store, { url: loopUrl, apiKey: 'k' }, ['charts', 'chart-rows'], {
+        settings: { selection: { charts: { ids: ['7'] } } },
+      });
+      const rows = result.streams.find((s) => s.stream === 'chart-rows')!;
+      expect(rows.outcome).toBe('failed');
+      expect(rows.error).toMatch(/\/v1\/charts\/7\/data served the records of page 1 again on page 2: paging is ignored/);
+      expect(dataPages.slice(0, 2)).toEqual([1, 2]);
+      expect(dataPages.length).toBeLessThanOrEqual(3); // page 3 may be asked for before page 2 is checked
+      const held = await test.store.db
+        .selectFrom('chart_rows')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(held.n)).toBe(0);
+    } finally {
+      await test.cleanup();
+    }
+  });
+});
