@@ -54,6 +54,7 @@ describe.each(dialects)('data dictionary on %s', (dialect) => {
     expect((await listTables(t.store)).length).toBeGreaterThan(30);
   });
 
+  // PostgreSQL only: SQLite has no comments (its descriptions are published by `ds-mirror schema` and docs/schema.md).
   it.runIf(dialect === 'postgres')('PostgreSQL carries every description as a comment', async () => {
     const { rows } = await sql<{ relation: string; column: string | null; comment: string | null }>`
       select c.relname as relation, a.attname as "column", col_description(c.oid, a.attnum) as comment

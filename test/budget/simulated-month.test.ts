@@ -101,10 +101,10 @@ for (const dialect of dialects) {
       // The projection is what budget promised; the month kept close to it.
       expect(used).toBeLessThanOrEqual(projected * 1.1);
       expect(used).toBeGreaterThanOrEqual(projected * 0.5);
-      for (const f of projection.freshness) {
-        const seen = worstAge.get(f.stream);
-        if (seen !== undefined) expect(seen, f.stream).toBeLessThanOrEqual(f.maxAgeMs!);
-      }
+      // Streams run twice or more in the month have an age between runs: each stays within its promise.
+      const aged = projection.freshness.filter((f) => worstAge.has(f.stream));
+      expect(aged.length).toBeGreaterThan(3);
+      for (const f of aged) expect(worstAge.get(f.stream), f.stream).toBeLessThanOrEqual(f.maxAgeMs!);
       expect(projection.freshness.find((f) => f.stream === 'assets-top')?.maxAgeMs).toBe(12 * HOUR_MS);
       expect(projection.freshness.find((f) => f.stream === 'projects')?.maxAgeMs).toBe(24 * HOUR_MS);
     });

@@ -79,8 +79,9 @@ describe('assets', () => {
     if (key === 'supply.total') return; // not part of Asset: order checked by uniqueness and size only
     const expanded = await all(`/v1/assets?order_by=${key}&order_dir=asc&expand=market_cap,price`, 100);
     const vals = expanded.map(value);
+    // Nulls last: nothing but nulls after the first null (an empty tail when there is none).
     const firstNull = vals.indexOf(null);
-    if (firstNull >= 0) expect(vals.slice(firstNull).every((v) => v === null)).toBe(true);
+    expect(vals.slice(firstNull < 0 ? vals.length : firstNull).every((v) => v === null)).toBe(true);
     const nonNull = vals.filter((v) => v !== null) as (number | string)[];
     for (let i = 1; i < nonNull.length; i++) expect(nonNull[i - 1] <= nonNull[i]).toBe(true);
   });
