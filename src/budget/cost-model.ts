@@ -2,6 +2,7 @@
 // published sizes for what the mirror does not hold yet (then marked as an estimate). `intervalDays`
 // is the time since the stream's previous run: the growth a date window reads on top of its lookback.
 import { apiFamilyOf } from '../client/index.js';
+import { MONITORING_PAGE_SIZE } from '../catalog/monitoring.js';
 import type { ListStream, StreamDef } from '../catalog/types.js';
 import { detailsBacklog, DEFAULT_DETAILS } from '../sync/monitoring/development-details.js';
 import type { Store } from '../store/types.js';
@@ -25,7 +26,6 @@ export interface StreamCost {
 }
 
 const DAY_MS = 86_400_000;
-const MONITORING_PAGE = 100;
 const pagesFor = (rows: number, pageSize: number) => Math.floor(rows / pageSize) + 1;
 
 export function familyOf(stream: StreamDef): QuotaFamily {
@@ -99,7 +99,7 @@ async function eventsCost(store: Store, settings: SyncSettings, intervalDays: nu
   const lookbackDays = settings.lookbackDays['monitoring-events'] ?? 7;
   if (live === 0 && intervalDays === 0) {
     const details = Math.min(backlog.maxPerRun, PUBLISHED_MONITORING.detailsInScope);
-    return { requests: pagesFor(PUBLISHED_MONITORING.events, MONITORING_PAGE) + details, estimated: true };
+    return { requests: pagesFor(PUBLISHED_MONITORING.events, MONITORING_PAGE_SIZE) + details, estimated: true };
   }
   if (live === 0) {
     return {
@@ -117,16 +117,16 @@ async function eventsCost(store: Store, settings: SyncSettings, intervalDays: nu
   const perDay = (await countRows(store, 'monitoring_events', since)) / lookback;
   if (intervalDays > 0) return { requests: steadyEvents(settings, intervalDays, perDay, live, backlog), estimated: false };
   const { inScope } = await detailsBacklog(store, backlog);
-  return { requests: pagesFor(perDay * lookback, MONITORING_PAGE) + Math.min(backlog.maxPerRun, inScope), estimated: false };
+  return { requests: pagesFor(perDay * lookback, MONITORING_PAGE_SIZE) + Math.min(backlog.maxPerRun, inScope), estimated: false };
 }
 
 /** A scheduled run once the backlog has drained: its window, a share of the periodic full pass, new details. */
 function steadyEvents(settings: SyncSettings, intervalDays: number, eventsPerDay: number, events: number, backlog: DetailsBacklog): number {
   const lookback = settings.lookbackDays['monitoring-events'] ?? 7;
-  const windowPages = pagesFor(eventsPerDay * (lookback + intervalDays), MONITORING_PAGE);
+  const windowPages = pagesFor(eventsPerDay * (lookback + intervalDays), MONITORING_PAGE_SIZE);
   // Every fullPassEveryHours a run reads every event: spread over the runs in between.
   const fullShare = Math.min(1, (intervalDays * 24) / settings.monitoring.fullPassEveryHours);
-  const fullPages = fullShare * pagesFor(events, MONITORING_PAGE);
+  const fullPages = fullShare * pagesFor(events, MONITORING_PAGE_SIZE);
   const fresh = intervalDays * PUBLISHED_MONITORING.developmentsPerDay * PUBLISHED_MONITORING.highImportanceShare;
   return Math.ceil(windowPages + fullPages + Math.min(backlog.maxPerRun, fresh));
 }
