@@ -22,13 +22,11 @@ export async function dropViews(db: Kysely<unknown>): Promise<void> {
   for (const view of [...ANALYST_VIEWS].reverse()) await sql.raw(`drop view if exists ${view.name}`).execute(db);
 }
 
-/** Drops (newest first) and creates every analyst view; on PostgreSQL in one round trip. */
+/** Drops (newest first) and creates every analyst view, in one round trip where the store allows. */
 export async function recreateViews(db: Kysely<unknown>, d: ViewDialect): Promise<void> {
   const statements = [
     ...[...ANALYST_VIEWS].reverse().map((view) => `drop view if exists ${view.name}`),
     ...ANALYST_VIEWS.map((view) => createViewSql(view, d)),
   ];
-  // SQLite's driver prepares one statement at a time.
-  if (d === 'postgres') await sql.raw(statements.join(';\n')).execute(db);
-  else for (const statement of statements) await sql.raw(statement).execute(db);
+  await d.runAll(db, statements);
 }
