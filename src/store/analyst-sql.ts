@@ -47,6 +47,11 @@ export interface AnalystSql {
   /** Type names for casts (a bare decimal literal is numeric on PostgreSQL, which pg reads as text). */
   readonly doubleType: string;
   readonly integerType: string;
+  /**
+   * The columns of `table` read back, typed as the table types them, from a JSON object of them (`doc`,
+   * as a history trigger keeps a row): a join to add after the FROM item that holds `doc`, and each column.
+   */
+  typedRow(table: string, doc: string, alias: string): { join: string; column(name: string): string };
   /** A value as text (a key column). */
   asText(expr: string): string;
   /** A boolean setting read by a subquery, true when there is none. */

@@ -25,6 +25,10 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   weekOf: (e) => `date_trunc('week', ${e} at time zone 'UTC')::date`,
   doubleType: 'double precision',
   integerType: 'bigint',
+  typedRow: (table, doc, alias) => ({
+    join: `cross join lateral jsonb_populate_record(null::${table}, ${doc}) ${alias}`,
+    column: (name) => `${alias}.${name}`,
+  }),
   asText: (e) => `${e}::text`,
   onUnlessOff: (setting) => `coalesce(${setting}, true)`,
   rowTrigger: (t) => [

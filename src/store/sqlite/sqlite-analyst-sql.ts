@@ -28,6 +28,8 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   weekOf: (e) => `date(${e}, '-6 days', 'weekday 1')`,
   doubleType: 'real',
   integerType: 'integer',
+  // SQLite's values carry their own type: a value read back from JSON is the one the row held.
+  typedRow: (_table, doc) => ({ join: '', column: (name) => `json_extract(${doc}, ${jsonPath(name)})` }),
   asText: (e) => `cast(${e} as text)`,
   onUnlessOff: (setting) => `coalesce(${setting}, 1) = 1`,
   rowTrigger: (t) => [
