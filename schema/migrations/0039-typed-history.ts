@@ -1,14 +1,20 @@
 // Typed history (#24.5): row_history kept only the previous version's raw record, so an analyst asking
 // for an old price of a table without a typed view read JSON (camelCase keys on the monitoring services).
-// Each history trigger now also keeps the previous version's own columns (the typed ones, not raw and
-// the bookkeeping) in `typed_row`, a JSON object by column name, read back with the table's types by
-// the v_*_history views. Versions kept before this migration have none (null): their raw still holds them.
+// The history trigger of each table whose versions view reads the table's own columns now also keeps the
+// previous version's columns (the typed ones, not raw and the bookkeeping) in `typed_row`, a JSON object
+// by column name, read back with the table's types by the v_*_history views. Versions kept before this
+// migration, and those of tables whose views lift everything from raw, have none (null).
 // Frozen: this file reads the tables that have a history trigger (0013) and rewrites each trigger with
 // SQL of its own, so replaying it later gives the same schema whatever the code of the day.
 import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 
 const BOOKKEEPING = new Set(['raw', 'row_hash', 'first_seen_at', 'synced_at', 'deleted_at']);
+/**
+ * Tables whose versions view lifts every column from the kept raw: their typed columns would only repeat
+ * raw (measured: an assets version's columns are as large as its raw, doubling its history).
+ */
+const LIFTED_FROM_RAW = new Set(['assets', 'market_stats', 'projects', 'sec_filings', 'token_unlock_assets', 'monitoring_events']);
 
 interface HistoryTable {
   name: string;
@@ -80,7 +86,7 @@ end $$`,
 
 export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('row_history').addColumn('typed_row', t.json).execute();
-  for (const table of await historyTables(db, dialect)) {
+  for (const table of (await historyTables(db, dialect)).filter((h) => !LIFTED_FROM_RAW.has(h.name))) {
     for (const statement of REWRITE[dialect](table, insertSql(table, dialect))) await sql.raw(statement).execute(db);
   }
 }
