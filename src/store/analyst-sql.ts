@@ -5,7 +5,7 @@
 // JavaScript's toISOString writes), `timestamptz` / `date` on PostgreSQL.
 // Which object a dialect has: analyst-dialects.ts.
 import type { Kysely } from 'kysely';
-import type { Dialect, TableInfo } from './types.js';
+import type { TableInfo } from './types.js';
 
 /** What a JSON value is, as a test on `jsonType`'s result (`= 'number'`, `in ('array', 'object')`). */
 export type JsonTypeTests = Readonly<Record<'string' | 'number' | 'boolean' | 'container', string>>;
@@ -20,7 +20,6 @@ export interface RowTrigger {
 }
 
 export interface AnalystSql {
-  readonly dialect: Dialect;
   /** The type name of the JSON value at a dotted path of a JSON column `doc`. */
   jsonType(doc: string, path: string): string;
   /** The value at a path as a scalar (text on PostgreSQL). */

@@ -8,7 +8,6 @@ import { postgresTables } from './postgres-tables.js';
 const jsonPath = (path: string) => `'{${path.split('.').join(',')}}'`;
 
 export const POSTGRES_ANALYST_SQL: AnalystSql = {
-  dialect: 'postgres',
   jsonType: (doc, path) => `jsonb_typeof(${doc} #> ${jsonPath(path)})`,
   jsonScalar: (doc, path) => `(${doc} #>> ${jsonPath(path)})`,
   jsonValue: (doc, path) => `${doc} #> ${jsonPath(path)}`,

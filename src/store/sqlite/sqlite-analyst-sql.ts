@@ -9,7 +9,6 @@ const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
 const jsonPath = (path: string) => `'$.${path}'`;
 
 export const SQLITE_ANALYST_SQL: AnalystSql = {
-  dialect: 'sqlite',
   jsonType: (doc, path) => `json_type(${doc}, ${jsonPath(path)})`,
   jsonScalar: (doc, path) => `json_extract(${doc}, ${jsonPath(path)})`,
   jsonValue: (doc, path) => `json_extract(${doc}, ${jsonPath(path)})`,
