@@ -20,7 +20,7 @@ const MIRROR_COLUMNS = ['raw', 'row_hash', 'first_seen_at', 'synced_at', 'delete
 
 /** Tables with the mirrored columns (raw, row_hash, sync times) and a primary key, read from the database. */
 export async function mirroredTables(db: Kysely<unknown>, d: HistoryDialect): Promise<MirroredTable[]> {
-  const tables = await analystSql(d).listTables(db as Kysely<any>);
+  const tables = await analystSql(d).listTables(db);
   return tables
     .filter((t) => t.key.length > 0 && MIRROR_COLUMNS.every((c) => t.columns.some((col) => col.name === c)))
     .map((t) => ({ name: t.name, key: t.key }))

@@ -22,7 +22,7 @@ export type Lift = (d: ViewDialect, alias: string) => string;
 function typeOf(d: ViewDialect, alias: string, path: string): string {
   return d.jsonType(`${alias}.raw`, path);
 }
-function valueOf(d: ViewDialect, alias: string, path: string): string {
+function scalarOf(d: ViewDialect, alias: string, path: string): string {
   return d.jsonScalar(`${alias}.raw`, path);
 }
 
@@ -30,19 +30,19 @@ export const lift = {
   text:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${d.isJson.string} then ${valueOf(d, a, path)} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.string} then ${scalarOf(d, a, path)} end`,
   double:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.toDouble(valueOf(d, a, path))} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.toDouble(scalarOf(d, a, path))} end`,
   integer:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.toInteger(valueOf(d, a, path))} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.toInteger(scalarOf(d, a, path))} end`,
   boolean:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${d.isJson.boolean} then ${d.toBoolean(valueOf(d, a, path))} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.boolean} then ${d.toBoolean(scalarOf(d, a, path))} end`,
   json:
     (path: string): Lift =>
     (d, a) =>
@@ -51,22 +51,22 @@ export const lift = {
   unixTime:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.timeFromUnix(valueOf(d, a, path))} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.timeFromUnix(scalarOf(d, a, path))} end`,
   /** ISO 8601 text with a zone (monitoring and token-unlock times). */
   isoTime:
     (path: string): Lift =>
     (d, a) =>
-      d.timeFromText(valueOf(d, a, path), `${typeOf(d, a, path)} ${d.isJson.string}`),
+      d.timeFromText(scalarOf(d, a, path), `${typeOf(d, a, path)} ${d.isJson.string}`),
   /** A calendar date, `YYYY-MM-DD`. */
   date:
     (path: string): Lift =>
     (d, a) =>
-      d.dateFromText(valueOf(d, a, path), `${typeOf(d, a, path)} ${d.isJson.string}`),
+      d.dateFromText(scalarOf(d, a, path), `${typeOf(d, a, path)} ${d.isJson.string}`),
   /** An enumeration in its order, as a rank from 0; values outside it are null. */
   rank:
     (path: string, order: readonly string[]): Lift =>
     (d, a) =>
-      `case ${valueOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
+      `case ${scalarOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
   /** One of the table's own columns, as stored. */
   column:
     (name: string): Lift =>

@@ -58,9 +58,9 @@ export interface AnalystSql {
   /** The statements that create an AFTER UPDATE row trigger. */
   rowTrigger(t: RowTrigger): string[];
   /** Runs several statements (one round trip where the driver allows). */
-  runAll(db: Kysely<any>, statements: readonly string[]): Promise<void>;
+  runAll(db: Kysely<unknown>, statements: readonly string[]): Promise<void>;
   /** The tables of the current schema, read on the given connection (or transaction). */
-  listTables(db: Kysely<any>): Promise<TableInfo[]>;
+  listTables(db: Kysely<unknown>): Promise<TableInfo[]>;
   /** Whether the store keeps COMMENT ON (the data dictionary) on its tables and views. */
   readonly keepsComments: boolean;
 }

@@ -1,7 +1,8 @@
 // PostgreSQL's analyst-SQL fragments (the contract: analyst-sql.ts). JSON is jsonb read with #> / #>>;
 // times are timestamptz and dates date. A cast that would fail on a malformed value (a bad time text)
 // is guarded by the text's form, so it reads as null as on SQLite.
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../database.js';
 import type { AnalystSql } from '../analyst-sql.js';
 import { postgresTables } from './postgres-tables.js';
 
@@ -41,6 +42,6 @@ end $$`,
     `create trigger ${t.name} after update on ${t.table} for each row when (${t.when}) execute function ${t.name}()`,
   ],
   runAll: async (db, statements) => void (await sql.raw(statements.join(';\n')).execute(db)),
-  listTables: (db) => postgresTables(db),
+  listTables: (db) => postgresTables(db as Kysely<Database>),
   keepsComments: true,
 };

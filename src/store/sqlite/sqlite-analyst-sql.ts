@@ -1,7 +1,8 @@
 // SQLite's analyst-SQL fragments (the contract: analyst-sql.ts). JSON is text read with json_type /
 // json_extract; times are ISO 8601 UTC text with milliseconds, as toISOString writes them, so text
 // order is time order.
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../database.js';
 import type { AnalystSql } from '../analyst-sql.js';
 import { sqliteTables } from './sqlite-tables.js';
 
@@ -42,6 +43,6 @@ end`,
   async runAll(db, statements) {
     for (const statement of statements) await sql.raw(statement).execute(db);
   },
-  listTables: (db) => sqliteTables(db),
+  listTables: (db) => sqliteTables(db as Kysely<Database>),
   keepsComments: false,
 };
