@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { applyComments } from '../src/dictionary/comments.js';
 import { DICTIONARY } from '../src/dictionary/index.js';
+import { analystSql } from '../src/store/analyst-dialects.js';
 import type { Dialect } from '../src/store/types.js';
 import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from './views/index.js';
 
@@ -24,11 +25,14 @@ export interface Repeatable {
 export const REPEATABLES: readonly Repeatable[] = [
   {
     name: 'analyst-layer',
-    definition: (dialect) =>
-      [...ANALYST_VIEWS.map((v) => createViewSql(v, dialect)), dialect === 'postgres' ? JSON.stringify(DICTIONARY) : ''].join(';\n'),
+    definition(dialect) {
+      const d = analystSql(dialect);
+      return [...ANALYST_VIEWS.map((v) => createViewSql(v, d)), d.keepsComments ? JSON.stringify(DICTIONARY) : ''].join(';\n');
+    },
     async apply(db, dialect) {
-      await recreateViews(db, dialect);
-      if (dialect === 'postgres') await applyComments(db, DICTIONARY);
+      const d = analystSql(dialect);
+      await recreateViews(db, d);
+      if (d.keepsComments) await applyComments(db, DICTIONARY);
     },
     drop: (db) => dropViews(db),
   },

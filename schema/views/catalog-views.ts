@@ -169,7 +169,7 @@ export const catalogViews: readonly ViewSpec[] = [
     columns: ASSET_COLUMNS,
     history: true,
   }),
-  ...liftedView({ name: 'v_projects', description: 'Live `/v1` projects.', table: 'projects', columns: PROJECT_COLUMNS }),
+  ...liftedView({ name: 'v_projects', description: 'Live `/v1` projects.', table: 'projects', columns: PROJECT_COLUMNS, history: true }),
   ...liftedView({
     name: 'v_market_stats_daily',
     description: 'The daily market series from `/v1/market-stats`: one row per day, every measure a double.',
@@ -177,5 +177,11 @@ export const catalogViews: readonly ViewSpec[] = [
     columns: MARKET_STATS_COLUMNS,
     history: true,
   }),
-  ...liftedView({ name: 'v_sec_filings', description: 'Live SEC filings.', table: 'sec_filings', columns: SEC_FILING_COLUMNS }),
+  ...liftedView({
+    name: 'v_sec_filings',
+    description: 'Live SEC filings.',
+    table: 'sec_filings',
+    columns: SEC_FILING_COLUMNS,
+    history: true,
+  }),
 ];

@@ -6,12 +6,13 @@ import { catalogViews } from './catalog-views.js';
 import { joinedViews } from './joined-views.js';
 import type { ViewDialect } from './lift.js';
 import { monitoringViews } from './monitoring-views.js';
+import { tableHistoryViews } from './table-history-views.js';
 import type { ViewSpec } from './view.js';
 
 export type { ViewSpec, ViewColumn } from './view.js';
 export type { ValueKind, ViewDialect } from './lift.js';
 
-export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitoringViews, ...joinedViews];
+export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitoringViews, ...joinedViews, ...tableHistoryViews];
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {
   return `create view ${view.name} as\n${view.sql(d)}`;
@@ -22,13 +23,11 @@ export async function dropViews(db: Kysely<unknown>): Promise<void> {
   for (const view of [...ANALYST_VIEWS].reverse()) await sql.raw(`drop view if exists ${view.name}`).execute(db);
 }
 
-/** Drops (newest first) and creates every analyst view; on PostgreSQL in one round trip. */
+/** Drops (newest first) and creates every analyst view, in one round trip where the store allows. */
 export async function recreateViews(db: Kysely<unknown>, d: ViewDialect): Promise<void> {
   const statements = [
     ...[...ANALYST_VIEWS].reverse().map((view) => `drop view if exists ${view.name}`),
     ...ANALYST_VIEWS.map((view) => createViewSql(view, d)),
   ];
-  // SQLite's driver prepares one statement at a time.
-  if (d === 'postgres') await sql.raw(statements.join(';\n')).execute(db);
-  else for (const statement of statements) await sql.raw(statement).execute(db);
+  await d.runAll(db, statements);
 }

@@ -177,11 +177,11 @@ from alert_history a
       const dbl = doubleType(d);
       const month = 'substr(cast(l.day as text), 1, 7)'; // a date on PostgreSQL, text on SQLite
       const monthSoFar = `sum(l.requests) over (partition by l.family, ${month} order by l.day)`;
-      return `select l.family, ${d === 'sqlite' ? 'l.day' : 'cast(l.day as date)'} as day, l.requests,
+      return `select l.family, ${d.dateColumn('l.day')} as day, l.requests,
   q.per_day as day_quota,
   case when q.per_day > 0 then cast(l.requests as ${dbl}) / q.per_day end as day_share,
   ${month} as month,
-  cast(${monthSoFar} as ${d === 'sqlite' ? 'integer' : 'bigint'}) as month_requests,
+  cast(${monthSoFar} as ${d.integerType}) as month_requests,
   q.per_month as month_quota,
   case when q.per_month > 0 then cast(${monthSoFar} as ${dbl}) / q.per_month end as month_share
 from usage_ledger l

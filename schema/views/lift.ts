@@ -1,11 +1,9 @@
-// How a view lifts one field of `raw` into a typed column, per dialect. Every lift checks the JSON type
-// first, so a malformed value reads as null on both stores (a bare cast would give 0 on SQLite and an
-// error on PostgreSQL). Times come out as one representation per store: ISO 8601 UTC text with
-// milliseconds on SQLite (`2025-05-31T18:56:10.000Z`, what JavaScript's toISOString writes), and
-// `timestamptz` / `date` on PostgreSQL.
-import type { Dialect } from '../../src/store/types.js';
+// How a view lifts one field of `raw` into a typed column. Every lift checks the JSON type first, so a
+// malformed value reads as null on both stores (a bare cast would give 0 on SQLite and an error on
+// PostgreSQL). The SQL of each step comes from the store's analyst-SQL dialect (src/store/analyst-sql.ts).
+import type { AnalystSql } from '../../src/store/analyst-sql.js';
 
-export type ViewDialect = Dialect;
+export type ViewDialect = AnalystSql;
 
 /** What a view column holds, the same on both stores (PostgreSQL type / SQLite storage in comments). */
 export type ValueKind =
@@ -20,69 +18,55 @@ export type ValueKind =
 /** SQL for one dialect, given the alias of the row being read. */
 export type Lift = (d: ViewDialect, alias: string) => string;
 
-export const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
-
-function sqlitePath(path: string): string {
-  return `'$.${path}'`;
-}
-function pgPath(path: string): string {
-  return `'{${path.split('.').join(',')}}'`;
-}
-/** The JSON value's type name: SQLite json_type / PostgreSQL jsonb_typeof. */
+/** The JSON value's type name, and the value as a scalar, at a path of the row's `raw`. */
 function typeOf(d: ViewDialect, alias: string, path: string): string {
-  return d === 'sqlite' ? `json_type(${alias}.raw, ${sqlitePath(path)})` : `jsonb_typeof(${alias}.raw #> ${pgPath(path)})`;
+  return d.jsonType(`${alias}.raw`, path);
 }
-/** The value itself: a scalar on SQLite, text on PostgreSQL. */
-function valueOf(d: ViewDialect, alias: string, path: string): string {
-  return d === 'sqlite' ? `json_extract(${alias}.raw, ${sqlitePath(path)})` : `(${alias}.raw #>> ${pgPath(path)})`;
+function scalarOf(d: ViewDialect, alias: string, path: string): string {
+  return d.jsonScalar(`${alias}.raw`, path);
 }
-const NUMBER = { sqlite: `in ('integer', 'real')`, postgres: `= 'number'` } as const;
 
 export const lift = {
   text:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} = ${d === 'sqlite' ? `'text'` : `'string'`} then ${valueOf(d, a, path)} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.string} then ${scalarOf(d, a, path)} end`,
   double:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `cast(${valueOf(d, a, path)} as real)` : `${valueOf(d, a, path)}::double precision`} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.toDouble(scalarOf(d, a, path))} end`,
   integer:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `cast(round(${valueOf(d, a, path)}) as integer)` : `round(${valueOf(d, a, path)}::numeric)::bigint`} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.toInteger(scalarOf(d, a, path))} end`,
   boolean:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} in ('true', 'false'${d === 'postgres' ? `, 'boolean'` : ''}) then ${d === 'sqlite' ? valueOf(d, a, path) : `${valueOf(d, a, path)}::boolean`} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.boolean} then ${d.toBoolean(scalarOf(d, a, path))} end`,
   json:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} in ('array', 'object') then ${d === 'sqlite' ? valueOf(d, a, path) : `${a}.raw #> ${pgPath(path)}`} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.container} then ${d.jsonValue(`${a}.raw`, path)} end`,
   /** Unix seconds (the `/v1` services' times). */
   unixTime:
     (path: string): Lift =>
     (d, a) =>
-      `case when ${typeOf(d, a, path)} ${NUMBER[d]} then ${d === 'sqlite' ? `strftime(${ISO_FORMAT}, ${valueOf(d, a, path)}, 'unixepoch')` : `to_timestamp(${valueOf(d, a, path)}::double precision)`} end`,
+      `case when ${typeOf(d, a, path)} ${d.isJson.number} then ${d.timeFromUnix(scalarOf(d, a, path))} end`,
   /** ISO 8601 text with a zone (monitoring and token-unlock times). */
   isoTime:
     (path: string): Lift =>
     (d, a) =>
-      d === 'sqlite'
-        ? `strftime(${ISO_FORMAT}, ${lift.text(path)(d, a)})`
-        : `case when ${valueOf(d, a, path)} ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}' and ${typeOf(d, a, path)} = 'string' then ${valueOf(d, a, path)}::timestamptz end`,
+      d.timeFromText(scalarOf(d, a, path), `${typeOf(d, a, path)} ${d.isJson.string}`),
   /** A calendar date, `YYYY-MM-DD`. */
   date:
     (path: string): Lift =>
     (d, a) =>
-      d === 'sqlite'
-        ? `date(${lift.text(path)(d, a)})`
-        : `case when ${valueOf(d, a, path)} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${typeOf(d, a, path)} = 'string' then ${valueOf(d, a, path)}::date end`,
+      d.dateFromText(scalarOf(d, a, path), `${typeOf(d, a, path)} ${d.isJson.string}`),
   /** An enumeration in its order, as a rank from 0; values outside it are null. */
   rank:
     (path: string, order: readonly string[]): Lift =>
     (d, a) =>
-      `case ${valueOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
+      `case ${scalarOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
   /** One of the table's own columns, as stored. */
   column:
     (name: string): Lift =>
@@ -105,20 +89,20 @@ export const IMPORTANCE = ['not-important', 'low', 'medium', 'high'] as const;
 
 /** The double type's name (a bare decimal literal is numeric on PostgreSQL, which pg reads as text). */
 export function doubleType(d: ViewDialect): string {
-  return d === 'sqlite' ? 'real' : 'double precision';
+  return d.doubleType;
 }
 
 /** The UTC calendar day of a time (already in the store's form). */
 export function dayOf(d: ViewDialect, expr: string): string {
-  return d === 'sqlite' ? `date(${expr})` : `(${expr} at time zone 'UTC')::date`;
+  return d.dayOf(expr);
 }
 
 /** The Monday that starts the ISO week of a time. */
 export function weekOf(d: ViewDialect, expr: string): string {
-  return d === 'sqlite' ? `date(${expr}, '-6 days', 'weekday 1')` : `date_trunc('week', ${expr} at time zone 'UTC')::date`;
+  return d.weekOf(expr);
 }
 
 /** A stored time column normalised to the store's one form (SQLite text as toISOString writes it). */
 export function isoColumn(d: ViewDialect, expr: string): string {
-  return d === 'sqlite' ? `strftime(${ISO_FORMAT}, ${expr})` : expr;
+  return d.time(expr);
 }

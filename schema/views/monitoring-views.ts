@@ -128,6 +128,24 @@ const DEVELOPMENT_COLUMNS: readonly LiftedColumn[] = [
   },
 ];
 
+/** The developments table's columns DEVELOPMENT_COLUMNS read (its versions view reads them from typed_row). */
+const DEVELOPMENT_TABLE_COLUMNS = [
+  'id',
+  'event_id',
+  'title',
+  'summary',
+  'importance',
+  'verified',
+  'actionable',
+  'intel_categories',
+  'documents',
+  'started_at',
+  'ended_at',
+  'created_at',
+  'updated_at',
+  'detail_fetched_at',
+] as const;
+
 const VIEW_COLUMNS: readonly LiftedColumn[] = [
   { name: 'id', kind: 'text', from: lift.text('id'), column: 'id', description: 'Monitoring view id (UUID).' },
   { name: 'slug', kind: 'text', from: lift.text('slug'), description: 'URL slug.' },
@@ -186,6 +204,7 @@ export const monitoringViews: readonly ViewSpec[] = [
     description: 'Live assets with token-unlock coverage and their schedule span.',
     table: 'token_unlock_assets',
     columns: TOKEN_UNLOCK_COLUMNS,
+    history: true,
   }),
   ...liftedView({
     name: 'v_events',
@@ -199,11 +218,15 @@ export const monitoringViews: readonly ViewSpec[] = [
     description: 'Live monitoring developments (the updates inside an event).',
     table: 'monitoring_developments',
     columns: DEVELOPMENT_COLUMNS,
+    history: true,
+    tableColumns: DEVELOPMENT_TABLE_COLUMNS,
   }),
   ...liftedView({
     name: 'v_monitoring_views',
     description: 'Monitoring views the mirror is configured to follow.',
     table: 'monitoring_views',
     columns: VIEW_COLUMNS,
+    history: true,
+    tableColumns: ['id', 'name'], // view_label
   }),
 ];

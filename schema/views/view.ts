@@ -16,6 +16,8 @@ export interface ViewSpec {
   description: string;
   columns: readonly ViewColumn[];
   sql(d: ViewDialect): string;
+  /** For a versions view: the mirrored table whose versions it shows. */
+  versionsOf?: string;
 }
 
 export interface LiftedColumn extends ViewColumn {
@@ -35,12 +37,52 @@ export interface LiftedViewOptions {
   columns: readonly LiftedColumn[];
   /** Also build `<name>_history`: every kept version with valid_from / valid_to. */
   history?: boolean;
+  /** The table's own columns that lifts read (lift.column): previous versions read them from row_history.typed_row. */
+  tableColumns?: readonly string[];
 }
 
 const BOOKKEEPING: readonly ViewColumn[] = [
   { name: 'first_seen_at', kind: 'timestamp', description: 'When the mirror first stored this record.' },
   { name: 'synced_at', kind: 'timestamp', description: 'When the mirror last wrote this record (its current content dates from then).' },
 ];
+
+/** What every versions view adds to a version's columns. */
+export const VERSION_COLUMNS: readonly ViewColumn[] = [
+  { name: 'valid_from', kind: 'timestamp', description: 'When this version was written.' },
+  { name: 'valid_to', kind: 'timestamp', description: 'When it was replaced or deleted; null for the current version.' },
+  { name: 'change', kind: 'text', description: "What ended this version: 'updated', 'deleted', or null for the current version." },
+  { name: 'run_id', kind: 'integer', description: 'The sync run in progress when this version was written (sync_runs.id).' },
+  {
+    name: 'ended_by_run_id',
+    kind: 'integer',
+    description: 'The sync run that replaced or deleted this version (sync_runs.id); null for the current version.',
+  },
+];
+
+/** VERSION_COLUMNS of a live row (alias `r` of its table) and of a previous version (a row of previousVersions). */
+export function currentVersion(d: ViewDialect, r: string): string {
+  return (
+    `${isoColumn(d, `${r}.synced_at`)} as valid_from, null as valid_to, null as change,\n` +
+    `  (select max(s.id) from sync_runs s where s.started_at <= ${r}.synced_at) as run_id, null as ended_by_run_id`
+  );
+}
+export function previousVersion(d: ViewDialect, r: string): string {
+  return `${isoColumn(d, `${r}.valid_from`)}, ${isoColumn(d, `${r}.valid_to`)}, ${r}.change, ${r}.run_id, ${r}.ended_by_run_id`;
+}
+
+/**
+ * The previous versions of `table` kept in row_history, as rows with the table's own `columns` (typed as
+ * the table types them, read back from typed_row: null for versions kept before migration 0039), raw,
+ * and each version's validity and runs.
+ */
+export function previousVersions(d: ViewDialect, table: string, columns: readonly string[]): string {
+  const typed = d.typedRow(table, 'h.typed_row', 'p');
+  return (
+    `select ${columns.map((c) => `${typed.column(c)} as ${c}`).join(', ')},\n` +
+    `    h.raw, h.valid_from, h.valid_to, h.change, h.run_id, h.ended_by_run_id\n` +
+    `  from row_history h${typed.join ? ` ${typed.join}` : ''}\n  where h.table_name = '${table}'`
+  );
+}
 
 function selectList(columns: readonly LiftedColumn[], d: ViewDialect, alias: string, fromRaw = false): string {
   return columns.map((c) => `${c.column && !fromRaw ? `${alias}.${c.column}` : c.from(d, alias)} as ${c.name}`).join(',\n  ');
@@ -59,23 +101,19 @@ export function liftedView(o: LiftedViewOptions): ViewSpec[] {
   if (!o.history) return [live];
   const versions: ViewSpec = {
     name: `${o.name}_history`,
+    versionsOf: o.table,
     description:
       `Every kept version of ${o.table}: the current live rows (valid_to null) and the previous versions ` +
       `kept in row_history. As of a time T: valid_from <= T and (valid_to is null or valid_to > T).`,
-    columns: [
-      ...o.columns,
-      { name: 'valid_from', kind: 'timestamp', description: 'When this version was written.' },
-      { name: 'valid_to', kind: 'timestamp', description: 'When it was replaced or deleted; null for the current version.' },
-      { name: 'change', kind: 'text', description: "What ended this version: 'updated', 'deleted', or null for the current version." },
-      { name: 'run_id', kind: 'integer', description: 'The sync run in progress when this version was written (sync_runs.id).' },
-    ],
+    columns: [...o.columns, ...VERSION_COLUMNS],
     sql: (d) =>
-      `select\n  ${selectList(o.columns, d, 'r')},\n  ${isoColumn(d, 'r.synced_at')} as valid_from, null as valid_to, null as change,\n` +
-      `  (select max(s.id) from sync_runs s where s.started_at <= r.synced_at) as run_id\n` +
+      `select\n  ${selectList(o.columns, d, 'r')},\n  ${currentVersion(d, 'r')}\n` +
       `from ${o.table} r\nwhere r.deleted_at is null\n` +
       `union all\n` +
-      `select\n  ${selectList(o.columns, d, 'r', true)},\n  ${isoColumn(d, 'r.valid_from')}, ${isoColumn(d, 'r.valid_to')}, r.change, r.run_id\n` +
-      `from row_history r\nwhere r.table_name = '${o.table}'`,
+      `select\n  ${selectList(o.columns, d, 'r', true)},\n  ${previousVersion(d, 'r')}\n` +
+      (o.tableColumns
+        ? `from (${previousVersions(d, o.table, o.tableColumns)}) r`
+        : `from row_history r\nwhere r.table_name = '${o.table}'`),
   };
   return [live, versions];
 }

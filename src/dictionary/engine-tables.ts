@@ -184,6 +184,8 @@ export const engineTables: readonly TableSource[] = [
       table_name: 'The mirrored table.',
       row_key: "The row's primary key as text (several key columns joined by '|').",
       raw: 'The previous version as received (JSON).',
+      typed_row:
+        "The previous version's own columns (not raw and the bookkeeping) as a JSON object by column name, read back typed by the v_*_history views; null for versions kept before migration 0039 and for the tables whose versions view lifts every column from raw (assets, market_stats, projects, sec_filings, token_unlock_assets, monitoring_events).",
       row_hash: 'Its hash.',
       first_seen_at: 'When the mirror first stored the record.',
       valid_from: 'When this version was written.',

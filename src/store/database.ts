@@ -155,6 +155,8 @@ export interface RowHistoryTable {
   table_name: string;
   row_key: string;
   raw: string;
+  /** The previous version's own columns as JSON (migration 0039); null before it and where the views lift from raw. */
+  typed_row: string | null;
   row_hash: string;
   first_seen_at: string;
   valid_from: string;

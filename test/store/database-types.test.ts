@@ -70,6 +70,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     table_name: true,
     row_key: true,
     raw: true,
+    typed_row: true,
     row_hash: true,
     first_seen_at: true,
     valid_from: true,

@@ -1,0 +1,89 @@
+// Versions views of the mirrored tables that no lifted view covers (#24.5): every kept version of the
+// table with its own typed columns (as the table types them) and the runs that wrote and ended it (its
+// raw record: v_changes). Previous versions read their columns from row_history.typed_row, kept since
+// migration 0039 (null before it: raw alone holds them). Tables with a lifted view have `<view>_history`.
+// test/analyst/typed-history.test.ts checks these columns against the tables of a migrated store.
+import type { ValueKind } from './lift.js';
+import { currentVersion, previousVersion, previousVersions, VERSION_COLUMNS, type ViewSpec } from './view.js';
+
+/** Each table's own columns (not raw and the bookkeeping), in the table's order, with their kinds. */
+const TABLES: Readonly<Record<string, Readonly<Record<string, ValueKind>>>> = {
+  asset_market_cap: { asset_id: 'integer' },
+  asset_markets: {
+    asset_id: 'integer',
+    volume_24h: 'double',
+    ath: 'double',
+    ath_date: 'integer',
+    ath_change_percentage: 'double',
+    total_open_interest: 'double',
+    total_liquidations: 'double',
+    updated_at: 'integer',
+    asset_code: 'text',
+    asset_slug: 'text',
+  },
+  asset_ohlcv: {
+    asset_id: 'integer',
+    open: 'double',
+    high: 'double',
+    low: 'double',
+    close: 'double',
+    volume: 'double',
+    updated_at: 'integer',
+    asset_code: 'text',
+    asset_slug: 'text',
+  },
+  asset_price: { asset_id: 'integer' },
+  asset_supply: { asset_id: 'integer' },
+  asset_transparency: { asset_id: 'integer', rating_id: 'integer' },
+  chains: { id: 'integer', slug: 'text', title: 'text', updated_at: 'integer' },
+  charts: { id: 'integer', title: 'text', dashboards: 'json' },
+  glossary: { id: 'integer', slug: 'text', title: 'text', updated_at: 'integer' },
+  groups: { slug: 'text', id: 'integer', title: 'text', updated_at: 'integer' },
+  industries: { slug: 'text', id: 'integer', title: 'text', updated_at: 'integer' },
+  metrics: { identifier: 'text', title: 'text', data_type: 'text' },
+  monitoring_categories: { slug: 'text', name: 'text', description: 'text' },
+  monitoring_subcategories: { category_slug: 'text', slug: 'text', name: 'text', description: 'text' },
+  sectors: { slug: 'text', id: 'integer', title: 'text', updated_at: 'integer' },
+  transparency_ratings: {
+    id: 'integer',
+    asset_id: 'integer',
+    summary: 'text',
+    created_at: 'integer',
+    updated_at: 'integer',
+    asset_code: 'text',
+    asset_title: 'text',
+    asset_slug: 'text',
+    asset_image_url: 'text',
+    project_team_rating: 'double',
+    project_team_max: 'double',
+    token_allocation_rating: 'double',
+    token_allocation_max: 'double',
+    market_structure_rating: 'double',
+    market_structure_max: 'double',
+    financial_disclosure_rating: 'double',
+    financial_disclosure_max: 'double',
+    download_url: 'text',
+  },
+};
+
+function tableHistoryView(table: string, columns: Readonly<Record<string, ValueKind>>): ViewSpec {
+  const names = Object.keys(columns);
+  const select = names.map((c) => `r.${c}`).join(', ');
+  return {
+    name: `v_${table}_history`,
+    versionsOf: table,
+    description:
+      `Every kept version of ${table} with the table's own typed columns: the live rows (valid_to null) and the previous ` +
+      'versions kept in row_history. As of a time T: valid_from <= T and (valid_to is null or valid_to > T).',
+    columns: [
+      ...names.map((name) => ({ name, kind: columns[name]!, description: `${table}.${name} in this version.` })),
+      ...VERSION_COLUMNS,
+    ],
+    sql: (d) =>
+      `select ${select},\n  ${currentVersion(d, 'r')}\nfrom ${table} r\nwhere r.deleted_at is null\n` +
+      `union all\n` +
+      `select ${select},\n  ${previousVersion(d, 'r')}\nfrom (${previousVersions(d, table, names)}) r`,
+  };
+}
+
+export const tableHistoryViews: readonly ViewSpec[] = Object.entries(TABLES).map(([table, columns]) => tableHistoryView(table, columns));

@@ -1,0 +1,66 @@
+// The analyst-SQL dialect: the fragments of SQL that the views, the history triggers and the comments of
+// schema/ need, one object per dialect folder (sqlite/sqlite-analyst-sql.ts, postgres/postgres-analyst-sql.ts),
+// as Kysely's dialects give their adapters. schema/ asks this object and never tests which store it is on.
+// Times come out as one representation per store: ISO 8601 UTC text with milliseconds on SQLite (what
+// JavaScript's toISOString writes), `timestamptz` / `date` on PostgreSQL.
+// Which object a dialect has: analyst-dialects.ts.
+import type { Kysely } from 'kysely';
+import type { TableInfo } from './types.js';
+
+/** What a JSON value is, as a test on `jsonType`'s result (`= 'number'`, `in ('array', 'object')`). */
+export type JsonTypeTests = Readonly<Record<'string' | 'number' | 'boolean' | 'container', string>>;
+
+/** An AFTER UPDATE trigger per row: its name, table, when it fires, a guard read inside, and its statement. */
+export interface RowTrigger {
+  name: string;
+  table: string;
+  when: string;
+  guard: string;
+  statement: string;
+}
+
+export interface AnalystSql {
+  /** The type name of the JSON value at a dotted path of a JSON column `doc`. */
+  jsonType(doc: string, path: string): string;
+  /** The value at a path as a scalar (text on PostgreSQL). */
+  jsonScalar(doc: string, path: string): string;
+  /** The value at a path as JSON (an array or object kept whole). */
+  jsonValue(doc: string, path: string): string;
+  readonly isJson: JsonTypeTests;
+  /** Casts of a JSON scalar: to double, to integer (rounded), to boolean. */
+  toDouble(value: string): string;
+  toInteger(value: string): string;
+  toBoolean(value: string): string;
+  /** A time from Unix seconds. */
+  timeFromUnix(seconds: string): string;
+  /** A time / a date from ISO text, null unless `isText` holds and the text has the form. */
+  timeFromText(value: string, isText: string): string;
+  dateFromText(value: string, isText: string): string;
+  /** A stored time column in the store's one form. */
+  time(expr: string): string;
+  /** A stored `YYYY-MM-DD` text column as the store's date. */
+  dateColumn(expr: string): string;
+  /** The UTC calendar day of a time (already in the store's form), and the Monday starting its ISO week. */
+  dayOf(expr: string): string;
+  weekOf(expr: string): string;
+  /** Type names for casts (a bare decimal literal is numeric on PostgreSQL, which pg reads as text). */
+  readonly doubleType: string;
+  readonly integerType: string;
+  /**
+   * The columns of `table` read back, typed as the table types them, from a JSON object of them (`doc`,
+   * as a history trigger keeps a row): a join to add after the FROM item that holds `doc`, and each column.
+   */
+  typedRow(table: string, doc: string, alias: string): { join: string; column(name: string): string };
+  /** A value as text (a key column). */
+  asText(expr: string): string;
+  /** A boolean setting read by a subquery, true when there is none. */
+  onUnlessOff(setting: string): string;
+  /** The statements that create an AFTER UPDATE row trigger. */
+  rowTrigger(t: RowTrigger): string[];
+  /** Runs several statements (one round trip where the driver allows). */
+  runAll(db: Kysely<unknown>, statements: readonly string[]): Promise<void>;
+  /** The tables of the current schema, read on the given connection (or transaction). */
+  listTables(db: Kysely<unknown>): Promise<TableInfo[]>;
+  /** Whether the store keeps COMMENT ON (the data dictionary) on its tables and views. */
+  readonly keepsComments: boolean;
+}

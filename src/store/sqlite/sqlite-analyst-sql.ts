@@ -1,0 +1,48 @@
+// SQLite's analyst-SQL fragments (the contract: analyst-sql.ts). JSON is text read with json_type /
+// json_extract; times are ISO 8601 UTC text with milliseconds, as toISOString writes them, so text
+// order is time order.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../database.js';
+import type { AnalystSql } from '../analyst-sql.js';
+import { sqliteTables } from './sqlite-tables.js';
+
+const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
+const jsonPath = (path: string) => `'$.${path}'`;
+
+export const SQLITE_ANALYST_SQL: AnalystSql = {
+  jsonType: (doc, path) => `json_type(${doc}, ${jsonPath(path)})`,
+  jsonScalar: (doc, path) => `json_extract(${doc}, ${jsonPath(path)})`,
+  jsonValue: (doc, path) => `json_extract(${doc}, ${jsonPath(path)})`,
+  isJson: { string: `= 'text'`, number: `in ('integer', 'real')`, boolean: `in ('true', 'false')`, container: `in ('array', 'object')` },
+  toDouble: (v) => `cast(${v} as real)`,
+  toInteger: (v) => `cast(round(${v}) as integer)`,
+  // json_extract gives JSON true/false as 1/0 already.
+  toBoolean: (v) => v,
+  timeFromUnix: (s) => `strftime(${ISO_FORMAT}, ${s}, 'unixepoch')`,
+  // strftime and date read any ISO form (with or without milliseconds, with an offset) and give null otherwise.
+  timeFromText: (v, isText) => `strftime(${ISO_FORMAT}, case when ${isText} then ${v} end)`,
+  dateFromText: (v, isText) => `date(case when ${isText} then ${v} end)`,
+  time: (e) => `strftime(${ISO_FORMAT}, ${e})`,
+  dateColumn: (e) => e,
+  dayOf: (e) => `date(${e})`,
+  weekOf: (e) => `date(${e}, '-6 days', 'weekday 1')`,
+  doubleType: 'real',
+  integerType: 'integer',
+  // SQLite's values carry their own type: a value read back from JSON is the one the row held.
+  typedRow: (_table, doc) => ({ join: '', column: (name) => `json_extract(${doc}, ${jsonPath(name)})` }),
+  asText: (e) => `cast(${e} as text)`,
+  onUnlessOff: (setting) => `coalesce(${setting}, 1) = 1`,
+  rowTrigger: (t) => [
+    `create trigger ${t.name} after update on ${t.table} for each row
+  when ${t.when} and ${t.guard}
+begin
+  ${t.statement};
+end`,
+  ],
+  // The driver prepares one statement at a time.
+  async runAll(db, statements) {
+    for (const statement of statements) await sql.raw(statement).execute(db);
+  },
+  listTables: (db) => sqliteTables(db as Kysely<Database>),
+  keepsComments: false,
+};
