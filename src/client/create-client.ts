@@ -77,7 +77,17 @@ export interface ApiClient {
   readonly stats: Readonly<ClientStats>;
   /** The service this client talks to: its base URL without credentials, query or trailing slash. */
   readonly service: string;
+  /**
+   * This client, also counting into `counter` every request that reaches the service (retries included;
+   * one refused by a budget or that never left is not counted): how a stream learns its requests.
+   */
+  counting(counter: RequestCounter): ApiClient;
   close(): Promise<void>;
+}
+
+/** Where a caller's requests are counted, as the service counts them. */
+export interface RequestCounter {
+  requests: number;
 }
 
 function nonNegativeInt(name: string, value: number): number {
@@ -142,19 +152,25 @@ interface Sender {
  * Counts the request against the budget before the gate's wait (so concurrent attempts cannot all pass
  * it), and takes it back if the gate refuses: nothing was sent.
  */
-async function admit(s: Sender, family: ApiFamily, endpoint: string): Promise<void> {
+async function admit(s: Sender, ctx: AttemptContext & Counted): Promise<void> {
   const { stats, settings } = s;
-  if (stats.requests >= settings.maxRequests) throw new RequestBudgetError(endpoint, settings.maxRequests);
-  stats.requests++;
-  stats.byFamily[family]++;
+  const { family } = ctx;
+  if (stats.requests >= settings.maxRequests) throw new RequestBudgetError(ctx.endpoint, settings.maxRequests);
+  count(s, ctx, 1);
   if (!s.opts.gate) return;
   try {
     await s.opts.gate.admit(family);
   } catch (err) {
-    stats.requests--;
-    stats.byFamily[family]--;
+    count(s, ctx, -1);
     throw err;
   }
+}
+
+/** The one place a request is counted (or taken back): the client's, its family's and the caller's counter. */
+function count(s: Sender, ctx: AttemptContext & Counted, n: 1 | -1): void {
+  s.stats.requests += n;
+  s.stats.byFamily[ctx.family] += n;
+  if (ctx.counter) ctx.counter.requests += n;
 }
 
 /** Waits for the family's pace: this process's, then every worker's where the gate shares one (a shared database). */
@@ -172,16 +188,15 @@ function noteServiceClock(s: Sender, date: string | string[] | undefined): void 
 }
 
 /** An attempt that never reached the service (refused, no such host, TLS) was not counted there: not here either. */
-function refund(s: Sender, family: ApiFamily): void {
-  s.stats.requests--;
-  s.stats.byFamily[family]--;
-  s.opts.gate?.refund?.(family);
+function refund(s: Sender, ctx: AttemptContext & Counted): void {
+  count(s, ctx, -1);
+  s.opts.gate?.refund?.(ctx.family);
 }
 
 /** One attempt: budget and gate, the family's pace, the send, then the status and the body checked. */
-async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, wanted: BodyWanted): Promise<T> {
+async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Counted, wanted: BodyWanted): Promise<T> {
   const { family } = ctx;
-  await admit(s, family, ctx.endpoint);
+  await admit(s, ctx);
   if (ctx.attempt > 1) s.stats.retries++;
   await pace(s, family);
   const started = performance.now();
@@ -192,7 +207,7 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, want
     noteServiceClock(s, res.headers.date);
     return checkResponse<T>(res, ctx, wanted, s.settings.clock());
   } catch (err) {
-    if (neverReachedService(err)) refund(s, family);
+    if (neverReachedService(err)) refund(s, ctx);
     if (err instanceof ServiceQuotaError && err.clamped)
       s.opts.logger?.warn({ family, said: err.clamped }, 'quota renewal clamped to a month');
     if (err instanceof ServiceQuotaError && s.opts.gate) throw await s.opts.gate.spent(family, err);
@@ -209,7 +224,14 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext, want
 }
 
 /** A call: its family's concurrency slot, then attempts until one succeeds or the error is not worth a retry. */
-async function request<T>(s: Sender, prefix: string, path: string, query: Query | undefined, wanted: BodyWanted): Promise<T> {
+async function request<T>(
+  s: Sender,
+  prefix: string,
+  path: string,
+  query: Query | undefined,
+  wanted: BodyWanted,
+  counter: RequestCounter | undefined,
+): Promise<T> {
   const { redact } = s;
   try {
     if (!path.startsWith('/')) throw new DsMirrorError('DS_BAD_PATH', `API path must start with '/': ${redact(path)}`);
@@ -221,7 +243,11 @@ async function request<T>(s: Sender, prefix: string, path: string, query: Query 
       s.opts.logger?.warn({ family, endpoint, code: err.code, status, retry, delayMs, err: err.message }, 'http retry');
     };
     return await s.lanes[family].limit(() =>
-      withRetry((n) => attempt<T>(s, prefix + relative, { family, endpoint, attempt: n, redact }, wanted), s.settings.policy, onRetry),
+      withRetry(
+        (n) => attempt<T>(s, prefix + relative, { family, endpoint, attempt: n, redact, counter }, wanted),
+        s.settings.policy,
+        onRetry,
+      ),
     );
   } catch (err) {
     s.stats.errors++;
@@ -238,18 +264,28 @@ export function createClient(opts: ClientOptions): ApiClient {
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
   const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily, clockOffsetMs: null };
   const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
-  return {
-    get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) => request<T>(s, prefix, path, query, { raw: false, check: o?.check }),
-    getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) =>
-      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }),
-    stats,
-    service: `${base.protocol}//${base.host}${base.pathname.replace(/\/+$/, '')}`,
-    async close() {
-      try {
-        await opts.gate?.settle();
-      } finally {
-        await pool.close();
-      }
-    },
+  const service = `${base.protocol}//${base.host}${base.pathname.replace(/\/+$/, '')}`;
+  const close = async () => {
+    try {
+      await opts.gate?.settle();
+    } finally {
+      await pool.close();
+    }
   };
+  const view = (counter?: RequestCounter): ApiClient => ({
+    get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) =>
+      request<T>(s, prefix, path, query, { raw: false, check: o?.check }, counter),
+    getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) =>
+      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }, counter),
+    stats,
+    service,
+    counting: (c) => view(c),
+    close,
+  });
+  return view();
+}
+
+/** What an attempt carries beyond the request's facts: the caller's counter, if any. */
+interface Counted {
+  counter?: RequestCounter;
 }

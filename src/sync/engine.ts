@@ -6,7 +6,6 @@ import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { pruneHistory } from '../history/prune-history.js';
 import { DsMirrorError, errorAction } from '../errors.js';
-import { RequestBudgetError } from '../client/index.js';
 import { describeStoreError, storageCause } from '../store/storage-errors.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
@@ -110,7 +109,7 @@ async function runStream(
   const lost = new AbortController();
   const renewal = keepLease(lease, lost);
   const ctx: StreamContext = {
-    client: budgetUncounted(opts.client, stats),
+    client: opts.client.counting(stats), // the stream's requests, counted where they are sent
     store,
     logger: logger.child({ stream: def.name }),
     settings: opts.settings,
@@ -159,24 +158,4 @@ function recordFailure(ctx: StreamContext, error: unknown): void {
   // The summary reports a failure once; the log keeps it for debugging.
   if (stop) ctx.logger.info({ err: ctx.stats.error }, 'stopped at the last checkpoint');
   else ctx.logger.debug({ err: ctx.stats.error }, 'stream failed');
-}
-
-/**
- * The client as a stream sees it: a request the --max-requests budget refused was never sent, so the
- * stream's count (incremented before each call) takes it back, and the run table agrees with the summary.
- */
-function budgetUncounted(client: ApiClient, stats: StreamRunStats): ApiClient {
-  const uncount = (err: unknown): never => {
-    if (err instanceof RequestBudgetError) stats.requests = Math.max(0, stats.requests - 1);
-    throw err;
-  };
-  return {
-    get: <T>(...args: Parameters<ApiClient['get']>) => client.get<T>(...args).catch(uncount),
-    getBytes: (...args) => client.getBytes(...args).catch(uncount),
-    get stats() {
-      return client.stats;
-    },
-    service: client.service,
-    close: () => client.close(),
-  };
 }

@@ -117,7 +117,6 @@ async function fetchParent(ctx: StreamContext, stream: FanoutStream, parent: Fan
   const query = stream.query?.(parent, ctx.settings.fanout) ?? {};
   try {
     if (!stream.paginator) {
-      ctx.stats.requests++;
       return await ctx.client.get(stream.path(parent), query);
     }
     return await fetchPagedParent(ctx, stream.path(parent), query, stream.paginator);
@@ -137,7 +136,6 @@ async function fetchPagedParent(ctx: StreamContext, path: string, query: Query, 
   const maxPages = Math.min(ctx.settings.maxPagesPerList ?? DEFAULT_MAX_PAGES_PER_LIST, Math.ceil(MAX_ROWS_PER_PARENT / pageSize));
   const guard = new PageGuard(path, maxPages, `at most ${MAX_ROWS_PER_PARENT} rows of one parent`);
   const fetchPage = async (page: number) => {
-    ctx.stats.requests++;
     const body = await ctx.client.get<{ data?: unknown[] }>(path, { ...query, [pageParam]: page, [limitParam]: pageSize });
     const rows = Array.isArray(body?.data) ? body.data : [];
     return { count: rows.length, rows };

@@ -31,7 +31,6 @@ export interface FetchedPage {
 }
 
 export async function fetchListPage(ctx: StreamContext, stream: ListStream, page: number, query: Query): Promise<FetchedPage> {
-  ctx.stats.requests++;
   return {
     page,
     request: buildUrl('', stream.path, query),

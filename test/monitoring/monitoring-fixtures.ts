@@ -57,21 +57,22 @@ export async function writtenAfter(store: Store, table: string, column: string, 
 /** The real client, except that fetching one of `failing` developments fails as a 5xx does after its retries. */
 export function failingDetails(client: ApiClient, failing: ReadonlySet<string>): ApiClient & { refused: string[] } {
   const refused: string[] = [];
-  return {
-    refused,
-    stats: client.stats,
-    service: client.service,
-    close: () => client.close(),
-    getBytes: (...args) => client.getBytes(...args),
+  const failingView = (inner: ApiClient): ApiClient => ({
+    stats: inner.stats,
+    service: inner.service,
+    close: () => inner.close(),
+    counting: (counter) => failingView(inner.counting(counter)),
+    getBytes: (...args) => inner.getBytes(...args),
     get<T>(...[path, query, opts]: Parameters<ApiClient['get']>): Promise<T> {
       const id = /\/developments\/([^/?]+)$/.exec(path)?.[1];
       if (id && failing.has(decodeURIComponent(id))) {
         refused.push(id);
         return Promise.reject(new RetriableError('DS_HTTP_STATUS', `GET ${path} failed with HTTP 503 after 3 attempts`));
       }
-      return client.get<T>(path, query, opts);
+      return inner.get<T>(path, query, opts);
     },
-  };
+  });
+  return Object.assign(failingView(client), { refused });
 }
 
 /** Waits so that timestamps written next are strictly after `Date.now()` now. */

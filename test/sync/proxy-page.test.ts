@@ -47,6 +47,13 @@ for (const dialect of dialects) {
       const rows = await liveRecords(test.store, chains.table, chains.key);
       expect(rows.size).toBe(sandbox.records('chains').length);
       expect(rows.size).toBeGreaterThan(0);
+      // Each stream counts what the service answered, the retry included (one page each, chains asked twice),
+      // and together they are the client's count: requests are counted in one place, the client.
+      expect(result.streams.map((s) => [s.stream, s.requests])).toEqual([
+        ['chains', 2],
+        ['glossary', 1],
+      ]);
+      expect(result.requests).toBe(3);
       sandbox.setChaos(null);
     });
 

@@ -98,7 +98,6 @@ async function fetchOne(ctx: StreamContext, p: Pending, outcome: DetailOutcome):
   const { stats } = ctx;
   if (ctx.signal.aborted || outcome.stop !== null) return;
   try {
-    stats.requests++;
     const { data: detail } = await ctx.client.get<{ data: object }>(MONITORING_PATHS.development(p.id), undefined, { check: dataObject });
     stats.details = (stats.details ?? 0) + 1;
     await outcome.batch.add({ ...p, detail: detail as Record<string, unknown> });

@@ -1,6 +1,6 @@
 // Pages of a monitoring list (`{error, data, metadata}`) at the largest page size. Like every list, paging
 // ends at the first short page (metadata is informative only); pages the mirror expects to exist are
-// fetched a few at a time. Every HTTP call is counted in the stream's stats.
+// fetched a few at a time. Requests are counted by the client, into the stream's stats.
 import { MONITORING_PAGE_SIZE } from '../../catalog/monitoring.js';
 import type { Query } from '../../catalog/types.js';
 import { dataArray } from '../../client/index.js';
@@ -29,7 +29,6 @@ export interface MonitoringListOptions {
 export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
   const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
   const fetchPage = async (page: number): Promise<{ count: number; records: readonly unknown[] }> => {
-    ctx.stats.requests++;
     const query = { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE };
     const body = await ctx.client.get<{ data: unknown[] }>(opts.path, query, { check: dataArray });
     return { count: body.data.length, records: body.data };

@@ -55,7 +55,6 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
   const { stats } = ctx;
   let body: { data?: unknown };
   try {
-    stats.requests++;
     body = await ctx.client.get<{ data?: unknown }>(MONITORING_PATHS.view(token));
   } catch (error) {
     if (error instanceof AuthError || !isClientError(error) || errorAction(error) === 'stop') throw error;
