@@ -23,14 +23,19 @@ export interface WebhookRates {
   extraDetailsPerDay: number;
 }
 
-/** The last week of deliveries, back from the newest received (the machine's clock plays no part). */
+/**
+ * Over the last week of deliveries, back from the newest received (the machine's clock plays no part), or
+ * the days they cover when fewer (a day at least, so a first delivery is not a rate).
+ */
 export async function webhookRates(store: Store, backlog: DetailsBacklog, lookbackDays: number): Promise<WebhookRates> {
-  const newest = (await store.db
+  const span = (await store.db
     .selectFrom('alert_deliveries')
-    .select((eb) => eb.fn.max('received_at').as('at'))
-    .executeTakeFirst()) as { at: unknown } | undefined;
-  if (newest?.at == null) return { rereadsPerDay: 0, extraDetailsPerDay: 0 };
-  const since = new Date(new Date(String(newest.at)).getTime() - RATE_DAYS * DAY_MS).toISOString();
+    .select((eb) => [eb.fn.min('received_at').as('oldest'), eb.fn.max('received_at').as('newest')])
+    .executeTakeFirst()) as { oldest: unknown; newest: unknown } | undefined;
+  if (span?.newest == null) return { rereadsPerDay: 0, extraDetailsPerDay: 0 };
+  const newest = millis(span.newest);
+  const days = Math.min(RATE_DAYS, Math.max(1, (newest - millis(span.oldest)) / DAY_MS));
+  const since = new Date(newest - days * DAY_MS).toISOString();
   const rows = (await store.db
     .selectFrom('alert_deliveries as p')
     .leftJoin('monitoring_events as e', 'e.id', 'p.event_id')
@@ -42,11 +47,16 @@ export async function webhookRates(store: Store, backlog: DetailsBacklog, lookba
   const old = new Set<string>();
   const extra = new Set<string>();
   for (const r of rows) {
-    const started = r.started_at == null ? null : new Date(String(r.started_at)).getTime();
-    if (started === null || started < new Date(String(r.received_at)).getTime() - lookbackDays * DAY_MS) old.add(r.event_id);
+    const started = r.started_at == null ? null : millis(r.started_at);
+    if (started === null || started < millis(r.received_at) - lookbackDays * DAY_MS) old.add(r.event_id);
     if (!covered.has(r.importance)) extra.add(r.development_id);
   }
-  return { rereadsPerDay: old.size / RATE_DAYS, extraDetailsPerDay: extra.size / RATE_DAYS };
+  return { rereadsPerDay: old.size / days, extraDetailsPerDay: extra.size / days };
+}
+
+/** A stored time (ISO text on SQLite, a Date from PostgreSQL) in milliseconds. */
+function millis(value: unknown): number {
+  return value instanceof Date ? value.getTime() : Date.parse(String(value));
 }
 
 /**
