@@ -3,9 +3,8 @@
 // both ways; one a webhook already brought (a retry, or another delivery id for it) is left as it is.
 // The same rule twice: SQL text for the SQLite writer thread's prepared statement, and Kysely for the
 // store's transactions (PostgreSQL, an in-memory SQLite database).
-import type { Kysely } from 'kysely';
 import { quoteIdent } from '../store/store-adapter.js';
-import type { Row } from '../store/types.js';
+import type { Row, StoreTx } from '../store/types.js';
 
 export const ALERT_KEY = ['view_id', 'event_id', 'development_id'] as const;
 
@@ -22,7 +21,7 @@ export function webhookAlertSql(columns: readonly string[]): string {
 }
 
 /** Many rows in one statement; keys must be unique among `rows`. */
-export async function mergeWebhookAlerts(db: Kysely<any>, rows: readonly Row[]): Promise<void> {
+export async function mergeWebhookAlerts(db: StoreTx['db'], rows: readonly Row[]): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insertInto('alert_history')
