@@ -65,12 +65,16 @@ try {
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst();
+  const pairs = await store.db
+    .selectFrom('alert_deliveries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
   const alerts = await store.db
     .selectFrom('alert_history')
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst();
   say(
-    `\nwebhooks: ${sent.length} sent by the sandbox, ${stats.received} received (${stats.duplicates} duplicates), ${Number(landed?.n)} delivery rows, ${Number(alerts?.n)} alert-history rows`,
+    `\nwebhooks: ${sent.length} sent by the sandbox, ${stats.received} received (${stats.duplicates} duplicates), ${Number(landed?.n)} delivery ids, ${Number(pairs?.n)} (delivery, view) pairs, ${Number(alerts?.n)} alerts`,
   );
   say(`\nthe demo mirror is in ${DB}; try: npx ds-mirror --db ${DB} status`);
   say('against the real service, `npx ds-mirror sync` writes data/mirror.db: a mirror of its own');

@@ -109,8 +109,9 @@ from monitoring_event_assets ea
   {
     name: 'v_alerts',
     description:
-      'Alert history: one row per (monitoring view, event) match, from webhooks and backfills, with when the match ' +
-      'happened beside when the mirror learned of it, and the view named even when it is not configured.',
+      'Alert history: one row per (monitoring view, development) match, from webhooks and backfills, with when the match ' +
+      'happened beside when the mirror learned of it, how it arrived (webhook, backfill or both, each with its time), the ' +
+      'deliveries that carried it, and the view named even when it is not configured.',
     columns: [
       { name: 'view_id', kind: 'text', description: 'The monitoring view that matched.' },
       { name: 'view_name', kind: 'text', description: "The view's name: from v_monitoring_views, else as the webhook named it." },
@@ -124,16 +125,33 @@ from monitoring_event_assets ea
       { name: 'event_title', kind: 'text', description: "The event's headline, when the event is mirrored." },
       { name: 'importance', kind: 'text', description: "The event's importance." },
       { name: 'importance_rank', kind: 'integer', description: 'Importance as a rank: 0 not-important .. 3 high.' },
-      { name: 'development_id', kind: 'text', description: 'The development that triggered the match, when known.' },
-      { name: 'source', kind: 'text', description: "'webhook' (received) or 'backfill' (read from the view's events)." },
+      {
+        name: 'development_id',
+        kind: 'text',
+        description: 'The development that raised the alert (v_developments.id); null for a backfilled event that listed none.',
+      },
+      {
+        name: 'source',
+        kind: 'text',
+        description: "How the alert first arrived: 'webhook' (received) or 'backfill' (read from the view's events).",
+      },
+      { name: 'arrived_by', kind: 'text', description: "'webhook', 'backfill', or 'both' when a webhook and a backfill each brought it." },
       {
         name: 'matched_at',
         kind: 'timestamp',
-        description: "When the match happened: the webhook's timestamp, or for a backfill the development's (else the event's) start.",
+        description:
+          "When the match happened: the first webhook's timestamp, else (backfilled only) the development's (else the event's) start.",
       },
       { name: 'matched_on', kind: 'date', description: 'The UTC day of matched_at.' },
       { name: 'learned_at', kind: 'timestamp', description: 'When the mirror first stored the alert.' },
-      { name: 'delivery_id', kind: 'text', description: 'The webhook delivery (webhook_deliveries.id), for webhook alerts.' },
+      { name: 'webhook_at', kind: 'timestamp', description: 'When the first webhook delivery of it was received; null if none was.' },
+      { name: 'backfill_at', kind: 'timestamp', description: 'When a backfill first read it; null if none has.' },
+      { name: 'delivery_id', kind: 'text', description: 'The first webhook delivery that carried it (alert_deliveries.delivery_id).' },
+      {
+        name: 'delivery_ids',
+        kind: 'text',
+        description: 'Every webhook delivery id that carried it to this view, comma-separated in the order received; null if none.',
+      },
     ],
     sql: (d) => {
       const matched = isoColumn(d, 'coalesce(a.matched_at, a.first_seen_at)');
@@ -146,12 +164,17 @@ from monitoring_event_assets ea
     select m.name, m.id from monitoring_views m where m.deleted_at is null
   ) k group by name having count(distinct view_id) > 1)
 `;
+      const carried =
+        'from alert_deliveries p where p.development_id = a.development_id and p.view_id = a.view_id and p.event_id = a.event_id';
       return `${repeated}select a.view_id, ${name} as view_name,
   case when ${name} in (select name from repeated) then ${name} || ' (' || substr(a.view_id, 1, 8) || ')' else ${name} end as view_label,
   a.event_id, e.title as event_title,
-  e.importance, ${lift.rankColumn('importance', IMPORTANCE)(d, 'e')} as importance_rank, a.development_id, a.source,
+  e.importance, ${lift.rankColumn('importance', IMPORTANCE)(d, 'e')} as importance_rank, nullif(a.development_id, '') as development_id,
+  a.source, case when a.webhook_at is not null and a.backfill_at is not null then 'both' else a.source end as arrived_by,
   ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
-  ${isoColumn(d, 'a.first_seen_at')} as learned_at, a.delivery_id
+  ${isoColumn(d, 'a.first_seen_at')} as learned_at, ${isoColumn(d, 'a.webhook_at')} as webhook_at, ${isoColumn(d, 'a.backfill_at')} as backfill_at,
+  (select p.delivery_id ${carried} order by p.received_at, p.delivery_id limit 1) as delivery_id,
+  (select string_agg(p.delivery_id, ',' order by p.received_at, p.delivery_id) ${carried}) as delivery_ids
 from alert_history a
   left join monitoring_views v on v.id = a.view_id
   left join monitoring_events e on e.id = a.event_id`;

@@ -12,7 +12,9 @@ import { windowStart } from '../sync/date-window.js';
 import { listPaging } from '../sync/list-request.js';
 import { rowsExpected } from '../sync/list-stream.js';
 import { boundMillis } from '../sync/time-bound.js';
+import { windowFrom } from '../sync/monitoring/pass-marks.js';
 import { PUBLISHED_MONITORING, PUBLISHED_ROWS, PUBLISHED_ROWS_PER_DAY } from './published-sizes.js';
+import { nextRereadRequests, rereadRequestsPerRun, webhookRates, type WebhookRates } from './webhook-costs.js';
 import { quotaFamilyOf, type QuotaFamily } from './quotas.js';
 
 export interface StreamCost {
@@ -92,7 +94,10 @@ async function windowRows(store: Store, settings: SyncSettings, stream: ListStre
   return Number(row?.n ?? 0);
 }
 
-/** Event pages (the window, and a share of the periodic full pass) plus the run's development details. */
+/**
+ * Event pages (the window, and a share of the periodic full pass), the re-reads of older events webhooks
+ * named, and the run's development details (those webhooks named first).
+ */
 async function eventsCost(store: Store, settings: SyncSettings, intervalDays: number) {
   const live = await countRows(store, 'monitoring_events', null);
   const backlog = settings.monitoring.details ?? DEFAULT_DETAILS;
@@ -101,34 +106,44 @@ async function eventsCost(store: Store, settings: SyncSettings, intervalDays: nu
     const details = Math.min(backlog.maxPerRun, PUBLISHED_MONITORING.detailsInScope);
     return { requests: pagesFor(PUBLISHED_MONITORING.events, MONITORING_PAGE_SIZE) + details, estimated: true };
   }
+  const rates = await webhookRates(store, backlog, lookbackDays);
   if (live === 0) {
-    return {
-      requests: steadyEvents(settings, intervalDays, PUBLISHED_MONITORING.eventsPerWeek / 7, PUBLISHED_MONITORING.events, backlog),
-      estimated: true,
-    };
+    const published = { eventsPerDay: PUBLISHED_MONITORING.eventsPerWeek / 7, events: PUBLISHED_MONITORING.events };
+    return { requests: steadyEvents(settings, intervalDays, published, backlog, rates), estimated: true };
   }
-  const lookback = lookbackDays;
   const hw = (await store.db
     .selectFrom('monitoring_events')
     .select((eb) => eb.fn.max('started_at').as('hw'))
     .where('deleted_at', 'is', null)
     .executeTakeFirst()) as { hw: unknown };
-  const since = new Date((boundMillis(hw.hw) ?? 0) - lookback * DAY_MS).toISOString().replace('.000Z', 'Z');
-  const perDay = (await countRows(store, 'monitoring_events', since)) / lookback;
-  if (intervalDays > 0) return { requests: steadyEvents(settings, intervalDays, perDay, live, backlog), estimated: false };
+  const since = new Date((boundMillis(hw.hw) ?? 0) - lookbackDays * DAY_MS).toISOString().replace('.000Z', 'Z');
+  const perDay = (await countRows(store, 'monitoring_events', since)) / lookbackDays;
+  if (intervalDays > 0)
+    return { requests: steadyEvents(settings, intervalDays, { eventsPerDay: perDay, events: live }, backlog, rates), estimated: false };
   const { inScope } = await detailsBacklog(store, backlog);
-  return { requests: pagesFor(perDay * lookback, MONITORING_PAGE_SIZE) + Math.min(backlog.maxPerRun, inScope), estimated: false };
+  const rereads = await nextRereadRequests(store, windowFrom(settings, 'monitoring-events', hw.hw) ?? since);
+  return { requests: pagesFor(perDay * lookbackDays, MONITORING_PAGE_SIZE) + rereads + Math.min(backlog.maxPerRun, inScope), estimated: false };
 }
 
-/** A scheduled run once the backlog has drained: its window, a share of the periodic full pass, new details. */
-function steadyEvents(settings: SyncSettings, intervalDays: number, eventsPerDay: number, events: number, backlog: DetailsBacklog): number {
+/**
+ * A scheduled run once the backlog has drained: its window, a share of the periodic full pass, the
+ * re-reads of older events webhooks named, and new details (the backlog's share, and what webhooks add).
+ */
+function steadyEvents(
+  settings: SyncSettings,
+  intervalDays: number,
+  size: { eventsPerDay: number; events: number },
+  backlog: DetailsBacklog,
+  rates: WebhookRates,
+): number {
   const lookback = settings.lookbackDays['monitoring-events'] ?? 7;
-  const windowPages = pagesFor(eventsPerDay * (lookback + intervalDays), MONITORING_PAGE_SIZE);
+  const windowPages = pagesFor(size.eventsPerDay * (lookback + intervalDays), MONITORING_PAGE_SIZE);
   // Every fullPassEveryHours a run reads every event: spread over the runs in between.
   const fullShare = Math.min(1, (intervalDays * 24) / settings.monitoring.fullPassEveryHours);
-  const fullPages = fullShare * pagesFor(events, MONITORING_PAGE_SIZE);
-  const fresh = intervalDays * PUBLISHED_MONITORING.developmentsPerDay * PUBLISHED_MONITORING.highImportanceShare;
-  return Math.ceil(windowPages + fullPages + Math.min(backlog.maxPerRun, fresh));
+  const fullPages = fullShare * pagesFor(size.events, MONITORING_PAGE_SIZE);
+  const fresh =
+    intervalDays * (PUBLISHED_MONITORING.developmentsPerDay * PUBLISHED_MONITORING.highImportanceShare + rates.extraDetailsPerDay);
+  return Math.ceil(windowPages + fullPages + rereadRequestsPerRun(rates, intervalDays) + Math.min(backlog.maxPerRun, fresh));
 }
 
 async function countRows(store: Store, table: string, startedSince: string | null): Promise<number> {

@@ -165,18 +165,36 @@ export const monitoringTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'alert_deliveries',
+    group: 'alerts',
+    description:
+      'Every (delivery, view) pair received: the service sends one delivery id to every view a development matches, ' +
+      'so one id has a row per view; retries add none.',
+    columns: {
+      delivery_id: 'Delivery id (webhook_deliveries.id).',
+      view_id: 'The view it reached.',
+      view_name: "The view's name as the delivery gave it.",
+      event_id: 'The matching event.',
+      development_id: 'The development that triggered it (alert_history.development_id).',
+      event_timestamp: 'When the match happened, per the delivery.',
+      received_at: 'When the receiver first stored it for this view.',
+    },
+  },
+  {
     name: 'alert_history',
     group: 'alerts',
-    description: 'One row per (monitoring view, event) match, filled by the receiver and the backfill alike.',
+    description: 'One row per (monitoring view, event, development) match, filled by the receiver and the backfill alike.',
     columns: {
       view_id: 'The view that matched.',
       event_id: 'The matching event.',
-      first_seen_at: 'When the mirror learned of the match.',
-      source: "'webhook' or 'backfill'.",
-      delivery_id: 'The delivery, for webhook alerts.',
-      development_id: 'The development that triggered it, when known.',
-      matched_at: "When the match happened: the delivery's timestamp, or for a backfill the development's (else the event's) start.",
+      development_id: "The development that raised the alert; '' for a backfilled event that listed none.",
       view_name: "The view's name as the webhook or the view's record gave it (named even when the view is not configured).",
+      matched_at:
+        "When the match happened: the first delivery's timestamp, else (backfilled only) the development's (else the event's) start.",
+      first_seen_at: 'When the mirror learned of the match.',
+      source: "How it first arrived: 'webhook' or 'backfill'.",
+      webhook_at: 'When a webhook delivery of it was first received; null if none was.',
+      backfill_at: 'When a backfill first read it; null if none has.',
     },
   },
 ];

@@ -1,5 +1,6 @@
-// One accepted delivery becomes a row in each of three tables: the append-only delivery log, the
-// alert history the backfill also fills, and the development the sync will complete later.
+// One accepted delivery becomes a row in each of four tables: the append-only delivery log (one row per
+// delivery id), the (delivery, view) pair it carried, the alert history the backfill also fills (one row
+// per view and development), and the development the sync will complete later.
 import { contentHash } from '../content-hash.js';
 import type { Row } from '../store/types.js';
 import type { Envelope } from './parse-envelope.js';
@@ -14,12 +15,13 @@ export interface AcceptedDelivery {
 
 export interface DeliveryRows {
   delivery: Row;
+  pair: Row;
   alert: Row;
   development: Row;
 }
 
 export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
-  return { delivery: deliveryRow(d), alert: alertRow(d), development: developmentRow(d) };
+  return { delivery: deliveryRow(d), pair: pairRow(d), alert: alertRow(d), development: developmentRow(d) };
 }
 
 /** The delivery as received: its ids, whether it was signed, and the body byte for byte. */
@@ -39,19 +41,32 @@ function deliveryRow(d: AcceptedDelivery): Row {
   };
 }
 
-/** The view's match of the event, as the backfill would record it. */
+/** The delivery as it reached this view: the service sends one id to every view the development matches. */
+function pairRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
+  return {
+    delivery_id: e.id,
+    view_id: e.data.view.id,
+    view_name: e.data.view.name,
+    event_id: e.data.event.id,
+    development_id: e.data.latest_development.id,
+    event_timestamp: isoTime(e.timestamp),
+    received_at: receivedAt,
+  };
+}
+
+/** The view's match of the development, as the backfill would record it. */
 function alertRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
-  const dev = e.data.latest_development;
   return {
     view_id: e.data.view.id,
     event_id: e.data.event.id,
+    development_id: e.data.latest_development.id,
+    // The view's name, even for views not configured, and when the match happened (the delivery's timestamp).
+    view_name: e.data.view.name,
+    matched_at: isoTime(e.timestamp),
     first_seen_at: receivedAt,
     source: 'webhook',
-    delivery_id: e.id,
-    development_id: dev.id,
-    // When the match happened (the delivery's timestamp) and the view's name, even for views not configured.
-    matched_at: isoTime(e.timestamp),
-    view_name: e.data.view.name,
+    webhook_at: receivedAt,
+    backfill_at: null,
   };
 }
 

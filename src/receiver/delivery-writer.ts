@@ -11,7 +11,7 @@ export interface DeliveryWriter {
 }
 
 export interface Committed {
-  /** Delivery ids of the group that were new (the rest were retries or deliveries to another view). */
+  /** (delivery id, view) pairs of the group that were new (the rest were retries). */
   inserted: number;
   /** Numbers the writer's commits: groups committed together share it. */
   commit: number;

@@ -1,5 +1,5 @@
 // The SQLite writer thread (started by sqlite-writer.ts): its own connection to the mirror's file,
-// one prepared insert per table, and one transaction for every group that queued while the last
+// one prepared statement per table, and one transaction for every group that queued while the last
 // one committed. The commit's fsync blocks this thread only, never the HTTP one.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
@@ -8,29 +8,32 @@ import { insertIgnoreSql } from '../store/sqlite/sqlite-statements.js';
 import { toSqliteValue } from '../store/sqlite/sqlite-values.js';
 import type { Row } from '../store/types.js';
 import { isRecordError } from '../store/storage-errors.js';
-import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
+import { deliveryRows } from './delivery-rows.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
+import { webhookAlertSql } from './webhook-alerts.js';
 
-const KEYS: Record<keyof DeliveryRows, string[]> = { delivery: ['id'], alert: ['view_id', 'event_id'], development: ['id'] };
-const TABLES: Record<keyof DeliveryRows, string> = {
-  delivery: 'webhook_deliveries',
-  alert: 'alert_history',
-  development: 'monitoring_developments',
-};
+/** Insert-only tables: the first row of a key wins (a development the sync fetched in detail stays). */
+const INSERT_ONLY = {
+  delivery: { table: 'webhook_deliveries', key: ['id'] },
+  pair: { table: 'alert_deliveries', key: ['delivery_id', 'view_id'] },
+  development: { table: 'monitoring_developments', key: ['id'] },
+} as const;
 
 // Every commit on this connection acknowledges webhooks, which the sender will not send again: WAL
 // with synchronous=FULL syncs the log at each commit, so it survives power loss.
 const db = openSqlite((workerData as { file: string }).file, { synchronous: 'FULL', fileMustExist: true });
 
-const inserts = new Map<keyof DeliveryRows, { statement: Statement; columns: string[] }>();
+type Written = keyof typeof INSERT_ONLY | 'alert';
+const statements = new Map<Written, { statement: Statement; columns: string[] }>();
 
-/** Insert-only, arrival order: the first row of a key wins, and a development the sync fetched in detail stays. */
-function insert(table: keyof DeliveryRows, row: Row): number {
-  let found = inserts.get(table);
+/** Runs the table's statement (prepared at its first row) on the row; returns rows changed. */
+function write(table: Written, row: Row): number {
+  let found = statements.get(table);
   if (!found) {
     const columns = Object.keys(row);
-    found = { statement: db.prepare(insertIgnoreSql(TABLES[table], columns, KEYS[table])), columns };
-    inserts.set(table, found);
+    const text = table === 'alert' ? webhookAlertSql(columns) : insertIgnoreSql(INSERT_ONLY[table].table, columns, INSERT_ONLY[table].key);
+    found = { statement: db.prepare(text), columns };
+    statements.set(table, found);
   }
   return found.statement.run(found.columns.map((c) => toSqliteValue(row[c]))).changes;
 }
@@ -42,11 +45,12 @@ const commit = db.transaction((groups: readonly ThreadRequest[]) =>
     for (const [body, signed, receivedAt] of deliveries) {
       // The HTTP thread validated this body; parsing it again here is cheaper than copying the parsed object.
       const rows = deliveryRows({ envelope: JSON.parse(body), body, signed, receivedAt });
-      inserted += insert('delivery', rows.delivery);
-      // Every delivery adds its (view, event) pair, even a duplicate delivery id: the same event
-      // delivered to a second view shares the id but is a second alert.
-      insert('alert', rows.alert);
-      insert('development', rows.development);
+      write('delivery', rows.delivery);
+      // A delivery id the log already holds may reach another view (the service sends one id to every
+      // view the development matches): the pair is what is new, and a retry adds none.
+      inserted += write('pair', rows.pair);
+      write('alert', rows.alert);
+      write('development', rows.development);
     }
     return inserted;
   }),

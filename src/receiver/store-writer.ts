@@ -1,8 +1,11 @@
 // Commits a group through the store's own transaction: one durable transaction, one multi-row
-// insert per table. Used for PostgreSQL, whose driver does not block the event loop.
+// statement per table. Used for PostgreSQL, whose driver does not block the event loop.
 import { keyString, type Row, type Store } from '../store/types.js';
-import { deliveryRows } from './delivery-rows.js';
+import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
 import type { DeliveryWriter } from './delivery-writer.js';
+import { ALERT_KEY, mergeWebhookAlerts } from './webhook-alerts.js';
+
+const PAIR_KEY = ['delivery_id', 'view_id'];
 
 export function storeWriter(store: Store): DeliveryWriter {
   let commits = 0;
@@ -14,33 +17,13 @@ export function storeWriter(store: Store): DeliveryWriter {
       const rows = group.map(deliveryRows);
       return store.transaction(
         async (tx) => {
-          const inserted = await tx.insertIgnore(
-            'webhook_deliveries',
-            ['id'],
-            firstByKey(
-              rows.map((r) => r.delivery),
-              ['id'],
-            ),
-          );
-          // Every delivery adds its (view, event) pair, even a duplicate delivery id: the same event
-          // delivered to a second view shares the id but is a second alert.
-          await tx.insertIgnore(
-            'alert_history',
-            ['view_id', 'event_id'],
-            firstByKey(
-              rows.map((r) => r.alert),
-              ['view_id', 'event_id'],
-            ),
-          );
+          await tx.insertIgnore('webhook_deliveries', ['id'], firstByKey(rows, 'delivery', ['id']));
+          // A delivery id already held may reach another view (one id for every view a development
+          // matches): the (delivery, view) pair is what is new, and a retry adds none.
+          const inserted = await tx.insertIgnore('alert_deliveries', PAIR_KEY, firstByKey(rows, 'pair', PAIR_KEY));
+          await mergeWebhookAlerts(tx.db, firstByKey(rows, 'alert', ALERT_KEY));
           // Insert-only: a development the sync already fetched in detail is never overwritten.
-          await tx.insertIgnore(
-            'monitoring_developments',
-            ['id'],
-            firstByKey(
-              rows.map((r) => r.development),
-              ['id'],
-            ),
-          );
+          await tx.insertIgnore('monitoring_developments', ['id'], firstByKey(rows, 'development', ['id']));
           return { inserted, commit: ++commits };
         },
         { durable: true },
@@ -55,9 +38,9 @@ export function storeWriter(store: Store): DeliveryWriter {
  * sorted by key: receivers sharing one PostgreSQL then take row locks in the same order and
  * cannot deadlock on the same deliveries.
  */
-function firstByKey(rows: readonly Row[], key: readonly string[]): Row[] {
+function firstByKey(rows: readonly DeliveryRows[], table: keyof DeliveryRows, key: readonly string[]): Row[] {
   const first = new Map<string, Row>();
-  for (const row of rows) {
+  for (const { [table]: row } of rows) {
     const k = keyString(key.map((c) => row[c]));
     if (!first.has(k)) first.set(k, row);
   }

@@ -142,12 +142,25 @@ export interface WebhookDeliveriesTable {
 export interface AlertHistoryTable {
   view_id: string;
   event_id: string;
-  first_seen_at: string;
-  source: 'webhook' | 'backfill';
-  delivery_id: string | null;
-  development_id: string | null;
-  matched_at: string | null;
+  /** '' when the match named no development. */
+  development_id: string;
   view_name: string | null;
+  matched_at: string | null;
+  first_seen_at: string;
+  /** How the alert first arrived. */
+  source: 'webhook' | 'backfill';
+  webhook_at: string | null;
+  backfill_at: string | null;
+}
+
+export interface AlertDeliveriesTable {
+  delivery_id: string;
+  view_id: string;
+  view_name: string | null;
+  event_id: string;
+  development_id: string;
+  event_timestamp: string | null;
+  received_at: string;
 }
 
 export interface RowHistoryTable {
@@ -172,7 +185,7 @@ export interface HistorySettingsTable {
   retention_days: number | null;
 }
 
-/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017 and later columns). */
+/** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017, 0038 and later columns). */
 export interface Database {
   sync_runs: SyncRunsTable;
   sync_run_streams: SyncRunStreamsTable;
@@ -190,6 +203,7 @@ export interface Database {
   usage_quotas: UsageQuotasTable;
   webhook_deliveries: WebhookDeliveriesTable;
   alert_history: AlertHistoryTable;
+  alert_deliveries: AlertDeliveriesTable;
   row_history: RowHistoryTable;
   history_settings: HistorySettingsTable;
 }

@@ -10,7 +10,7 @@ import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, neutral, syncAll } from './analyst-fixture.js';
 
 // When each store wrote a row: differs between two mirrors of the same data.
-const SYNC_TIMES = new Set(['first_seen_at', 'synced_at', 'valid_from', 'learned_at', 'detail_fetched_at']);
+const SYNC_TIMES = new Set(['first_seen_at', 'synced_at', 'valid_from', 'learned_at', 'webhook_at', 'backfill_at', 'detail_fetched_at']);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function viewRows(store: Store, view: string): Promise<string[]> {
@@ -61,7 +61,13 @@ describe('analyst views', () => {
       await t.store.db.insertInto('monitoring_views').values(twin).execute();
       await t.store.db
         .insertInto('alert_history')
-        .values({ view_id: twin.id, event_id: 'twin-event', source: 'backfill', first_seen_at: new Date().toISOString() } as never)
+        .values({
+          view_id: twin.id,
+          event_id: 'twin-event',
+          development_id: '',
+          source: 'backfill',
+          first_seen_at: new Date().toISOString(),
+        } as never)
         .execute();
       try {
         const views = (await t.store.db.selectFrom('v_monitoring_views').select(['id', 'name', 'view_label']).execute()) as {

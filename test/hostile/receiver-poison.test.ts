@@ -49,7 +49,7 @@ for (const dialect of dialects) {
         expect(await postSigned(receiver.url, body)).toBe(422);
       const good = makeEnvelope();
       expect(await postSigned(receiver.url, JSON.stringify(good))).toBe(200);
-      expect(await rowCounts(t.store, good)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+      expect(await rowCounts(t.store, good)).toEqual({ deliveries: 1, pairs: 1, alerts: 1, developments: 1 });
       expect(receiver.stats().refused.unstorable).toBe(4);
     });
 

@@ -229,18 +229,21 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     const view = views[0];
     const matches = sandboxViewMatches(sb, view);
     await store.db.deleteFrom('alert_history').where('view_id', '=', view).execute();
+    // A webhook brought the alert of the first match's newest development before the backfill.
+    const newest = [...sb.monitoring.event(matches[0])!.developments].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))[0]!;
+    const received = new Date().toISOString();
     await store.transaction((tx) =>
       tx.insertIgnore(
         'alert_history',
-        ['view_id', 'event_id'],
+        ['view_id', 'event_id', 'development_id'],
         [
           {
             view_id: view,
             event_id: matches[0],
-            first_seen_at: new Date().toISOString(),
+            development_id: newest.id,
+            first_seen_at: received,
             source: 'webhook',
-            delivery_id: 'd-1',
-            development_id: null,
+            webhook_at: received,
           },
         ],
       ),
@@ -262,7 +265,8 @@ describe.each(dialects)('monitoring mirror on %s', (dialect) => {
     expect((await backfill()).outcome).toBe('success');
     let history = (await rowsOf(store, 'alert_history')).filter((r) => r.view_id === view);
     expect(sorted(history.map((r) => String(r.event_id)))).toEqual(sorted(matches));
-    expect(history.find((r) => r.event_id === matches[0])?.source).toBe('webhook');
+    const both = history.find((r) => r.event_id === matches[0])!;
+    expect([both.source, both.webhook_at === null, both.backfill_at === null]).toEqual(['webhook', false, false]);
 
     const started = new Map(sb.monitoring.events().map((e) => [e.id, e.startedAt]));
     const since = started.get(matches[Math.floor(matches.length / 2)])!;

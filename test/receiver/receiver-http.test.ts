@@ -86,7 +86,12 @@ for (const dialect of dialects) {
           development_id: env.data.latest_development.id,
         });
         const alert = await store.db.selectFrom('alert_history').selectAll().where('event_id', '=', env.data.event.id).execute();
-        expect(alert).toMatchObject([{ view_id: env.data.view.id, source: 'webhook', delivery_id: env.id }]);
+        expect(alert).toMatchObject([
+          { view_id: env.data.view.id, development_id: env.data.latest_development.id, source: 'webhook', backfill_at: null },
+        ]);
+        expect(alert[0]!.webhook_at).not.toBeNull();
+        const pairs = await store.db.selectFrom('alert_deliveries').selectAll().where('delivery_id', '=', env.id).execute();
+        expect(pairs).toMatchObject([{ view_id: env.data.view.id, development_id: env.data.latest_development.id }]);
         const dev = await store.db
           .selectFrom('monitoring_developments')
           .selectAll()
@@ -95,7 +100,7 @@ for (const dialect of dialects) {
         expect(dev).toMatchObject({ event_id: env.data.event.id, title: 'Exploit confirmed', importance: 'high', detail_fetched_at: null });
       });
 
-      it('stores a retry and a delivery to a second view once, with one alert per view', async () => {
+      it('stores a retry once, and a delivery id to a second view as a second pair and alert', async () => {
         const env = makeEnvelope();
         const before = receiver.stats();
         expect((await postSigned(receiver.url, env)).status).toBe(200);
@@ -103,10 +108,10 @@ for (const dialect of dialects) {
         const second = structuredClone(env);
         second.data.view = { id: randomUUID(), name: 'Second view' };
         expect((await postSigned(receiver.url, second)).status).toBe(200);
-        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
+        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, pairs: 2, alerts: 2, developments: 1 });
         const after = receiver.stats();
         expect(after.received - before.received).toBe(3);
-        expect(after.duplicates - before.duplicates).toBe(2);
+        expect(after.duplicates - before.duplicates).toBe(1);
       });
 
       it('does not overwrite a development whose detail the sync already fetched', async () => {
@@ -264,12 +269,12 @@ for (const dialect of dialects) {
           const first = await postSigned(receiver.url, env);
           expect(first.status).toBe(503);
           expect(JSON.parse(first.body)).toEqual({ error: 'storage_unavailable' });
-          expect(await rowCounts(store, env)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
+          expect(await rowCounts(store, env)).toEqual({ deliveries: 0, pairs: 0, alerts: 0, developments: 0 });
         } finally {
           await restore();
         }
         expect((await postSigned(receiver.url, env)).status).toBe(200);
-        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, pairs: 1, alerts: 1, developments: 1 });
       });
 
       it('keeps deliveries exactly once across a receiver restart', async () => {
@@ -282,7 +287,7 @@ for (const dialect of dialects) {
         try {
           expect((await postSigned(second.url, env)).status).toBe(200);
           expect(second.stats()).toMatchObject({ received: 1, duplicates: 1 });
-          expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+          expect(await rowCounts(store, env)).toEqual({ deliveries: 1, pairs: 1, alerts: 1, developments: 1 });
         } finally {
           await second.close();
         }
@@ -299,7 +304,7 @@ for (const dialect of dialects) {
         await release();
         await closed;
         expect((await inFlight).status).toBe(200);
-        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, alerts: 1, developments: 1 });
+        expect(await rowCounts(store, env)).toEqual({ deliveries: 1, pairs: 1, alerts: 1, developments: 1 });
         await expect(postSigned(r.url, makeEnvelope())).rejects.toThrow();
       });
     });

@@ -1,6 +1,6 @@
 // Faults injected into the real database, so they reach whichever connection commits the deliveries
 // (the SQLite writer thread has its own): a failing insert (the storage failure the sender must see
-// as a 503) and a held write lock (a slow commit). Also row counts of the three tables the receiver writes.
+// as a 503) and a held write lock (a slow commit). Also row counts of the four tables the receiver writes.
 import { sql } from 'kysely';
 import type { Store } from '../../src/store/index.js';
 
@@ -45,11 +45,13 @@ export async function holdWriteLock(store: Store): Promise<() => Promise<void>> 
 
 export interface RowCounts {
   deliveries: number;
+  /** (delivery, view) pairs. */
+  pairs: number;
   alerts: number;
   developments: number;
 }
 
-/** Rows of one delivery's ids in the three tables the receiver writes, or of the whole tables. */
+/** Rows of one delivery's ids in the four tables the receiver writes, or of the whole tables. */
 export async function rowCounts(store: Store, env?: any): Promise<RowCounts> {
   const count = async (table: string, column: string, value: string | undefined) => {
     let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
@@ -58,6 +60,7 @@ export async function rowCounts(store: Store, env?: any): Promise<RowCounts> {
   };
   return {
     deliveries: await count('webhook_deliveries', 'id', env?.id),
+    pairs: await count('alert_deliveries', 'delivery_id', env?.id),
     alerts: await count('alert_history', 'event_id', env?.data.event.id),
     developments: await count('monitoring_developments', 'id', env?.data.latest_development.id),
   };

@@ -90,7 +90,7 @@ for (const dialect of dialects) {
       await t.cleanup();
     });
 
-    /** Checks the store against the sender's log: each accepted delivery id once, each alert once. */
+    /** Checks the store against the sender's log: each accepted delivery id once, each (delivery, view) pair and alert once. */
     async function expectExactlyOnce(log: DeliveryLog[]) {
       const accepted = log.filter((d) => d.viewId !== views[2]);
       expect(accepted.every((d) => d.state === 'delivered')).toBe(true);
@@ -105,9 +105,15 @@ for (const dialect of dialects) {
       const bodies = new Set(accepted.map((d) => d.body));
       expect(stored.every((s) => bodies.has(s.body) && JSON.parse(s.body).data.view.id === s.view_id)).toBe(true);
 
-      const alerts = await t.store.db.selectFrom('alert_history').select(['view_id', 'event_id']).execute();
-      const expected = new Set(accepted.map((d) => `${d.viewId} ${JSON.parse(d.body).data.event.id}`));
-      expect(alerts.map((a) => `${a.view_id} ${a.event_id}`).sort()).toEqual([...expected].sort());
+      // An alert per (view, development), and every view a delivery id reached, each once.
+      const alerts = await t.store.db.selectFrom('alert_history').select(['view_id', 'event_id', 'development_id']).execute();
+      const data = (d: DeliveryLog) => JSON.parse(d.body).data;
+      const expected = new Set(accepted.map((d) => `${d.viewId} ${data(d).event.id} ${data(d).latest_development.id}`));
+      expect(alerts.map((a) => `${a.view_id} ${a.event_id} ${a.development_id}`).sort()).toEqual([...expected].sort());
+      const pairs = await t.store.db.selectFrom('alert_deliveries').select(['delivery_id', 'view_id']).execute();
+      expect(pairs.map((p) => `${p.delivery_id} ${p.view_id}`).sort()).toEqual(
+        [...new Set(accepted.map((d) => `${d.id} ${d.viewId}`))].sort(),
+      );
     }
 
     it('lands every delivery to several views exactly once, duplicate retries included', async () => {

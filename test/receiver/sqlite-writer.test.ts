@@ -21,16 +21,16 @@ describe('SQLite writer thread', () => {
     await t.cleanup();
   });
 
-  it('commits a group, counting only delivery ids not stored before', async () => {
+  it('commits a group, counting only (delivery, view) pairs not stored before', async () => {
     const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
     try {
       const first = accepted();
       expect((await writer.write([first, accepted()])).inserted).toBe(2);
-      // A retry, and the same event delivered to a second view: no new delivery id, a second alert.
+      // A retry, and the same delivery id to a second view: one new pair, a second alert.
       const second = structuredClone(first.envelope) as any;
       second.data.view.id = crypto.randomUUID();
-      expect((await writer.write([first, accepted(second)])).inserted).toBe(0);
-      expect(await rowCounts(t.store, first.envelope)).toEqual({ deliveries: 1, alerts: 2, developments: 1 });
+      expect((await writer.write([first, accepted(second)])).inserted).toBe(1);
+      expect(await rowCounts(t.store, first.envelope)).toEqual({ deliveries: 1, pairs: 2, alerts: 2, developments: 1 });
       const row = await t.store.db
         .selectFrom('webhook_deliveries')
         .selectAll()
@@ -62,7 +62,7 @@ describe('SQLite writer thread', () => {
       const failed = [accepted(), accepted()];
       await expect(writer.write(failed)).rejects.toThrow('disk I/O error (injected)');
       await restore();
-      expect(await rowCounts(t.store)).toEqual({ deliveries: 0, alerts: 0, developments: 0 });
+      expect(await rowCounts(t.store)).toEqual({ deliveries: 0, pairs: 0, alerts: 0, developments: 0 });
       expect((await writer.write(failed)).inserted).toBe(2);
     } finally {
       await writer.close();

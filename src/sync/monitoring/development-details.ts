@@ -1,9 +1,9 @@
 // Development details (/monitoring/v2/developments/{id}: documents, assets, the event reference) are the
 // N+1 of this API: one request each, ~110,000 at real sizes, 9 hours at 200 requests a minute. So they
-// are a bounded, prioritised backlog: pending developments (new, or whose summary changed, including ones
-// a webhook inserted) that matter (importance at or above a minimum, started within maxAgeDays), newest
-// first, at most maxPerRun a run; the rest wait, and `status` shows how many. The summary of every
-// development is mirrored with its event whatever the backlog does. One that fails stays pending; one the
+// are a bounded, prioritised backlog: pending developments (new, or whose summary changed) that matter (a
+// webhook named them, or importance at or above a minimum and started within maxAgeDays), the webhooks'
+// first, then newest first, at most maxPerRun a run; the rest wait, and `status` shows how many. The
+// summary of every development is mirrored with its event whatever the backlog does. One that fails stays pending; one the
 // service no longer has (404) is soft-deleted. An auth failure, a spent budget or quota stops the stream.
 import { sql, type RawBuilder } from 'kysely';
 import pLimit from 'p-limit';
@@ -43,20 +43,33 @@ export async function detailsBacklog(store: Store, backlog: DetailsBacklog): Pro
 /**
  * "Recent" is counted back from the newest development mirrored, not from the machine's clock: the
  * backlog means the same whatever the clock says, and a mirror that fell behind still gets its newest.
+ * A development a webhook named is in scope whatever its importance and age: a view's alert asked for it.
  */
 async function pendingQuery(store: Store, backlog: DetailsBacklog | null) {
-  let q = store.db.selectFrom('monitoring_developments').where('detail_fetched_at', 'is', null).where('deleted_at', 'is', null);
+  const q = store.db.selectFrom('monitoring_developments').where('detail_fetched_at', 'is', null).where('deleted_at', 'is', null);
   if (!backlog) return q;
-  q = q.where('importance', 'in', IMPORTANCE.slice(IMPORTANCE.indexOf(backlog.minimumImportance)));
-  if (backlog.maxAgeDays === null) return q;
+  const important = IMPORTANCE.slice(IMPORTANCE.indexOf(backlog.minimumImportance));
+  const since = backlog.maxAgeDays === null ? null : await recentSince(store, backlog.maxAgeDays);
+  return q.where((eb) => {
+    const inScope = eb.and([eb('importance', 'in', important), ...(since === null ? [] : [eb('started_at', '>=', since)])]);
+    return eb.or([namedByWebhook(), inScope]);
+  });
+}
+
+/** Whether a webhook delivery named the development (alert_deliveries, indexed by development). */
+function namedByWebhook(): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from alert_deliveries p where p.development_id = monitoring_developments.id)`;
+}
+
+/** The start of the backlog's age window, or null when nothing is mirrored yet. */
+async function recentSince(store: Store, maxAgeDays: number): Promise<string | null> {
   const newest = (await store.db
     .selectFrom('monitoring_developments')
     .select((eb) => eb.fn.max('started_at').as('at'))
     .where('deleted_at', 'is', null)
     .executeTakeFirst()) as { at: unknown } | undefined;
-  if (newest?.at == null) return q;
-  const since = new Date(new Date(String(newest.at)).getTime() - backlog.maxAgeDays * 86_400_000).toISOString().replace('.000Z', 'Z');
-  return q.where('started_at', '>=', since);
+  if (newest?.at == null) return null;
+  return new Date(new Date(String(newest.at)).getTime() - maxAgeDays * 86_400_000).toISOString().replace('.000Z', 'Z');
 }
 
 export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
@@ -74,12 +87,13 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
   if (ctx.signal.aborted) ctx.stats.outcome = 'stopped';
 }
 
-/** The pending details this run fetches: newest first, at most maxPerRun. */
+/** The pending details this run fetches: the ones webhooks named first, then newest first, at most maxPerRun. */
 async function pendingDetails(store: Store, backlog: DetailsBacklog): Promise<Pending[]> {
   return (await (
     await pendingQuery(store, backlog)
   )
     .select(['id', 'row_hash'])
+    .orderBy(sql`case when ${namedByWebhook()} then 0 else 1 end`)
     .orderBy('started_at', 'desc')
     .orderBy('id')
     .limit(backlog.maxPerRun)

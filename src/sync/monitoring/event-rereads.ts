@@ -3,16 +3,17 @@
 // a page at 100), so an event's new development makes it current on the next incremental run, not on the
 // next full pass. The receiver already knows which events changed: every delivery names one.
 import { HttpStatusError } from '../../client/index.js';
+import type { Store } from '../../store/types.js';
 import type { StreamContext } from '../context.js';
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { monitoringPages } from './monitoring-pages.js';
 
 /** The events filter's page cap: ids asked for in one request. */
-const IDS_PER_REQUEST = 100;
+export const IDS_PER_REQUEST = 100;
 
 /** Ids of events a delivery named after the mirror last wrote them (or never mirrored), older than `windowStart`. */
-export async function eventsToReread(ctx: StreamContext, windowStart: string): Promise<string[]> {
-  const rows = await ctx.store.db
+export async function eventsToReread(store: Store, windowStart: string): Promise<string[]> {
+  const rows = await store.db
     .selectFrom('webhook_deliveries as d')
     .leftJoin('monitoring_events as e', 'e.id', 'd.event_id')
     .select('d.event_id')

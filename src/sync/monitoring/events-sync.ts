@@ -66,7 +66,7 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
 
 /** An incremental pass also re-reads, by id, the older events webhooks said changed (event-rereads.ts). */
 async function rereadNamedEvents(ctx: StreamContext, windowStart: string, seen: Set<string>): Promise<void> {
-  const ids = await eventsToReread(ctx, windowStart);
+  const ids = await eventsToReread(ctx.store, windowStart);
   if (ids.length === 0) return;
   await rereadEvents(ctx, ids, (records) => writePage(ctx, records, seen, null));
   ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');

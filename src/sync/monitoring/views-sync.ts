@@ -1,13 +1,14 @@
 // The monitoring-views stream and `backfill alerts`: each configured view (by id or slug-with-id-prefix;
 // there is no list endpoint) is mirrored, and its matching events fill alert_history keyed by
-// (view, event), insert-only, beside what the webhook receiver inserts. A view the service does not
-// know is an error that names it; the other views still sync.
+// (view, event, development): each match is the alert of the event's newest development, the one whose
+// arrival would have raised it. An alert a webhook brought first is marked as found by the backfill too.
+// A view the service does not know is an error that names it; the other views still sync.
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { viewRecord } from '../../catalog/monitoring-records.js';
 import type { ViewMatchCounts, ViewPassOptions } from '../../catalog/types.js';
 import { AuthError, isClientError, NotFoundError } from '../../client/index.js';
 import { ConfigError, errorAction } from '../../errors.js';
-import type { Row } from '../../store/types.js';
+import type { Row, StoreTx } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
 import { writeRecords } from '../write-records.js';
 import { boundMillis, servicePresent, withinPresent } from '../time-bound.js';
@@ -112,7 +113,7 @@ async function syncMatches(
     // A match dated in the far future is kept, but the mark stays within the present.
     for (const t of started) if (t !== null && (highWater === null || t > highWater)) highWater = withinPresent(t, present);
     const alerts = alertRows(events, started, since, { id: viewId, name: viewName }, ctx.now());
-    const inserted = alerts.length ? await store.transaction((tx) => tx.insertIgnore('alert_history', ['view_id', 'event_id'], alerts)) : 0;
+    const inserted = alerts.length ? await store.transaction((tx) => writeBackfilledAlerts(tx, viewId, alerts)) : 0;
     countPage(ctx, counts, { read: page.records.length, usable: events.length, matched: alerts.length, inserted });
     ctx.progress.advance(STREAM, stats);
     const oldest = Math.min(...started.map((t) => t ?? Infinity));
@@ -128,6 +129,9 @@ async function syncMatches(
   };
   await store.transaction((tx) => saveMark(tx, markKey, next));
 }
+
+/** The key of a match whose event lists no development (a key column cannot be null). */
+const NO_DEVELOPMENT = '';
 
 /** alert_history rows of a page's usable matches at or after `since`. */
 function alertRows(
@@ -146,14 +150,36 @@ function alertRows(
       return {
         view_id: view.id,
         event_id: e.id,
+        development_id: latest?.id ?? NO_DEVELOPMENT,
+        view_name: view.name,
+        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(),
         first_seen_at: now,
         source: 'backfill',
-        delivery_id: null,
-        development_id: latest?.id ?? null,
-        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(),
-        view_name: view.name,
+        webhook_at: null,
+        backfill_at: now,
       };
     });
+}
+
+/** New alerts inserted; the ones webhooks brought first say the backfill found them too. Returns alerts new. */
+async function writeBackfilledAlerts(tx: StoreTx, viewId: string, alerts: readonly Row[]): Promise<number> {
+  const inserted = await tx.insertIgnore('alert_history', ['view_id', 'event_id', 'development_id'], alerts);
+  if (inserted < alerts.length) {
+    await tx.db
+      .updateTable('alert_history')
+      .set({ backfill_at: alerts[0]!.backfill_at })
+      .where('view_id', '=', viewId)
+      .where('backfill_at', 'is', null)
+      .where((eb) =>
+        eb(
+          eb.refTuple('event_id', 'development_id'),
+          'in',
+          alerts.map((a) => eb.tuple(String(a.event_id), String(a.development_id))),
+        ),
+      )
+      .execute();
+  }
+  return inserted;
 }
 
 /** A page's matches into the stream's stats and the caller's counts (every record accounted for). */
@@ -184,10 +210,11 @@ function latestDevelopment(event: Record<string, any>): { id: string; t: number 
   return best && { id: best.id, t: Number.isFinite(best.t) ? best.t : null };
 }
 
+/** Events the view is known to match (several developments of one event are one match of the list). */
 async function knownMatches(ctx: StreamContext, viewId: string): Promise<number> {
   const row = (await ctx.store.db
     .selectFrom('alert_history')
-    .select((eb) => eb.fn.countAll().as('n'))
+    .select((eb) => eb.fn.count('event_id').distinct().as('n'))
     .where('view_id', '=', viewId)
     .executeTakeFirst()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
