@@ -122,7 +122,10 @@ async function eventsCost(store: Store, settings: SyncSettings, intervalDays: nu
     return { requests: steadyEvents(settings, intervalDays, { eventsPerDay: perDay, events: live }, backlog, rates), estimated: false };
   const { inScope } = await detailsBacklog(store, backlog);
   const rereads = await nextRereadRequests(store, windowFrom(settings, 'monitoring-events', hw.hw) ?? since);
-  return { requests: pagesFor(perDay * lookbackDays, MONITORING_PAGE_SIZE) + rereads + Math.min(backlog.maxPerRun, inScope), estimated: false };
+  return {
+    requests: pagesFor(perDay * lookbackDays, MONITORING_PAGE_SIZE) + rereads + Math.min(backlog.maxPerRun, inScope),
+    estimated: false,
+  };
 }
 
 /**
