@@ -32,7 +32,7 @@ const pagesFor = (rows: number, pageSize: number) => Math.floor(rows / pageSize)
 
 export function familyOf(stream: StreamDef): QuotaFamily {
   const path = stream.kind === 'fanout' ? stream.path({ key: 'x', idOrSlug: 'x' }) : stream.path;
-  return quotaFamilyOf(apiFamilyOf(path.split('?')[0]));
+  return quotaFamilyOf(apiFamilyOf(path.split('?')[0], stream.kind === 'list' && stream.keyless));
 }
 
 export async function runCost(store: Store, settings: SyncSettings, stream: StreamDef, intervalDays = 0): Promise<StreamCost> {

@@ -65,6 +65,8 @@ export interface ListStream {
   paginator: Paginator;
   /** The record selector: the path of the records' array in the response body (`data`). */
   records: string;
+  /** The path declares no credential (the spec's keyless operations): the key is never sent, and it counts as `open`. */
+  keyless?: true;
   /** One pass per variant (e.g. each asset class), each with its own extra query. */
   variants?: readonly { name: string; query: Query; scope: Row }[];
   table: string;

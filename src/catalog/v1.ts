@@ -217,6 +217,7 @@ export const marketStats: ListStream = {
   name: 'market-stats',
   description: 'Market statistics by date; incremental from the newest date minus a lookback',
   path: '/v1/market-stats',
+  keyless: true,
   paginator: pageNumber(100),
   records: 'data',
   query: { order_by: 'id', order_dir: 'asc' },

@@ -6,16 +6,16 @@ export type ApiFamily = 'v1' | 'charts' | 'tokenUnlocks' | 'monitoring' | 'open'
 
 export const API_FAMILIES: readonly ApiFamily[] = ['v1', 'charts', 'tokenUnlocks', 'monitoring', 'open'];
 
-/** Paths that declare no credential: the key is never sent there. */
-const OPEN_PATHS = new Set(['/health', '/v1/market-stats']);
+/** The client's own keyless path; the catalog says which of its lists take no key (a call's `keyless`). */
+const OPEN_PATHS = new Set(['/health']);
 
 function isUnder(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);
 }
 
 /** `pathname` is the path as the catalog writes it, without the base URL's prefix or the query. */
-export function apiFamilyOf(pathname: string): ApiFamily {
-  if (OPEN_PATHS.has(pathname)) return 'open';
+export function apiFamilyOf(pathname: string, keyless = false): ApiFamily {
+  if (keyless || OPEN_PATHS.has(pathname)) return 'open';
   if (isUnder(pathname, '/v1/charts')) return 'charts';
   if (isUnder(pathname, '/v1')) return 'v1';
   if (isUnder(pathname, '/token-unlocks')) return 'tokenUnlocks';

@@ -64,6 +64,8 @@ export interface CallOptions<B> {
    * which is retried like a 5xx (a proxy's page, a body of the wrong shape), then fails the call.
    */
   check?: BodyCheck<B>;
+  /** The path declares no credential (catalog data): no key is sent, and the request is in the `open` family. */
+  keyless?: boolean;
 }
 
 export interface ApiClient {
@@ -229,13 +231,13 @@ async function request<T>(
   prefix: string,
   path: string,
   query: Query | undefined,
-  wanted: BodyWanted,
+  wanted: BodyWanted & { keyless?: boolean },
   counter: RequestCounter | undefined,
 ): Promise<T> {
   const { redact } = s;
   try {
     if (!path.startsWith('/')) throw new DsMirrorError('DS_BAD_PATH', `API path must start with '/': ${redact(path)}`);
-    const family = apiFamilyOf(path.split('?')[0]);
+    const family = apiFamilyOf(path.split('?')[0], wanted.keyless);
     const relative = pathWithQuery(path, query);
     const endpoint = redact(`GET ${relative}`);
     const onRetry = (err: DsMirrorError, retry: number, delayMs: number) => {
@@ -274,9 +276,9 @@ export function createClient(opts: ClientOptions): ApiClient {
   };
   const view = (counter?: RequestCounter): ApiClient => ({
     get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) =>
-      request<T>(s, prefix, path, query, { raw: false, check: o?.check }, counter),
+      request<T>(s, prefix, path, query, { raw: false, check: o?.check, keyless: o?.keyless }, counter),
     getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) =>
-      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check }, counter),
+      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check, keyless: o?.keyless }, counter),
     stats,
     service,
     counting: (c) => view(c),

@@ -34,7 +34,7 @@ export async function fetchListPage(ctx: StreamContext, stream: ListStream, page
   return {
     page,
     request: buildUrl('', stream.path, query),
-    body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes }),
+    body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes, keyless: stream.keyless }),
   };
 }
 

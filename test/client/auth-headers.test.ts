@@ -1,6 +1,8 @@
 // Each API family gets its own credential, charts exactly one, open paths none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFamilyOf, buildUrl, createClient, type ApiClient } from '../../src/client/index.js';
+import { familyOf } from '../../src/budget/cost-model.js';
+import { marketStats } from '../../src/catalog/v1.js';
 import { json, startServer, type TestServer } from './test-server.js';
 
 const KEY = 'sk-test-7c1f0e55a9';
@@ -29,7 +31,6 @@ describe('credentials per API family', () => {
     ['/token-unlocks/v1/assets', 'tokenUnlocks', ['x-service-api-key']],
     ['/monitoring/v2/events', 'monitoring', ['x-service-api-key']],
     ['/health', 'open', []],
-    ['/v1/market-stats', 'open', []],
   ])('%s is %s and carries %j', async (path, family, expected) => {
     server.handle((_req, res) => json(res, 200, { error: null, data: [] }));
     expect(apiFamilyOf(path)).toBe(family);
@@ -40,6 +41,15 @@ describe('credentials per API family', () => {
     expect(credentialsOf(headers)).toEqual(expected);
     for (const h of expected) expect(headers[h]).toBe(KEY);
     expect(client.stats.byFamily[family as keyof typeof client.stats.byFamily]).toBeGreaterThan(0);
+  });
+
+  it('sends no key on a path the catalog marks keyless (market stats), and counts it as open', async () => {
+    server.handle((_req, res) => json(res, 200, { page: 1, total: 0, data: [] }));
+    const open = client.stats.byFamily.open;
+    await client.get(marketStats.path, { page: 1 }, { keyless: marketStats.keyless });
+    expect(credentialsOf(server.seen[0].headers)).toEqual([]);
+    expect(client.stats.byFamily.open).toBe(open + 1);
+    expect(familyOf(marketStats)).toBe('open');
   });
 
   it('sends exactly one credential header on charts (the service rejects two)', async () => {
