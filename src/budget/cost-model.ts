@@ -8,7 +8,7 @@ import type { Store } from '../store/types.js';
 import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
 import { selectParents, selectionFor } from '../sync/fanout-stream.js';
 import { windowStart } from '../sync/date-window.js';
-import { listPaging } from '../sync/list-request.js';
+import { listPaging, readAheadExtra } from '../sync/list-request.js';
 import { rowsExpected } from '../sync/list-stream.js';
 import { boundMillis } from '../sync/time-bound.js';
 import { PUBLISHED_MONITORING, PUBLISHED_ROWS, PUBLISHED_ROWS_PER_DAY } from './published-sizes.js';
@@ -22,6 +22,8 @@ export interface StreamCost {
   estimated: boolean;
   /** A fan-out's pages per parent are unknown: at least this many. */
   atLeast: boolean;
+  /** Of `requests`, those a first read may make past a list's end while reading ahead (list-request.ts). */
+  readAhead?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -64,6 +66,7 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
     }
   }
   let requests = 0;
+  let readAhead = 0;
   let estimated = false;
   for (const variant of variants) {
     // The pages last read; a date-window list reads only its window's pages, so also its live rows
@@ -73,10 +76,12 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
       const published = PUBLISHED_ROWS[stream.name];
       rows = (typeof published === 'number' ? published : published?.[variant.name]) ?? 0;
       estimated = true;
+      // A list never read is read ahead once its first page is full: at most this many past its end.
+      readAhead += readAheadExtra(stream, settings);
     }
     requests += pagesFor(rows, pageSize);
   }
-  return { requests, estimated };
+  return { requests: requests + readAhead, estimated, readAhead };
 }
 
 /** Rows an incremental window reads now (its lookback), or null when the table is empty (a first, complete read). */

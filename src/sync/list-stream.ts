@@ -36,7 +36,9 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       const progress = checkpoints.places.get(variant.name)!;
       if (progress.nextToRead() === null) return;
       const checkpointAfter = (page: number) => checkpoints.after(variant.name, page);
-      const run = { progress, start, expectedRows: expectedRows[v]!, guardRows: lengthKnown ? expectedRows[v]! : 0, checkpointAfter };
+      const rows = expectedRows[v]!;
+      const readAhead = start === null && rows === 0; // nothing known of its length: hide the round trips
+      const run = { progress, start, expectedRows: rows, readAhead, guardRows: lengthKnown ? rows : 0, checkpointAfter };
       await syncVariant(variantCtx, stream, variant, run).catch((error: unknown) => {
         failed.abort();
         throw error;

@@ -26,6 +26,8 @@ export interface VariantRun {
   /** The window's start, or null for a complete pass. */
   start: string | null;
   expectedRows: number;
+  /** The mirror never read this list: pages are read ahead past each full one (pager.ts). */
+  readAhead: boolean;
   /** Rows the page limit counts on (0: the list's length is unknown, the ceiling applies). */
   guardRows: number;
   /** The stream's checkpoint as it will stand once `page` commits. */
@@ -89,6 +91,7 @@ class VariantPass {
       pageSize,
       startPage: this.startPage,
       expectedRows: this.run.expectedRows,
+      readAhead: this.run.readAhead,
       window,
       lastPage,
     })) {
