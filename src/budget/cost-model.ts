@@ -76,8 +76,9 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
       const published = PUBLISHED_ROWS[stream.name];
       rows = (typeof published === 'number' ? published : published?.[variant.name]) ?? 0;
       estimated = true;
-      // A list never read is read ahead once its first page is full: at most this many past its end.
-      readAhead += readAheadExtra(stream, settings);
+      // The next run reads ahead a list never read (at most this many past its end once its first page
+      // is full); a scheduled run's steady cost (intervalDays > 0) comes after that first read.
+      if (intervalDays === 0) readAhead += readAheadExtra(stream, settings);
     }
     requests += pagesFor(rows, pageSize);
   }
