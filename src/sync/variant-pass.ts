@@ -137,7 +137,10 @@ class VariantPass {
     await this.flush();
   }
 
-  /** The pages waiting, written in one transaction; at most writeWindow such writes in flight. */
+  /**
+   * The pages waiting, written in one transaction. At most two such writes in flight (fewer for large
+   * pages): a failing store is heard of within ten pages, before the page limit could speak first.
+   */
   private async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const write = this.write(this.pending);
@@ -145,7 +148,7 @@ class VariantPass {
     this.pendingRows = 0;
     write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
     this.writing.push(write);
-    if (this.writing.length >= writeWindow(this.stream)) await this.writing.shift();
+    if (this.writing.length >= Math.min(2, writeWindow(this.stream))) await this.writing.shift();
   }
 
   /** The pages' rows, their hashes and the stream's checkpoint, in one transaction. */
