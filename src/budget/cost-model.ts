@@ -9,7 +9,7 @@ import type { Store } from '../store/types.js';
 import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
 import { selectParents, selectionFor } from '../sync/fanout-stream.js';
 import { windowStart } from '../sync/date-window.js';
-import { listPaging } from '../sync/list-request.js';
+import { listPaging, readAheadExtra } from '../sync/list-request.js';
 import { rowsExpected } from '../sync/list-stream.js';
 import { boundMillis } from '../sync/time-bound.js';
 import { windowFrom } from '../sync/monitoring/pass-marks.js';
@@ -25,6 +25,8 @@ export interface StreamCost {
   estimated: boolean;
   /** A fan-out's pages per parent are unknown: at least this many. */
   atLeast: boolean;
+  /** Of `requests`, those a first read may make past a list's end while reading ahead (list-request.ts). */
+  readAhead?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -66,6 +68,7 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
     }
   }
   let requests = 0;
+  let readAhead = 0;
   let estimated = false;
   for (const variant of variants) {
     // The pages last read; a date-window list reads only its window's pages, so also its live rows
@@ -75,10 +78,13 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
       const published = PUBLISHED_ROWS[stream.name];
       rows = (typeof published === 'number' ? published : published?.[variant.name]) ?? 0;
       estimated = true;
+      // The next run reads ahead a list never read (at most this many past its end once its first page
+      // is full); a scheduled run's steady cost (intervalDays > 0) comes after that first read.
+      if (intervalDays === 0) readAhead += readAheadExtra(stream, settings);
     }
     requests += pagesFor(rows, pageSize);
   }
-  return { requests, estimated };
+  return { requests: requests + readAhead, estimated, readAhead };
 }
 
 /** Rows an incremental window reads now (its lookback), or null when the table is empty (a first, complete read). */

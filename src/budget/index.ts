@@ -1,21 +1,11 @@
 // Request economy: the plan's quotas, the usage ledger in the store, the client's gate to it, and the
 // projection of what a schedule costs and buys.
-import type { Store } from '../store/types.js';
-import { planQuotas, type PlanLimits } from './plan-quotas.js';
-import { QuotaGate } from './quota-gate.js';
-import { UsageLedger } from './usage-ledger.js';
-
 export { planQuotas, type PlanLimits } from './plan-quotas.js';
 export { QuotaError, quotaMessage } from './quota-error.js';
-export { QuotaGate } from './quota-gate.js';
+export { QuotaGate, quotaGate } from './quota-gate.js';
 export { budgetReport, usageOf, type BudgetReport, type FamilyUsage } from './budget-report.js';
 export { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 export { runCost, familyOf, type StreamCost } from './cost-model.js';
 export { planRun, type RunPlan } from './run-plan.js';
 export { QUOTA_FAMILIES, STANDARD_PLAN, quotaFamilyOf, type QuotaFamily, type Quotas } from './quotas.js';
 export { UsageLedger } from './usage-ledger.js';
-
-/** The gate a command's client asks before every request: the configured plan over this store's ledger. */
-export function quotaGate(store: Store, limits?: PlanLimits, clock?: () => Date): QuotaGate {
-  return new QuotaGate({ ledger: new UsageLedger(store), quotas: planQuotas(limits), clock });
-}

@@ -3,9 +3,11 @@
 // A quota the service announces (a 429 saying the allowance is spent) is held in the ledger, so other
 // workers and later runs do not ask again before it renews.
 import type { ApiFamily, RequestGate, ServiceQuotaError } from '../client/index.js';
+import type { Store } from '../store/types.js';
+import { planQuotas, type PlanLimits } from './plan-quotas.js';
 import { QuotaError } from './quota-error.js';
 import { quotaFamilyOf, renewsAt, utcDay, type FamilyQuota, type QuotaFamily, type Quotas } from './quotas.js';
-import type { UsageLedger } from './usage-ledger.js';
+import { UsageLedger } from './usage-ledger.js';
 
 interface Block {
   day: string;
@@ -125,4 +127,9 @@ export class QuotaGate implements RequestGate {
     this.refused.set(error.family, error);
     return error;
   }
+}
+
+/** The gate a command's client asks before every request: the configured plan over this store's ledger. */
+export function quotaGate(store: Store, limits?: PlanLimits, clock?: () => Date): QuotaGate {
+  return new QuotaGate({ ledger: new UsageLedger(store), quotas: planQuotas(limits), clock });
 }

@@ -10,7 +10,7 @@ export function renderPlan(plan: RunPlan): string {
   const out = [
     formatTable(
       ['stream', 'requests', 'first request'],
-      plan.streams.map((p) => [p.stream, `${p.estimated ? '~' : ''}${p.atLeast ? '≥' : ''}${n(p.requests)}`, p.request]),
+      plan.streams.map((p) => [p.stream, `${p.estimated ? '~' : ''}${p.atLeast ? '≥' : ''}${n(p.requests)}${aheadText(p)}`, p.request]),
     ),
     '',
   ];
@@ -33,6 +33,12 @@ export function renderPlan(plan: RunPlan): string {
   }
   if (plan.streams.some((p) => p.estimated))
     out.push("~ estimated from the real service's published sizes: the mirror does not hold these streams yet");
+  if (plan.streams.some((p) => p.readAhead))
+    out.push("(+n ahead): of those, at most n may land past a list's end: a list never mirrored is read a few pages ahead");
   out.push('(no request was made)');
   return `${out.join('\n')}\n`;
+}
+
+function aheadText(p: RunPlan['streams'][number]): string {
+  return p.readAhead ? ` (+${p.readAhead} ahead)` : '';
 }

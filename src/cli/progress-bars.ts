@@ -4,7 +4,8 @@
 // spinner, the count and the rate. On a terminal the lines redraw in place; anywhere else (a pipe, a log
 // file, the daemon) each running stream gets one log line per interval. A stream's end is logged at
 // debug: the command's summary (or the daemon's job line) says it once.
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressType from 'cli-progress';
 import type { Logger } from 'pino';
 import type { StreamRunStats } from '../store/types.js';
 import type { Progress } from '../sync/context.js';
@@ -139,6 +140,8 @@ export function progressLine(p: StreamProgress, now: number, nameWidth = 22): st
 /** Bars redrawn in place on a terminal. */
 export function terminalProgress(stream: NodeJS.WriteStream, opts: ProgressOptions = {}): Progress & { stop(): void } {
   const tracker = new ProgressTracker(opts.clock ?? systemClock, opts.estimates);
+  // Loaded here, on a terminal only: a piped or scheduled run never draws a bar.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressType;
   const multibar = new cliProgress.MultiBar({
     stream,
     clearOnComplete: false,
@@ -150,7 +153,7 @@ export function terminalProgress(stream: NodeJS.WriteStream, opts: ProgressOptio
       return p ? progressLine(p, tracker.clock.now(), width) : payload.stream;
     },
   });
-  const bars = new Map<string, cliProgress.SingleBar>();
+  const bars = new Map<string, cliProgressType.SingleBar>();
   const redraw = (name: string) => bars.get(name)?.update(tracker.streams.get(name)?.done ?? 0);
   return {
     start(name, expected) {

@@ -2,7 +2,9 @@
 // clean stop (checkpoint kept) on SIGINT/SIGTERM or when --max-requests is reached.
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
-import { planQuotas, planRun, quotaGate, type QuotaGate } from '../budget/index.js';
+// Not budget/index.js: its schedule projection loads cron, which a sync never needs.
+import { planQuotas } from '../budget/plan-quotas.js';
+import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
 import type { ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import { requireService } from '../config.js';
@@ -16,7 +18,6 @@ import { claimService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
 import { formatTable } from './table.js';
-import { renderPlan } from './plan-output.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -69,7 +70,9 @@ interface SyncJob {
   service: ReturnType<typeof requireService>;
 }
 
+/** Loaded only for --plan: the plan's output reaches the scheduler's modules (budget-command), and prom-client with them. */
 async function planOutput(ctx: CommandContext, store: Store, settings: SyncSettings, streams: StreamDef[]): Promise<string> {
+  const [{ planRun }, { renderPlan }] = await Promise.all([import('../budget/run-plan.js'), import('./plan-output.js')]);
   const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
   return renderPlan(plan);
 }

@@ -29,27 +29,53 @@ export class ColumnTypesMigrationProvider implements MigrationProvider {
 
   async getMigrations(): Promise<Record<string, Migration>> {
     const migrations: Record<string, Migration> = {};
-    for (const file of (await readdir(this.dir)).sort()) {
-      const match = MIGRATION_FILE.exec(file);
-      if (!match || file.endsWith('.d.ts')) continue;
+    for (const [name, file] of await migrationFiles(this.dir)) {
       const mod = (await import(pathToFileURL(this.dir + file).href)) as MigrationModule;
       if (typeof mod.up !== 'function') throw new Error(`migration ${file} has no exported up(db, t, dialect)`);
-      migrations[match[1]] = { up: (db) => mod.up(db, this.target.columnTypes, this.target.dialect) };
+      migrations[name] = { up: (db) => mod.up(db, this.target.columnTypes, this.target.dialect) };
     }
     return migrations;
   }
 }
 
+/** The migration files of `dir` by name (without extension), in name order. */
+async function migrationFiles(dir: string): Promise<[string, string][]> {
+  const files: [string, string][] = [];
+  for (const file of (await readdir(dir)).sort()) {
+    const match = MIGRATION_FILE.exec(file);
+    if (match && !file.endsWith('.d.ts')) files.push([match[1]!, file]);
+  }
+  return files;
+}
+
+/**
+ * Whether the database recorded exactly the migrations of `dir`: then the Migrator (which imports every
+ * migration and introspects every table, about 50-100 ms of each command's start) has nothing to do.
+ * Anything else (pending, unknown or no ledger yet) goes through the Migrator and its checks.
+ */
+async function recordedExactly(db: Kysely<any>, schema: string | undefined, dir: string): Promise<boolean> {
+  const names = (await migrationFiles(dir)).map(([name]) => name);
+  let recorded: string[];
+  try {
+    const rows = await (schema ? db.withSchema(schema) : db).selectFrom('kysely_migration').select('name').execute();
+    recorded = rows.map((r) => String(r.name)).sort();
+  } catch {
+    return false; // no ledger yet: a new database
+  }
+  return recorded.length === names.length && recorded.every((name, i) => name === names[i]);
+}
+
 /** Never throws: a failure is in `error` and in the failed migration's status. */
 export async function runMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<MigrationOutcome> {
   try {
-    const migrator = new Migrator({
-      db,
-      provider: new ColumnTypesMigrationProvider(dir, target),
-      // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
-      // schema's (a shared database) it would never create the mirror's own.
-      migrationTableSchema: target.schema ?? (await currentSchema(db, target.dialect)),
-    });
+    // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
+    // schema's (a shared database) it would never create the mirror's own.
+    const migrationTableSchema = target.schema ?? (await currentSchema(db, target.dialect));
+    if (await recordedExactly(db, migrationTableSchema, dir)) {
+      await applyRepeatables(db, target.dialect);
+      return { results: [] };
+    }
+    const migrator = new Migrator({ db, provider: new ColumnTypesMigrationProvider(dir, target), migrationTableSchema });
     // A migration may change a table the views read: they are dropped first and made again after.
     const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
     if (pending) await dropRepeatables(db, target.dialect);

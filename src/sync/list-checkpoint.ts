@@ -43,9 +43,11 @@ export class ListCheckpoints {
     );
   }
 
-  /** The stream's checkpoint as it will stand once `page` of `variant` commits (built last, so it holds every other page done). */
-  after(variant: string, page: number): ListCheckpoint | null {
-    const next = Object.fromEntries([...this.places].map(([name, p]) => [name, name === variant ? p.nextToRead(page) : p.nextToRead()]));
+  /** The stream's checkpoint as it will stand once `pages` of `variant` commit (built last, so it holds every other page done). */
+  after(variant: string, pages: readonly number[]): ListCheckpoint | null {
+    const next = Object.fromEntries(
+      [...this.places].map(([name, p]) => [name, name === variant ? p.nextToRead(...pages) : p.nextToRead()]),
+    );
     this.cleared = Object.values(next).every((p) => p === null);
     return this.cleared ? null : { pass: this.pass, windowStart: this.windowStart, next };
   }

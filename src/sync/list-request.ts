@@ -28,6 +28,15 @@ export function pageWindow(stream: ListStream, settings: Pick<SyncSettings, 'pag
   return Math.max(1, Math.min(settings.pageWindow, Math.floor(MAX_ROWS_FETCHED_AHEAD / pageSizeOf(stream))));
 }
 
+/**
+ * Requests a first read of a list (variant) may make past its end: read ahead while its length is
+ * unknown, the pager keeps its window full (pager.ts). None for a list of one page or a fixed last page.
+ */
+export function readAheadExtra(stream: ListStream, settings: SyncSettings): number {
+  const { lastPage } = listPaging(stream, settings);
+  return lastPage === undefined ? pageWindow(stream, settings) - 1 : 0;
+}
+
 /** Page transactions of one list (variant) in flight at once. */
 export function writeWindow(stream: ListStream): number {
   return Math.max(1, Math.min(MAX_PAGE_WRITES_AT_ONCE, Math.floor(MAX_ROWS_BEING_WRITTEN / pageSizeOf(stream))));

@@ -35,8 +35,10 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     variants.map(async (variant, v) => {
       const progress = checkpoints.places.get(variant.name)!;
       if (progress.nextToRead() === null) return;
-      const checkpointAfter = (page: number) => checkpoints.after(variant.name, page);
-      const run = { progress, start, expectedRows: expectedRows[v]!, guardRows: lengthKnown ? expectedRows[v]! : 0, checkpointAfter };
+      const checkpointAfter = (pages: readonly number[]) => checkpoints.after(variant.name, pages);
+      const rows = expectedRows[v]!;
+      const readAhead = start === null && rows === 0; // nothing known of its length: hide the round trips
+      const run = { progress, start, expectedRows: rows, readAhead, guardRows: lengthKnown ? rows : 0, checkpointAfter };
       await syncVariant(variantCtx, stream, variant, run).catch((error: unknown) => {
         failed.abort();
         throw error;

@@ -25,10 +25,10 @@ export class PageProgress {
     while (this.done.delete(this.next)) this.next++;
   }
 
-  /** The next page to read, counting `alsoDone` as done (null: the list is complete). */
-  nextToRead(alsoDone?: number): number | null {
+  /** The next page to read, counting the pages `alsoDone` as done (null: the list is complete). */
+  nextToRead(...alsoDone: number[]): number | null {
     let place = this.next;
-    while (this.done.has(place) || place === alsoDone) place++;
+    while (this.done.has(place) || alsoDone.includes(place)) place++;
     return this.lastPage !== undefined && place > this.lastPage ? null : place;
   }
 }

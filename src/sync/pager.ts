@@ -1,6 +1,8 @@
 // Pages of a list, in order, never trusting `total`: a page shorter than the page size (or empty)
 // ends the list. Pages known to exist (from the mirror's last row count) are fetched several at a
-// time; past that horizon only the next page is requested, so a sync makes no request it does not need.
+// time; past that horizon only the next page is requested, so a sync makes no request it does not need,
+// unless `readAhead` (a list the mirror never read): then the window stays full past each full page,
+// and at most window - 1 requests land past the list's end (see readAheadExtra in list-request.ts).
 /** What the pager needs of a fetched page: how many records it held. */
 export interface Counted {
   count: number;
@@ -23,6 +25,8 @@ export interface PagerOptions<T extends Counted, F> {
   window: number;
   /** A partial list (the top of a ranking) ends at this page, full or not. */
   lastPage?: number;
+  /** The list's length is unknown (never read): keep `window` pages in flight past the last full one. */
+  readAhead?: boolean;
 }
 
 export interface Page<T> {
@@ -40,8 +44,10 @@ export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: P
   let next = opts.startPage;
   let knownFull = opts.startPage - 1;
 
+  // Read ahead once a page came back full: a list that fits one page costs one request.
+  const ahead = () => (opts.readAhead && knownFull >= opts.startPage ? window : 1);
   const fill = () => {
-    while (inflight.size < window && next <= Math.min(end, Math.max(horizon, knownFull + 1))) {
+    while (inflight.size < window && next <= Math.min(end, Math.max(horizon, knownFull + ahead()))) {
       const request = opts.fetchPage(next);
       request.catch(() => {}); // a page abandoned after the list ended must not be an unhandled rejection
       inflight.set(next, request);

@@ -19,6 +19,12 @@ export type Variant = NonNullable<ListStream['variants']>[number];
 
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
+/**
+ * Records of consecutive changed pages written in one transaction: each commit rewrites every table and
+ * index page it touched (a first sync wrote 4.6x the file's size), so five 100-record pages share one.
+ * A resume re-reads at most these pages; each page's rows, hash and checkpoint still commit together.
+ */
+const GROUP_ROWS = 500;
 
 export interface VariantRun {
   /** The variant's place: read from the checkpoint, advanced as its pages commit. */
@@ -26,10 +32,12 @@ export interface VariantRun {
   /** The window's start, or null for a complete pass. */
   start: string | null;
   expectedRows: number;
+  /** The mirror never read this list: pages are read ahead past each full one (pager.ts). */
+  readAhead: boolean;
   /** Rows the page limit counts on (0: the list's length is unknown, the ceiling applies). */
   guardRows: number;
-  /** The stream's checkpoint as it will stand once `page` commits. */
-  checkpointAfter: (page: number) => ListCheckpoint | null;
+  /** The stream's checkpoint as it will stand once `pages` commit. */
+  checkpointAfter: (pages: readonly number[]) => ListCheckpoint | null;
 }
 
 export async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<void> {
@@ -44,6 +52,9 @@ class VariantPass {
   private readonly childSeen = new Set<string>();
   /** Page transactions in flight, oldest first: the next pages are mapped while earlier ones commit. */
   private readonly writing: Promise<void>[] = [];
+  /** Changed pages read but not yet written: consecutive ones share a transaction (GROUP_ROWS). */
+  private pending: ListPage[] = [];
+  private pendingRows = 0;
   private lastPage: number;
   /** Records of the last page read (the short one that ended the list). */
   private lastCount = 0;
@@ -65,6 +76,8 @@ class VariantPass {
     try {
       await this.readPages();
     } catch (error) {
+      // The pages read before the failure are written still: the next run resumes after them.
+      await this.flush().catch(() => {});
       await Promise.allSettled(this.writing); // nothing is left writing once the variant has failed
       throw error;
     }
@@ -89,12 +102,14 @@ class VariantPass {
       pageSize,
       startPage: this.startPage,
       expectedRows: this.run.expectedRows,
+      readAhead: this.run.readAhead,
       window,
       lastPage,
     })) {
       await this.take(page, last);
       if (ctx.signal.aborted && !last) break;
     }
+    await this.flush();
   }
 
   /** One page in order: checked against paging loops, then skipped or written. */
@@ -116,26 +131,46 @@ class VariantPass {
       return;
     }
     this.unchangedSinceCheckpoint = 0;
-    const write = this.write(page);
-    write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
-    this.writing.push(write);
-    if (this.writing.length >= writeWindow(this.stream)) await this.writing.shift();
+    this.pending.push(page);
+    this.pendingRows += page.count;
+    if (!last && this.pendingRows < GROUP_ROWS) return;
+    await this.flush();
   }
 
-  /** The page's rows, its hash and the stream's checkpoint, in one transaction. */
-  private async write(page: ListPage): Promise<void> {
+  /**
+   * The pages waiting, written in one transaction. At most two such writes in flight (fewer for large
+   * pages): a failing store is heard of within ten pages, before the page limit could speak first.
+   */
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const write = this.write(this.pending);
+    this.pending = [];
+    this.pendingRows = 0;
+    write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
+    this.writing.push(write);
+    if (this.writing.length >= Math.min(2, writeWindow(this.stream))) await this.writing.shift();
+  }
+
+  /** The pages' rows, their hashes and the stream's checkpoint, in one transaction. */
+  private async write(pages: readonly ListPage[]): Promise<void> {
     const { ctx, stream, variant } = this;
-    const { records } = page;
     const now = ctx.now();
     const written = await ctx.store.transaction(async (tx) => {
-      const result = records ? await writeRecords(tx, stream, records, now) : nothingWritten(page.keys ?? [], page.count);
-      if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
+      const results: Written[] = [];
+      for (const page of pages) {
+        const { records } = page;
+        const result = records ? await writeRecords(tx, stream, records, now) : nothingWritten(page.keys ?? [], page.count);
+        if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
+        results.push(result);
+      }
       // Built last, so it holds every other page and variant done so far.
-      await tx.saveCheckpoint(stream.name, this.run.checkpointAfter(page.page));
-      return result;
+      await tx.saveCheckpoint(stream.name, this.run.checkpointAfter(pages.map((p) => p.page)));
+      return results;
     });
-    this.run.progress.markDone(page.page);
-    this.count(written, page.count);
+    pages.forEach((page, i) => {
+      this.run.progress.markDone(page.page);
+      this.count(written[i]!, page.count);
+    });
   }
 
   /** A page's rows into the stream's stats and the keys deletion detection keeps. */

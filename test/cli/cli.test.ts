@@ -187,8 +187,9 @@ describe('ds-mirror CLI', () => {
     expect(plan.stdout).toContain('/v1/assets?');
     expect(plan.stdout).toMatch(/no request was made/);
     // An empty mirror plans from the real service's published sizes, marked as estimates, against the quota.
-    expect(plan.stdout).toMatch(/^assets\s+~1,332\s/m);
-    expect(plan.stdout).toMatch(/^\/v1 \(and charts\): ~1,384 requests.*quota 2,500\/month.*2,500 left \(0 used this month\)/m);
+    // A list never mirrored is read ahead (#25): at most a window less one page past its end, counted.
+    expect(plan.stdout).toMatch(/^assets\s+~1,341 \(\+9 ahead\)\s/m);
+    expect(plan.stdout).toMatch(/^\/v1 \(and charts\): ~1,405 requests.*quota 2,500\/month.*2,500 left \(0 used this month\)/m);
     expect(plan.stdout).not.toMatch(/monitoring-views/);
     expect(sandbox.requestCount()).toBe(0);
 

@@ -26,4 +26,12 @@ describe('PageProgress', () => {
     progress.markDone(2);
     expect(progress.nextToRead()).toBeNull();
   });
+
+  it('counts every page of a group committing together', () => {
+    const progress = new PageProgress(1);
+    // Pages 1-5 commit in one transaction: its checkpoint points past all of them, and past 6 only once 6 is done.
+    expect(progress.nextToRead(1, 2, 3, 4, 5)).toBe(6);
+    progress.markDone(7);
+    expect(progress.nextToRead(1, 2, 3, 4, 5, 6)).toBe(8);
+  });
 });

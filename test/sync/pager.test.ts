@@ -53,3 +53,22 @@ describe('pages', () => {
     expect(got.map((p) => p.page)).toEqual([2, 3, 4]);
   });
 });
+
+describe('pages of a list never read (readAhead)', () => {
+  it('keeps the window full past each full page, at most window - 1 requests past the end', async () => {
+    const l = list(25, 10);
+    const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 0, window: 4, readAhead: true }));
+    expect(got.map((p) => p.fetched.count)).toEqual([10, 10, 5]);
+    const fetches = l.log.filter((e) => e.startsWith('fetch'));
+    // Page 1 alone (a one-page list costs one request), then the window: pages 2-5 before page 2 is opened.
+    expect(l.log.indexOf('fetch 2')).toBeGreaterThan(l.log.indexOf('open 1'));
+    expect(l.log.indexOf('fetch 5')).toBeLessThan(l.log.indexOf('open 2'));
+    expect(fetches.length).toBeLessThanOrEqual(3 + 3);
+  });
+
+  it('costs one request for a list that fits one page', async () => {
+    const l = list(7, 10);
+    await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 0, window: 4, readAhead: true }));
+    expect(l.log.filter((e) => e.startsWith('fetch'))).toEqual(['fetch 1']);
+  });
+});
