@@ -15,6 +15,11 @@ export function isRecordError(err: unknown): boolean {
 
 const CAUSES: [RegExp, string][] = [
   [/^(SQLITE_FULL|ENOSPC|EDQUOT|53100)$/, 'the disk is full'],
+  // Reading needs the write-ahead log's index beside the file, so a read-only folder stops reads too.
+  [
+    /^SQLITE_READONLY_DIRECTORY$/,
+    "the database's folder is read-only (SQLite keeps its write-ahead log, <file>-wal and -shm, beside the file: make the folder writable, or copy the file into one that is)",
+  ],
   [/^(SQLITE_READONLY.*|EROFS|25006)$/, 'the database is read-only'],
   [/^(SQLITE_BUSY.*|SQLITE_LOCKED.*|55P03|40P01)$/, 'the database is locked by another process'],
   [/^(EACCES|EPERM|SQLITE_PERM|SQLITE_AUTH|42501|28000|28P01)$/, 'permission denied'],
