@@ -2,14 +2,15 @@
 // migrations from each mirrored table's columns of the day, and made again on the next open when one is
 // dropped by hand, when a new migration adds a column to a mirrored table (its versions then keep it in
 // typed_row), or when an older release made them; history_settings outlive them, and the first write
-// after an open is kept.
+// after an open is kept. Which tables keep typed_row is checked against the versions views that read it.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mirroredTables } from '../../schema/history/triggers.js';
+import { LIFTED_FROM_RAW, mirroredTables } from '../../schema/history/triggers.js';
+import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import { analystSql } from '../../src/store/analyst-dialects.js';
 import { MIGRATIONS_DIR, type Store } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
@@ -67,6 +68,16 @@ for (const dialect of dialects) {
       expect(await triggerNames(t.store)).toEqual(expect.arrayContaining(mirrored.map((m) => `${m.name}_keep_history`)));
       const ledger = await t.store.db.selectFrom('schema_objects').select('name').where('name', '=', 'history-triggers').execute();
       expect(ledger).toHaveLength(1);
+    });
+
+    it("a table's versions keep typed_row exactly when its versions view reads it", async () => {
+      const t = await open();
+      const names = (await mirroredTables(t.store.db, dialect)).map((m) => m.name);
+      const readByView = names.filter((name) =>
+        ANALYST_VIEWS.some((v) => v.versionsOf === name && v.sql(analystSql(dialect)).includes('typed_row')),
+      );
+      expect(readByView.length).toBeGreaterThan(10);
+      expect(names.filter((name) => !LIFTED_FROM_RAW.has(name))).toEqual(readByView);
     });
 
     it('one dropped by hand is made again on the next open, before its first write', async () => {
