@@ -1,31 +1,36 @@
-// Objects made after the numbered migrations, whenever their definition changed: the analyst views and
-// (on PostgreSQL) the data dictionary's comments. Their definitions are today's code, so no numbered
-// migration may create them (a migration replayed years later would run today's views against that
-// day's tables): a hash of the definition is stored in `schema_objects`, and a new hash recreates them.
-// A fresh install and an upgrade from any release thus end with the same objects.
+// Objects made after the numbered migrations, whenever their definition changed: the analyst views,
+// (on PostgreSQL) the data dictionary's comments, and the history triggers. Their definitions are
+// today's code, so no numbered migration may create them (a migration replayed years later would run
+// today's views against that day's tables): a hash of the definition is stored in `schema_objects`, and
+// a new hash recreates them. They are dropped before pending migrations run, so no migration works
+// around them (and none of its writes is kept as history). A fresh install and an upgrade from any
+// release thus end with the same objects.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { applyComments } from '../src/dictionary/comments.js';
 import { DICTIONARY } from '../src/dictionary/index.js';
 import { analystSql } from '../src/store/analyst-dialects.js';
 import type { Dialect } from '../src/store/types.js';
+import { dropHistoryTriggers, historyTriggerMissing, historyTriggersSql, recreateHistoryTriggers } from './history/triggers.js';
 import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from './views/index.js';
 
 export interface Repeatable {
   name: string;
-  /** What the objects are, as text: its hash decides whether they are made again. */
-  definition(dialect: Dialect): string;
+  /** What the objects are, as text (read from the tables where they depend on them): its hash decides whether they are made again. */
+  definition(db: Kysely<unknown>, dialect: Dialect): Promise<string>;
+  /** Whether one is missing though the definition is unchanged (dropped by hand): they are made again. */
+  missing?(db: Kysely<unknown>, dialect: Dialect): Promise<boolean>;
   /** Drops and makes the objects (inside the caller's transaction). */
   apply(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
   /** Drops them before migrations run, so a migration may change a table they read. */
-  drop(db: Kysely<unknown>): Promise<void>;
+  drop(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
 }
 
-/** The views and their comments are one object: dropping a view drops its comments. */
 export const REPEATABLES: readonly Repeatable[] = [
+  // The views and their comments are one object: dropping a view drops its comments.
   {
     name: 'analyst-layer',
-    definition(dialect) {
+    async definition(_db, dialect) {
       const d = analystSql(dialect);
       return [...ANALYST_VIEWS.map((v) => createViewSql(v, d)), d.keepsComments ? JSON.stringify(DICTIONARY) : ''].join(';\n');
     },
@@ -36,8 +41,18 @@ export const REPEATABLES: readonly Repeatable[] = [
     },
     drop: (db) => dropViews(db),
   },
+  // Made from every mirrored table's columns of now: a column a migration adds changes the definition.
+  {
+    name: 'history-triggers',
+    definition: async (db, dialect) => (await historyTriggersSql(db, dialect)).join(';\n'),
+    missing: historyTriggerMissing,
+    apply: recreateHistoryTriggers,
+    drop: dropHistoryTriggers,
+  },
 ];
 
-export function definitionHash(r: Repeatable, dialect: Dialect): string {
-  return createHash('sha256').update(r.definition(dialect)).digest('hex');
+export async function definitionHash(r: Repeatable, db: Kysely<unknown>, dialect: Dialect): Promise<string> {
+  return createHash('sha256')
+    .update(await r.definition(db, dialect))
+    .digest('hex');
 }

@@ -3,11 +3,13 @@
 // the write (a page's), so an unchanged sync writes nothing and a crash keeps rows and history in step.
 // history_settings is the switch per table (one table per stream) and its retention, read by the
 // trigger; a table without a row keeps history forever. It starts empty, so a new store holds no rows.
+// Once it also made each mirrored table's trigger. They are a repeatable object now (schema/history/,
+// schema/repeatables.ts), made after the migrations from the tables of the day; frozen, this migration
+// makes only the tables.
 import { sql, type Kysely } from 'kysely';
-import type { ColumnTypes, Dialect } from '../../src/store/types.js';
-import { historyTriggerSql, mirroredTables } from '../history/triggers.js';
+import type { ColumnTypes } from '../../src/store/types.js';
 
-export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> {
+export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable('row_history')
     .addColumn('id', t.serial, (c) => c.primaryKey())
@@ -32,8 +34,4 @@ export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Pro
     .addColumn('enabled', t.boolean, (c) => c.notNull())
     .addColumn('retention_days', t.integer)
     .execute();
-
-  for (const table of await mirroredTables(db, dialect)) {
-    for (const statement of historyTriggerSql(table, dialect)) await sql.raw(statement).execute(db);
-  }
 }

@@ -124,10 +124,11 @@ export const engineTables: readonly TableSource[] = [
     name: 'schema_objects',
     group: 'bookkeeping',
     description:
-      'The repeatable objects (the analyst views and their comments) and the hash of the definition they were last made from: made again after the migrations when it changes.',
+      'The repeatable objects (the analyst views with their comments, and the history triggers) and the hash of the definition they were last made from: made again after the migrations when it changes.',
     columns: {
       name: 'Which objects.',
-      definition_hash: "SHA-256 of their definition (the views' SQL for this store, and the dictionary).",
+      definition_hash:
+        "SHA-256 of their definition (the views' SQL for this store and the dictionary; the triggers' SQL for the mirrored tables' columns).",
       applied_at: 'When they were last made.',
     },
   },

@@ -19,6 +19,13 @@ export interface RowTrigger {
   statement: string;
 }
 
+/** A table's column names in table order and its primary key's in key order. */
+export interface TableColumns {
+  name: string;
+  columns: string[];
+  key: string[];
+}
+
 export interface AnalystSql {
   /** The type name of the JSON value at a dotted path of a JSON column `doc`. */
   jsonType(doc: string, path: string): string;
@@ -51,16 +58,39 @@ export interface AnalystSql {
    * as a history trigger keeps a row): a join to add after the FROM item that holds `doc`, and each column.
    */
   typedRow(table: string, doc: string, alias: string): { join: string; column(name: string): string };
+  /**
+   * A JSON object of named values (`[name, expression]` pairs), as a history trigger keeps a row's columns:
+   * at most 50 pairs (PostgreSQL passes a function at most 100 arguments).
+   */
+  jsonObject(entries: readonly (readonly [string, string])[]): string;
   /** A value as text (a key column). */
   asText(expr: string): string;
   /** A boolean setting read by a subquery, true when there is none. */
   onUnlessOff(setting: string): string;
   /** The statements that create an AFTER UPDATE row trigger. */
   rowTrigger(t: RowTrigger): string[];
+  /** The statements that drop what rowTrigger made (the trigger, and on PostgreSQL its function). */
+  dropRowTrigger(t: Pick<RowTrigger, 'name' | 'table'>): string[];
+  /** The triggers on the current schema's tables. */
+  listTriggers(db: Kysely<unknown>): Promise<{ name: string; table: string }[]>;
   /** Runs several statements (one round trip where the driver allows). */
   runAll(db: Kysely<unknown>, statements: readonly string[]): Promise<void>;
   /** The tables of the current schema, read on the given connection (or transaction). */
   listTables(db: Kysely<unknown>): Promise<TableInfo[]>;
+  /** Only the tables' column names and keys, in one catalog query: read on every open (listTables asks more, slower). */
+  listColumns(db: Kysely<unknown>): Promise<TableColumns[]>;
   /** Whether the store keeps COMMENT ON (the data dictionary) on its tables and views. */
   readonly keepsComments: boolean;
+}
+
+/** TableColumns from a catalog's rows (one per column, in table order; `pk` its place in the key, 0 if none). */
+export function groupColumns(rows: readonly { table: string; column: string; pk: number | string }[]): TableColumns[] {
+  const tables = new Map<string, { columns: string[]; key: [number, string][] }>();
+  for (const r of rows) {
+    const t = tables.get(r.table) ?? { columns: [], key: [] };
+    t.columns.push(r.column);
+    if (Number(r.pk) > 0) t.key.push([Number(r.pk), r.column]);
+    tables.set(r.table, t);
+  }
+  return [...tables].map(([name, t]) => ({ name, columns: t.columns, key: t.key.sort((a, b) => a[0] - b[0]).map(([, k]) => k) }));
 }

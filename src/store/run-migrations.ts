@@ -76,7 +76,7 @@ export async function runMigrations(db: Kysely<any>, target: MigrationTarget, di
       return { results: [] };
     }
     const migrator = new Migrator({ db, provider: new ColumnTypesMigrationProvider(dir, target), migrationTableSchema });
-    // A migration may change a table the views read: they are dropped first and made again after.
+    // A migration may change a table the views or triggers read: they are dropped first and made again after.
     const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
     if (pending) await dropRepeatables(db, target.dialect);
     const { results = [], error } = await migrator.migrateToLatest();
@@ -100,18 +100,18 @@ async function currentSchema(db: Kysely<any>, dialect: Dialect): Promise<string 
 /** Drops the repeatable objects and forgets their hashes (a database without the ledger yet has none to forget). */
 async function dropRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await exclusively(db, dialect, async (trx) => {
-    for (const r of REPEATABLES) await r.drop(trx);
+    for (const r of REPEATABLES) await r.drop(trx, dialect);
     if (await hasLedger(trx, dialect)) await trx.deleteFrom('schema_objects').execute();
   });
 }
 
-/** Makes each repeatable object whose definition changed since it was last made (or never was). */
+/** Makes each repeatable object whose definition changed since it was last made (or never was), or that went missing. */
 async function applyRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
   if (!(await hasLedger(db, dialect))) return; // migrations of another folder (a test's older release)
   for (const r of REPEATABLES) {
-    const hash = definitionHash(r, dialect);
+    const hash = await definitionHash(r, db, dialect);
     const stored = await db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
-    if (stored?.definition_hash === hash) continue;
+    if (stored?.definition_hash === hash && !(await r.missing?.(db, dialect))) continue;
     await exclusively(db, dialect, async (trx) => {
       await r.apply(trx, dialect);
       const row = { definition_hash: hash, applied_at: new Date().toISOString() };

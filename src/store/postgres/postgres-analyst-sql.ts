@@ -3,7 +3,7 @@
 // is guarded by the text's form, so it reads as null as on SQLite.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import type { AnalystSql } from '../analyst-sql.js';
+import { groupColumns, type AnalystSql } from '../analyst-sql.js';
 import { postgresTables } from './postgres-tables.js';
 
 const jsonPath = (path: string) => `'{${path.split('.').join(',')}}'`;
@@ -29,6 +29,7 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
     join: `cross join lateral jsonb_populate_record(null::${table}, ${doc}) ${alias}`,
     column: (name) => `${alias}.${name}`,
   }),
+  jsonObject: (entries) => `jsonb_build_object(${entries.map(([name, e]) => `'${name}', ${e}`).join(', ')})`,
   asText: (e) => `${e}::text`,
   onUnlessOff: (setting) => `coalesce(${setting}, true)`,
   rowTrigger: (t) => [
@@ -41,7 +42,28 @@ begin
 end $$`,
     `create trigger ${t.name} after update on ${t.table} for each row when (${t.when}) execute function ${t.name}()`,
   ],
-  runAll: async (db, statements) => void (await sql.raw(statements.join(';\n')).execute(db)),
+  dropRowTrigger: (t) => [`drop trigger if exists ${t.name} on ${t.table}`, `drop function if exists ${t.name}()`],
+  listTriggers: async (db) =>
+    (
+      await sql<{ name: string; table: string }>`
+        select g.tgname as name, c.relname as "table" from pg_trigger g join pg_class c on c.oid = g.tgrelid
+        where c.relnamespace = current_schema()::regnamespace and not g.tgisinternal`.execute(db)
+    ).rows,
+  async runAll(db, statements) {
+    if (statements.length > 0) await sql.raw(statements.join(';\n')).execute(db);
+  },
   listTables: (db) => postgresTables(db as Kysely<Database>),
+  listColumns: async (db) =>
+    groupColumns(
+      (
+        await sql<{ table: string; column: string; pk: number }>`
+          select c.relname as "table", a.attname as "column", coalesce(array_position(k.conkey, a.attnum), 0) as pk
+          from pg_class c
+            join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+            left join pg_constraint k on k.conrelid = c.oid and k.contype = 'p'
+          where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')
+          order by c.relname, a.attnum`.execute(db)
+      ).rows,
+    ),
   keepsComments: true,
 };

@@ -3,7 +3,7 @@
 // order is time order.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import type { AnalystSql } from '../analyst-sql.js';
+import { groupColumns, type AnalystSql } from '../analyst-sql.js';
 import { sqliteTables } from './sqlite-tables.js';
 
 const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
@@ -30,6 +30,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   integerType: 'integer',
   // SQLite's values carry their own type: a value read back from JSON is the one the row held.
   typedRow: (_table, doc) => ({ join: '', column: (name) => `json_extract(${doc}, ${jsonPath(name)})` }),
+  jsonObject: (entries) => `json_object(${entries.map(([name, e]) => `'${name}', ${e}`).join(', ')})`,
   asText: (e) => `cast(${e} as text)`,
   onUnlessOff: (setting) => `coalesce(${setting}, 1) = 1`,
   rowTrigger: (t) => [
@@ -39,10 +40,24 @@ begin
   ${t.statement};
 end`,
   ],
+  dropRowTrigger: (t) => [`drop trigger if exists ${t.name}`],
+  listTriggers: async (db) =>
+    (await sql<{ name: string; table: string }>`select name, tbl_name as "table" from sqlite_master where type = 'trigger'`.execute(db))
+      .rows,
   // The driver prepares one statement at a time.
   async runAll(db, statements) {
     for (const statement of statements) await sql.raw(statement).execute(db);
   },
   listTables: (db) => sqliteTables(db as Kysely<Database>),
+  listColumns: async (db) =>
+    groupColumns(
+      (
+        await sql<{ table: string; column: string; pk: number }>`
+          select m.name as "table", c.name as "column", c.pk as pk
+          from sqlite_master m join pragma_table_info(m.name) c
+          where m.type = 'table' and m.name not like 'sqlite_%'
+          order by m.name, c.cid`.execute(db)
+      ).rows,
+    ),
   keepsComments: false,
 };
