@@ -54,6 +54,13 @@ module.exports = {
       to: { path: '^src/(client|sync|budget|scheduler|observability|cli)/' },
     },
     {
+      name: 'dialects-stay-in-the-store',
+      severity: 'error',
+      comment: "A dialect's folder is the store's own: others use the store's root modules (the adapter, thread-writer).",
+      from: { path: '^(src|schema)/', pathNot: '^src/store/' },
+      to: { path: '^src/store/(sqlite|postgres)/' },
+    },
+    {
       name: 'cli-is-the-top',
       severity: 'error',
       comment: 'Only the package entry point imports the command line.',

@@ -2,12 +2,8 @@
 // one prepared statement per table, and one transaction for every group that queued while the last
 // one committed. The commit's fsync blocks this thread only, never the HTTP one.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { Statement } from 'better-sqlite3';
-import { openSqlite } from '../store/sqlite/sqlite-connection.js';
-import { insertIgnoreSql } from '../store/sqlite/sqlite-statements.js';
-import { toSqliteValue } from '../store/sqlite/sqlite-values.js';
+import { isRecordError, openSqliteRowWriter } from '../store/thread-writer.js';
 import type { Row } from '../store/types.js';
-import { isRecordError } from '../store/storage-errors.js';
 import { deliveryRows } from './delivery-rows.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-writer.js';
 import { webhookAlertSql } from './webhook-alerts.js';
@@ -19,27 +15,18 @@ const INSERT_ONLY = {
   development: { table: 'monitoring_developments', key: ['id'] },
 } as const;
 
-// Every commit on this connection acknowledges webhooks, which the sender will not send again: WAL
-// with synchronous=FULL syncs the log at each commit, so it survives power loss.
-const db = openSqlite((workerData as { file: string }).file, { synchronous: 'FULL', fileMustExist: true });
+// Every commit on this connection acknowledges webhooks, which the sender will not send again: the writer
+// syncs the log at each commit, so it survives power loss.
+const db = openSqliteRowWriter((workerData as { file: string }).file);
 
-type Written = keyof typeof INSERT_ONLY | 'alert';
-const statements = new Map<Written, { statement: Statement; columns: string[] }>();
-
-/** Runs the table's statement (prepared at its first row) on the row; returns rows changed. */
-function write(table: Written, row: Row): number {
-  let found = statements.get(table);
-  if (!found) {
-    const columns = Object.keys(row);
-    const text = table === 'alert' ? webhookAlertSql(columns) : insertIgnoreSql(INSERT_ONLY[table].table, columns, INSERT_ONLY[table].key);
-    found = { statement: db.prepare(text), columns };
-    statements.set(table, found);
-  }
-  return found.statement.run(found.columns.map((c) => toSqliteValue(row[c]))).changes;
+/** Writes the row into its table; returns rows changed. */
+function write(table: keyof typeof INSERT_ONLY | 'alert', row: Row): number {
+  if (table === 'alert') return db.run('alert', webhookAlertSql, row);
+  return db.insertIgnore(INSERT_ONLY[table].table, INSERT_ONLY[table].key, row);
 }
 
 // BEGIN IMMEDIATE: take the write lock up front, so a busy file waits (busy_timeout) instead of failing.
-const commit = db.transaction((groups: readonly ThreadRequest[]) =>
+const commit = db.immediate((groups: readonly ThreadRequest[]) =>
   groups.map(({ deliveries }) => {
     let inserted = 0;
     for (const [body, signed, receivedAt] of deliveries) {
@@ -54,7 +41,7 @@ const commit = db.transaction((groups: readonly ThreadRequest[]) =>
     }
     return inserted;
   }),
-).immediate;
+);
 
 /**
  * Commits the groups together; when the values of one delivery make that fail, each group is committed
