@@ -45,7 +45,7 @@ export async function syncOnce(
   sandbox: { url: string; apiKey: string },
   streams: readonly string[],
   opts: { settings?: Partial<SyncSettings>; maxRequests?: number; signal?: AbortSignal } = {},
-): Promise<RunResult & { requests: number }> {
+): Promise<RunResult & { requests: number; retries: number }> {
   const client = fastClient(sandbox, { maxRequests: opts.maxRequests });
   try {
     const result = await runSync({
@@ -56,7 +56,7 @@ export async function syncOnce(
       streams: resolveStreams(streams),
       signal: opts.signal,
     });
-    return { ...result, requests: client.stats.requests };
+    return { ...result, requests: client.stats.requests, retries: client.stats.retries };
   } finally {
     await client.close();
   }
