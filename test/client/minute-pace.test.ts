@@ -152,10 +152,12 @@ describe('requests that never reached the service', () => {
       backoff: { initialMs: 1, maxMs: 5 },
       gate,
     });
-    await expect(client.get('/v1/assets')).rejects.toMatchObject({ code: 'DS_NETWORK' });
+    const stream = { requests: 0 }; // a stream's count, through the client's counting view
+    await expect(client.counting(stream).get('/v1/assets')).rejects.toMatchObject({ code: 'DS_NETWORK' });
     await client.close();
     expect(refunds).toEqual(['v1', 'v1', 'v1']); // three attempts, each given back
     expect(client.stats.requests).toBe(0);
+    expect(stream.requests).toBe(0);
   });
 
   it('https:// to a plain HTTP server fails once, in one plain line, and is not retried or charged', async () => {
