@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { definitionHash, REPEATABLES } from '../../schema/repeatables.js';
+import { withSchemaIntrospection } from './postgres/schema-introspector.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { ColumnTypes, Dialect, Store } from './types.js';
 
@@ -75,7 +76,8 @@ export async function runMigrations(db: Kysely<any>, target: MigrationTarget, di
       await applyRepeatables(db, target.dialect);
       return { results: [] };
     }
-    const migrator = new Migrator({ db, provider: new ColumnTypesMigrationProvider(dir, target), migrationTableSchema });
+    const migratorDb = migrationTableSchema === undefined ? db : withSchemaIntrospection(db, migrationTableSchema);
+    const migrator = new Migrator({ db: migratorDb, provider: new ColumnTypesMigrationProvider(dir, target), migrationTableSchema });
     // A migration may change a table the views or triggers read: they are dropped first and made again after.
     const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
     if (pending) await dropRepeatables(db, target.dialect);
