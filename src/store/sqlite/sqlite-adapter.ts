@@ -66,7 +66,8 @@ export function createSqliteAdapter(path: string): StoreAdapter {
 /**
  * One statement iterated by better-sqlite3 itself, cut into batches. Not through Kysely's stream, whose
  * promise and result object per row made an export's batch outlive several young-generation GCs: its rows
- * were promoted and the old generation grew to 300 MB before a full GC (scale 30, v_assets).
+ * were promoted and the old generation grew to 300 MB before a full GC (scale 30, v_assets). Until the
+ * reader finishes or is returned, a write on this connection fails as busy (Kysely's stream made it wait).
  */
 async function* sqliteBatches(
   db: Kysely<Database>,
