@@ -1,17 +1,17 @@
 // Forward-only migrations: schema/migrations/NNNN-name.ts, each `up(db, t, dialect)` with the adapter's
 // column types and dialect (a migration never guesses the dialect from a type name), applied in name
 // order by Kysely's Migrator (which locks against concurrent runs).
-import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { definitionHash, REPEATABLES } from '../../schema/repeatables.js';
+import { migrationFiles } from './migration-files.js';
 import { withSchemaIntrospection } from './postgres/schema-introspector.js';
+import { applyFreshSchema, type FreshSchema, isEmptySqlite, readFreshSchema } from './sqlite/fresh-schema.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { ColumnTypes, Dialect, Store } from './types.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations/', import.meta.url));
-const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js|mjs)$/;
 
 export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
 
@@ -39,16 +39,6 @@ export class ColumnTypesMigrationProvider implements MigrationProvider {
   }
 }
 
-/** The migration files of `dir` by name (without extension), in name order. */
-async function migrationFiles(dir: string): Promise<[string, string][]> {
-  const files: [string, string][] = [];
-  for (const file of (await readdir(dir)).sort()) {
-    const match = MIGRATION_FILE.exec(file);
-    if (match && !file.endsWith('.d.ts')) files.push([match[1]!, file]);
-  }
-  return files;
-}
-
 /**
  * Whether the database recorded exactly the migrations of `dir`: then the Migrator (which imports every
  * migration and introspects every table, about 50-100 ms of each command's start) has nothing to do.
@@ -66,8 +56,16 @@ async function recordedExactly(db: Kysely<any>, schema: string | undefined, dir:
   return recorded.length === names.length && recorded.every((name, i) => name === names[i]);
 }
 
-/** Never throws: a failure is in `error` and in the failed migration's status. */
-export async function runMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<MigrationOutcome> {
+/**
+ * Never throws: a failure is in `error` and in the failed migration's status. `prepared` is the schema a
+ * new SQLite file gets in one go (default: the one built beside `dir`, if built from the same files).
+ */
+export async function runMigrations(
+  db: Kysely<any>,
+  target: MigrationTarget,
+  dir: string = MIGRATIONS_DIR,
+  prepared: () => Promise<FreshSchema | undefined> = () => readFreshSchema(dir),
+): Promise<MigrationOutcome> {
   try {
     // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
     // schema's (a shared database) it would never create the mirror's own.
@@ -75,6 +73,11 @@ export async function runMigrations(db: Kysely<any>, target: MigrationTarget, di
     if (await recordedExactly(db, migrationTableSchema, dir)) {
       await applyRepeatables(db, target.dialect);
       return { results: [] };
+    }
+    const fresh = target.dialect === 'sqlite' && (await isEmptySqlite(db)) ? await prepared() : undefined;
+    if (fresh && (await applyFreshSchema(db, fresh))) {
+      await applyRepeatables(db, target.dialect); // made again only if the views changed since the build
+      return { results: fresh.migrations.map((name) => ({ name, status: 'Success' as const })) };
     }
     const migratorDb = migrationTableSchema === undefined ? db : withSchemaIntrospection(db, migrationTableSchema);
     const migrator = new Migrator({ db: migratorDb, provider: new ColumnTypesMigrationProvider(dir, target), migrationTableSchema });

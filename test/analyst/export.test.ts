@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { exportRelation } from '../../src/export/export-relation.js';
@@ -76,6 +77,16 @@ describe.each(dialects)('export on %s', (dialect) => {
       await duck.runAndReadAll(`select count(distinct row_group_id)::integer as groups from parquet_metadata('${file}')`)
     ).getRowObjects();
     expect(groups).toBe(Math.ceil(rows / 97));
+  });
+
+  it('a read stopped after its first batch (a failed write) leaves the store free for the next statement', async () => {
+    const batches = t.store.adapter.readBatches('assets', 5);
+    const first = await batches.next();
+    expect(first.value).toHaveLength(5);
+    await batches.return(undefined);
+    // better-sqlite3 refuses any write on a connection whose read is still open ("busy executing a query").
+    await sql`update assets set slug = slug where 1 = 0`.execute(t.store.db);
+    expect(await count(t.store, 'assets')).toBeGreaterThan(5);
   });
 
   it('values survive the trip: a row read back by DuckDB equals the store row', async () => {

@@ -2,6 +2,7 @@
 // sqlite-upsert.ts). Booleans are 0/1, JSON and times text; lease times are ISO texts from this clock.
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
 import type { Database } from '../database.js';
 import { mirrorTables } from '../database.js';
 import { rowsUnder } from '../store-adapter.js';
@@ -46,7 +47,7 @@ export function createSqliteAdapter(path: string): StoreAdapter {
     toColumn: () => toSqliteValue,
     upsertPage: async (_trx, page) => upserter.upsertPage(page),
     listTables: () => sqliteTables(db),
-    readBatches: (relation, batchRows) => sqliteBatches(db, relation, batchRows),
+    readBatches: (relation, batchRows) => sqliteBatches(db, sqlite, relation, batchRows),
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power
     // loss; a transaction that acknowledges something to the outside (a webhook) commits with FULL.
     async durableCommits(conn, on) {
@@ -62,11 +63,22 @@ export function createSqliteAdapter(path: string): StoreAdapter {
   };
 }
 
-/** One statement iterated (better-sqlite3's iterate), cut into batches. */
-async function* sqliteBatches(db: Kysely<Database>, relation: string, batchRows: number): AsyncGenerator<Row[]> {
+/**
+ * One statement iterated by better-sqlite3 itself, cut into batches. Not through Kysely's stream, whose
+ * promise and result object per row made an export's batch outlive several young-generation GCs: its rows
+ * were promoted and the old generation grew to 300 MB before a full GC (scale 30, v_assets). Until the
+ * reader finishes or is returned, a write on this connection fails as busy (Kysely's stream made it wait).
+ */
+async function* sqliteBatches(
+  db: Kysely<Database>,
+  sqlite: SqliteDatabase.Database,
+  relation: string,
+  batchRows: number,
+): AsyncGenerator<Row[]> {
+  const query = mirrorTables(db).selectFrom(relation).selectAll().compile();
   let batch: Row[] = [];
-  for await (const row of mirrorTables(db).selectFrom(relation).selectAll().stream(batchRows)) {
-    batch.push(row);
+  for (const row of sqlite.prepare(query.sql).iterate(...query.parameters)) {
+    batch.push(row as Row);
     if (batch.length >= batchRows) {
       yield batch;
       batch = [];
