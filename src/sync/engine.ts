@@ -7,7 +7,7 @@ import type { StreamDef } from '../catalog/types.js';
 import { pruneHistory } from '../history/prune-history.js';
 import { DsMirrorError, errorAction } from '../errors.js';
 import { describeStoreError, storageCause } from '../store/storage-errors.js';
-import type { Store, StreamRunStats } from '../store/types.js';
+import type { Lease, Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { claimService } from './mirrored-service.js';
 import { customRunners } from './monitoring/runners.js';
@@ -96,13 +96,13 @@ async function runStream(
   const progress = opts.progress ?? silentProgress;
   const stats = emptyStats(def.name);
   const started = Date.now();
-  const lease = await acquireStreamLease(store, def.name, run.owner);
-  if ('heldBy' in lease) {
-    stats.outcome = 'skipped';
-    stats.error = `stream ${def.name} is being synced by another worker (${lease.heldBy}); skipped`;
+  const lease = await takeLease(store, def.name, run.owner, stats);
+  if (!lease) {
     // Said once, by whoever reports the run (the summary, the daemon's job line).
-    logger.debug({ stream: def.name }, stats.error);
-    await store.finishStream(run.runId, stats);
+    logger.debug({ stream: def.name }, stats.error ?? '');
+    await store.finishStream(run.runId, stats).catch((err: unknown) => {
+      logger.error({ stream: def.name, err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
+    });
     return stats;
   }
   // Keep the lease while the stream runs; if it is lost, stop at the next page.
@@ -137,6 +137,22 @@ async function runStream(
     progress.finish(def.name, stats);
   }
   return stats;
+}
+
+/** The stream's lease, or null with `stats` saying why: skipped (another worker holds it) or failed (the store is unreachable). */
+async function takeLease(store: Store, stream: string, owner: string, stats: StreamRunStats): Promise<Lease | null> {
+  try {
+    const lease = await acquireStreamLease(store, stream, owner);
+    if (!('heldBy' in lease)) return lease;
+    stats.outcome = 'skipped';
+    stats.error = `stream ${stream} is being synced by another worker (${lease.heldBy}); skipped`;
+  } catch (err) {
+    // A cut connection or a restart fails this stream in one line, as a failed write would.
+    stats.outcome = 'failed';
+    stats.errors++;
+    stats.error = `cannot take the stream's lease: ${describeStoreError(err, store.location)}`;
+  }
+  return null;
 }
 
 /** Renews the lease every third of its time to live; a renewal that fails aborts `lost`. */

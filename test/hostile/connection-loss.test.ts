@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,32 @@ describe('connection loss on PostgreSQL', () => {
         .executeTakeFirstOrThrow();
       expect(Number(chains.n)).toBe(sandbox.records('chains').length);
     } finally {
+      await store.close();
+    }
+  });
+
+  it('a connection cut while a stream takes its lease fails that stream in one line; the others complete', async () => {
+    // Deterministic where the killer above is a race: the backend that writes chains' lease ends itself.
+    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const owner = new pg.Client({ connectionString: url }); // the test database's owner, never cut: its name is not the lease's
+    await owner.connect();
+    await owner.query(
+      `create function cut_on_lease() returns trigger language plpgsql as $$ begin if new.name = 'sync:chains' then perform pg_terminate_backend(pg_backend_pid()); end if; return new; end $$`,
+    );
+    await owner.query('create trigger cut_on_lease before insert or update on leases for each row execute function cut_on_lease()');
+    try {
+      const cut = await syncOnce(store, sandbox, ['chains', 'glossary']);
+      const byName = Object.fromEntries(cut.streams.map((s) => [s.stream, s]));
+      expect(byName.chains.outcome).toBe('failed');
+      expect(byName.chains.error).toMatch(/^cannot take the stream's lease: the database server is unreachable/);
+      expect(byName.chains.error).not.toContain('\n');
+      expect(byName.glossary.outcome).toBe('success');
+      await owner.query('drop trigger cut_on_lease on leases');
+      const again = await syncOnce(store, sandbox, ['chains']);
+      expect(again.outcome).toBe('success');
+    } finally {
+      await owner.query('drop trigger if exists cut_on_lease on leases; drop function if exists cut_on_lease()');
+      await owner.end();
       await store.close();
     }
   });
