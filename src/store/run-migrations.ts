@@ -79,8 +79,7 @@ export async function runMigrations(
       await applyRepeatables(db, target.dialect); // made again only if the views changed since the build
       return { results: fresh.migrations.map((name) => ({ name, status: 'Success' as const })) };
     }
-    const migratorDb = migrationTableSchema === undefined ? db : withSchemaIntrospection(db, migrationTableSchema);
-    const migrator = new Migrator({ db: migratorDb, provider: new ColumnTypesMigrationProvider(dir, target), migrationTableSchema });
+    const migrator = schemaMigrator(db, new ColumnTypesMigrationProvider(dir, target), migrationTableSchema);
     // A migration may change a table the views or triggers read: they are dropped first and made again after.
     const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
     if (pending) await dropRepeatables(db, target.dialect);
@@ -93,6 +92,15 @@ export async function runMigrations(
   } catch (error) {
     return { results: [], error };
   }
+}
+
+/**
+ * Kysely's Migrator kept to the mirror's own schema: on PostgreSQL it introspects that schema alone, so
+ * another schema migrating in the same database at that moment cannot fail it (schema-introspector.ts).
+ */
+export function schemaMigrator(db: Kysely<any>, provider: MigrationProvider, migrationTableSchema: string | undefined): Migrator {
+  const migratorDb = migrationTableSchema === undefined ? db : withSchemaIntrospection(db, migrationTableSchema);
+  return new Migrator({ db: migratorDb, provider, migrationTableSchema });
 }
 
 /** The schema unqualified names land in (PostgreSQL's search_path), or undefined on SQLite. */

@@ -6,10 +6,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
-import { ColumnTypesMigrationProvider } from '../../src/store/run-migrations.js';
+import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 const UPGRADE = '0038';
@@ -26,11 +25,7 @@ async function migrateBeforeUpgrade(t: TestStore): Promise<string | undefined> {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(target)};\n`);
     }
     const { adapter } = t.store;
-    const migrator = new Migrator({
-      db: t.store.db,
-      provider: new ColumnTypesMigrationProvider(`${dir}/`, adapter),
-      migrationTableSchema: adapter.schema,
-    });
+    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter.schema);
     const { results, error } = await migrator.migrateToLatest();
     expect(error).toBeUndefined();
     return results?.at(-1)?.migrationName;

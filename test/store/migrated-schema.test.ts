@@ -6,11 +6,11 @@
 // views, comments and triggers included; a definition that changed (or a view someone dropped) is made
 // again on the next open. The history triggers: test/store/history-triggers.test.ts.
 import { readFileSync } from 'node:fs';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
-import { ColumnTypesMigrationProvider } from '../../src/store/run-migrations.js';
+import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';
 import type { Dialect } from '../../src/store/types.js';
 import { schemaDump } from '../helpers/schema-dump.js';
@@ -22,7 +22,7 @@ const COLUMN_TYPES = { sqlite: SQLITE_COLUMN_TYPES, postgres: POSTGRES_COLUMN_TY
 /** Migrates a store opened without migrations to `target` (inclusive), as an older release left it. */
 async function migrateTo(t: TestStore, dialect: Dialect, target: string): Promise<void> {
   const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, { dialect, columnTypes: COLUMN_TYPES[dialect], schema: t.schema });
-  const migrator = new Migrator({ db: t.store.db, provider, migrationTableSchema: t.schema });
+  const migrator = schemaMigrator(t.store.db, provider, t.schema);
   const { error } = await migrator.migrateTo(target);
   expect(error).toBeUndefined();
 }

@@ -2,12 +2,12 @@
 // the usage tables' day were text there. An upgrade converts the rows a mirror holds (a value that is not a
 // date becomes null, its record's raw keeps it); SQLite keeps the same YYYY-MM-DD text. Both stores read a
 // date back as the same YYYY-MM-DD string, and the mapping writes a served time as its day.
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isoDateOf, pick } from '../../src/catalog/mapping.js';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
-import { ColumnTypesMigrationProvider } from '../../src/store/run-migrations.js';
+import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -33,7 +33,7 @@ describe.each(dialects)('dates on %s', (dialect) => {
   it('an upgrade types the date columns and keeps their days; both stores read them as YYYY-MM-DD', async () => {
     t = await openTestStore(dialect, { migrate: false });
     const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, { dialect, columnTypes: COLUMN_TYPES[dialect], schema: t.schema });
-    const migrator = new Migrator({ db: t.store.db, provider, migrationTableSchema: t.schema });
+    const migrator = schemaMigrator(t.store.db, provider, t.schema);
     expect((await migrator.migrateTo('0037-run-notices')).error).toBeUndefined();
 
     const mirrored = { raw: '{}', row_hash: 'h', first_seen_at: NOW, synced_at: NOW };
