@@ -33,7 +33,8 @@ async function workerRun(store: Store, sandbox: Sandbox, q: Quotas, streams: rea
 /** Requests a complete assets pass needs at least: per class, its full pages and the short one that ends it. */
 function assetPages(sandbox: Sandbox): number {
   const perClass = new Map<string, number>();
-  for (const a of sandbox.records('assets') as { asset_class: string }[]) perClass.set(a.asset_class, (perClass.get(a.asset_class) ?? 0) + 1);
+  for (const a of sandbox.records('assets') as { asset_class: string }[])
+    perClass.set(a.asset_class, (perClass.get(a.asset_class) ?? 0) + 1);
   return [...perClass.values()].reduce((n, rows) => n + Math.floor(rows / 100) + 1, 0);
 }
 
