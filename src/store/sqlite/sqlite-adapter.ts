@@ -9,6 +9,7 @@ import { rowsUnder } from '../store-adapter.js';
 import type { ColumnTypes, Row, StoreAdapter } from '../types.js';
 import { openSqlite } from './sqlite-connection.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
+import { statementCache } from './sqlite-statement-cache.js';
 import { sqliteTables } from './sqlite-tables.js';
 import { sqliteUpserter } from './sqlite-upsert.js';
 import { toSqliteValue } from './sqlite-values.js';
@@ -32,7 +33,7 @@ const LEASE_HINT =
 
 export function createSqliteAdapter(path: string): StoreAdapter {
   const sqlite = openSqlite(path);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statementCache(sqlite) }) });
   const upserter = sqliteUpserter(sqlite);
   return {
     dialect: 'sqlite',

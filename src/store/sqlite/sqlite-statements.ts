@@ -16,6 +16,8 @@ export interface UpsertSql {
   select: string;
   /** `columns`, then first_seen_at and synced_at. */
   insert: string;
+  /** As `insert`, but a key already held is skipped (0 changes) rather than refused. */
+  insertNew: string;
   /** `setColumns`, then synced_at, then the key. */
   update: string;
 }
@@ -23,11 +25,13 @@ export interface UpsertSql {
 export function upsertSql(table: string, key: readonly string[], columns: readonly string[], setColumns: readonly string[]): UpsertSql {
   const t = quoteIdent(table);
   const keyWhere = key.map((k) => `${quoteIdent(k)} = ?`).join(' and ');
+  const insert =
+    `insert into ${t} (${columns.map(quoteIdent).join(', ')}, first_seen_at, synced_at, deleted_at) ` +
+    `values (${columns.map(() => '?').join(', ')}, ?, ?, null)`;
   return {
     select: `select row_hash, deleted_at from ${t} where ${keyWhere}`,
-    insert:
-      `insert into ${t} (${columns.map(quoteIdent).join(', ')}, first_seen_at, synced_at, deleted_at) ` +
-      `values (${columns.map(() => '?').join(', ')}, ?, ?, null)`,
+    insert,
+    insertNew: `${insert} on conflict (${key.map(quoteIdent).join(', ')}) do nothing`,
     update: `update ${t} set ${setColumns.map((c) => `${quoteIdent(c)} = ?`).join(', ')}, synced_at = ?, deleted_at = null where ${keyWhere}`,
   };
 }

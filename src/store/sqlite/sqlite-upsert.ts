@@ -1,6 +1,7 @@
 // A page of upserts on SQLite: prepared statements cached per table and column list, run on the same
 // connection inside the Kysely transaction (Kysely's own execute() re-prepares per call: about 14
-// times slower). Each row is looked up by key and written only when the changed-row rule says so.
+// times slower). Each row is looked up by key and written only when the changed-row rule says so; while
+// a table's rows keep coming new (a first sync), each is inserted at once and looked up only if held.
 import type { Database as Sqlite, Statement } from 'better-sqlite3';
 import { rowChanged } from '../changed-row.js';
 import { isRecordError } from '../storage-errors.js';
@@ -10,7 +11,10 @@ import { upsertSql } from './sqlite-statements.js';
 interface UpsertStatements {
   select: Statement;
   insert: Statement;
+  insertNew: Statement;
   update: Statement;
+  /** The last page's rows were all new: insert first (one statement a row), look up only a key already held. */
+  allNew: boolean;
   keyIndexes: number[];
   hashIndex: number;
   updateIndexes: number[]; // non-key columns, in SET order
@@ -47,7 +51,9 @@ function prepare(sqlite: Sqlite, page: UpsertPage): UpsertStatements {
   return {
     select: sqlite.prepare(text.select).raw(),
     insert: sqlite.prepare(text.insert),
+    insertNew: sqlite.prepare(text.insertNew),
     update: sqlite.prepare(text.update),
+    allNew: true,
     keyIndexes,
     hashIndex: indexOf(page.columns, 'row_hash', page.table),
     updateIndexes,
@@ -62,13 +68,18 @@ function writePage(s: UpsertStatements, page: UpsertPage): { inserted: number; u
   let inserted = 0;
   let updated = 0;
   const rejected: RejectedRow[] = [];
+  const optimistic = s.allNew;
   for (let r = 0; r < page.rows.length; r++) {
     const row = page.rows[r]!;
+    row.push(page.now, page.now); // first_seen_at, synced_at of an insert; the update names its columns
     try {
+      if (optimistic && s.insertNew.run(row).changes === 1) {
+        inserted++;
+        continue;
+      }
       const key = s.keyIndexes.length === 1 ? [row[s.keyIndexes[0]!]] : s.keyIndexes.map((i) => row[i]);
       const existing = s.select.get(key) as [unknown, unknown] | undefined;
       if (existing === undefined) {
-        row.push(page.now, page.now);
         s.insert.run(row);
         inserted++;
       } else if (rowChanged({ row_hash: existing[0], deleted_at: existing[1] }, row[s.hashIndex])) {
@@ -80,6 +91,8 @@ function writePage(s: UpsertStatements, page: UpsertPage): { inserted: number; u
       rejected.push({ index: r, reason: (err as Error).message.slice(0, 300) });
     }
   }
+  // A page with a row already held (an incremental run) goes back to looking up first.
+  s.allNew = inserted === page.rows.length;
   return { inserted, updated, rejected };
 }
 
