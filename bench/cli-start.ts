@@ -13,7 +13,7 @@ const argRuns = Number(process.argv[process.argv.indexOf('--runs') + 1]);
 const runs = process.argv.includes('--runs') && argRuns > 0 ? argRuns : 15;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/ds-mirror.js');
-if (!existsSync(join(root, 'dist/src/cli/main.js'))) throw new Error('no dist/: run `npm run build` first');
+if (!existsSync(join(root, 'dist/src/bundle/main.js'))) throw new Error('no dist/: run `npm run build` first');
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-start-'));
 const env = { ...process.env, DS_WEBHOOK_SECRETS: 'bench-secret', DS_LOG_LEVEL: 'warn' };
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The compiled CLI (dist/, built by `npm ci` through the "prepare" script, or `npm run build`).
+// The compiled CLI (dist/, built by `npm ci` through the "prepare" script, or `npm run build`), bundled
+// into a few files (dist/src/bundle/) so that a command does not load hundreds of modules at start.
 // A reader that went away (`ds-mirror status | head -1`) ends the command quietly, as other tools do.
 process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(0);
@@ -7,9 +8,9 @@ process.stdout.on('error', (error) => {
 });
 let cli;
 try {
-  cli = await import('../dist/src/cli/main.js');
+  cli = await import('../dist/src/bundle/main.js');
 } catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/src/cli/main.js')) throw error;
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/src/bundle/main.js')) throw error;
   process.stderr.write('ds-mirror: not built yet: run `npm run build` (or `npm ci`) in the ds-mirror folder\n');
   process.exit(1);
 }
