@@ -81,6 +81,16 @@ for (const dialect of dialects) {
       const written = (await all()).filter((r) => r.synced_at === T3).map((r) => r.id);
       expect(written).toEqual([3, 7, 30, 41]);
       expect((await all()).every((r) => r.deleted_at === null)).toBe(true);
+      // The page after an all-new one skips the look-up (the statement writes only changes); the one after
+      // a page with held rows looks up again: both ways write exactly the changes.
+      const T4 = '2025-01-04T00:00:00.000Z';
+      expect(await upsert([...next.map((r) => (r.id === 9 ? item(9, 'c') : r)), item(42)], T4)).toEqual({
+        inserted: 1,
+        updated: 1,
+        unchanged: 40,
+        rejected: 0,
+      });
+      expect((await all()).filter((r) => r.synced_at === T4).map((r) => r.id)).toEqual([9, 42]);
     });
 
     it('handles composite keys', async () => {

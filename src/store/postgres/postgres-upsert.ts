@@ -21,15 +21,31 @@ export class PostgresUpserter {
   private readonly tableTypes = new Map<string, Map<string, string>>();
   private readonly checks = new Map<string, (ValueCheck | null)[]>();
   private readonly statements = new Map<string, UpsertStatement>();
+  /** Tables whose last page was all new rows (a first sync): the next page skips the look-up of held ones. */
+  private readonly allNew = new Set<string>();
 
   async upsertPage(trx: Kysely<Database>, page: UpsertPage): Promise<Counts> {
     const types = await this.typesOf(trx, page.table, page.columns);
     const rejected: RejectedRow[] = [];
     const fit = this.fitting(page, types, rejected);
-    // The look-up is safe without a savepoint (keys were checked above); an unchanged page ends here.
-    const rows = await withoutUnchanged(trx, { ...page, rows: fit }, types);
+    // The look-up is safe without a savepoint (keys were checked above); an unchanged page ends here. While
+    // a table's pages come all new it finds nothing, so it is skipped: the statement itself writes only changes.
+    const rows = this.allNew.has(page.table) ? fit : await withoutUnchanged(trx, { ...page, rows: fit }, types);
     if (rows.length === 0) return { inserted: 0, updated: 0, rejected };
     const statement = this.statement(page, types);
+    const counts = await this.write(trx, statement, page, rows, rejected);
+    if (counts.inserted === page.rows.length) this.allNew.add(page.table);
+    else this.allNew.delete(page.table);
+    return counts;
+  }
+
+  private async write(
+    trx: Kysely<Database>,
+    statement: UpsertStatement,
+    page: UpsertPage,
+    rows: readonly unknown[][],
+    rejected: RejectedRow[],
+  ) {
     // One savepoint per page with writes, never per row, and not released (the commit does): a failure
     // rolls back to it and the page is retried row by row, so one bad row cannot fail the page.
     await trx.executeQuery(CompiledQuery.raw('savepoint upsert_page'));
