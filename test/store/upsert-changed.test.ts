@@ -152,6 +152,27 @@ for (const dialect of dialects) {
       expect(two.tags).toBeNull();
     });
 
+    if (dialect === 'sqlite') {
+      it('writes a table whose key no unique index covers (no insert-first there), exactly as one with a primary key', async () => {
+        await sql`create table test_loose (id integer not null, title text, raw text not null, row_hash text not null, first_seen_at text not null, synced_at text not null, deleted_at text)`.execute(
+          t.store.db,
+        );
+        const loose = (rows: Row[], now: string) =>
+          upsert(
+            rows.map(({ id, title, raw, row_hash }) => ({ id, title, raw, row_hash })),
+            now,
+            'test_loose',
+          );
+        expect(await loose([item(1), item(2)], T1)).toEqual({ inserted: 2, updated: 0, unchanged: 0, rejected: 0 });
+        expect(await loose([item(1), item(2, 'b'), item(3)], T2)).toEqual({ inserted: 1, updated: 1, unchanged: 1, rejected: 0 });
+        expect((await all('test_loose')).map((r) => [r.id, r.title])).toEqual([
+          [1, 'item 1 a'],
+          [2, 'item 2 b'],
+          [3, 'item 3 a'],
+        ]);
+      });
+    }
+
     if (dialect === 'postgres') {
       it('looks up held hashes by primary-key probes, even with a plan made while the table was empty', async () => {
         // Prepared on an empty, never analyzed table, as in a first sync; the generic plan is kept.

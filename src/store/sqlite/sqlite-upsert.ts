@@ -11,7 +11,8 @@ import { upsertSql } from './sqlite-statements.js';
 interface UpsertStatements {
   select: Statement;
   insert: Statement;
-  insertNew: Statement;
+  /** Null where no unique index covers exactly the key (ON CONFLICT needs one): rows are looked up first. */
+  insertNew: Statement | null;
   update: Statement;
   /** The last page's rows were all new: insert first (one statement a row), look up only a key already held. */
   allNew: boolean;
@@ -51,7 +52,7 @@ function prepare(sqlite: Sqlite, page: UpsertPage): UpsertStatements {
   return {
     select: sqlite.prepare(text.select).raw(),
     insert: sqlite.prepare(text.insert),
-    insertNew: sqlite.prepare(text.insertNew),
+    insertNew: prepareOrNull(sqlite, text.insertNew),
     update: sqlite.prepare(text.update),
     allNew: true,
     keyIndexes,
@@ -68,12 +69,12 @@ function writePage(s: UpsertStatements, page: UpsertPage): { inserted: number; u
   let inserted = 0;
   let updated = 0;
   const rejected: RejectedRow[] = [];
-  const optimistic = s.allNew;
+  const insertNew = s.allNew ? s.insertNew : null;
   for (let r = 0; r < page.rows.length; r++) {
     const row = page.rows[r]!;
     row.push(page.now, page.now); // first_seen_at, synced_at of an insert; the update names its columns
     try {
-      if (optimistic && s.insertNew.run(row).changes === 1) {
+      if (insertNew && insertNew.run(row).changes === 1) {
         inserted++;
         continue;
       }
@@ -94,6 +95,14 @@ function writePage(s: UpsertStatements, page: UpsertPage): { inserted: number; u
   // A page with a row already held (an incremental run) goes back to looking up first.
   s.allNew = inserted === page.rows.length;
   return { inserted, updated, rejected };
+}
+
+function prepareOrNull(sqlite: Sqlite, text: string): Statement | null {
+  try {
+    return sqlite.prepare(text);
+  } catch {
+    return null;
+  }
 }
 
 function indexOf(columns: readonly string[], name: string, table: string): number {
