@@ -40,12 +40,23 @@ function numericCells(markdown: string): Cells {
       header = row;
       continue;
     }
-    row.slice(1).forEach((cell, i) => {
-      const n = Number(cell.replace(/,/g, '').replace(/ .*$/, ''));
-      if (cell !== '' && Number.isFinite(n)) cells.set(`${row[0]} › ${header[i + 1]}`, n);
+    // A row is named by its first cell and the text cells after it ("0 ms", "first sync"), so rows that
+    // share a first cell stay apart.
+    let named = 1;
+    while (named < row.length && numberIn(row[named]!) === null) named++;
+    const label = row.slice(0, named).join(' ');
+    row.slice(named).forEach((cell, i) => {
+      const n = numberIn(cell);
+      if (n !== null) cells.set(`${label} › ${header[named + i]}`, n);
     });
   }
   return cells;
+}
+
+/** The number a cell starts with ("1,234", "0.81×", "4.5 s"), or null for text and empty cells. */
+function numberIn(cell: string): number | null {
+  const n = Number(cell.replace(/[*×]/g, '').replace(/,/g, '').replace(/ .*$/, ''));
+  return cell !== '' && Number.isFinite(n) ? n : null;
 }
 
 const samples: Record<Side, Cells[]> = { old: [], new: [] };
