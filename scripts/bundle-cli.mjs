@@ -4,10 +4,11 @@
 // (../../schema/migrations/, ../../jobs/, ./sqlite-writer-thread.js) land where the compiled files' do.
 // Native and worker-spawning packages stay outside (loaded from node_modules as before).
 import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const entry = (name) => new URL(`../dist/src/${name}`, import.meta.url).pathname;
-const outdir = new URL('../dist/src/bundle/', import.meta.url).pathname;
+const entry = (name) => fileURLToPath(new URL(`../dist/src/${name}`, import.meta.url));
+const outdir = fileURLToPath(new URL('../dist/src/bundle/', import.meta.url));
 rmSync(outdir, { recursive: true, force: true }); // chunks are named by content: old ones would pile up
 await build({
   entryPoints: { main: entry('cli/main.js'), 'sqlite-writer-thread': entry('receiver/sqlite-writer-thread.js') },
