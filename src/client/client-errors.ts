@@ -197,6 +197,13 @@ export class ResponseTooLargeError extends FailedRequest {
 }
 
 /** The client's `maxRequests` budget is spent; no request was made. The engine stops at a checkpoint. */
+/** A call its caller abandoned (a page read ahead past the list's end): no further attempt was made. */
+export class AbandonedCallError extends DsMirrorError {
+  constructor(endpoint: string) {
+    super('DS_ABANDONED', `${endpoint} abandoned by its caller: no further attempt made`);
+  }
+}
+
 export class RequestBudgetError extends StopError {
   readonly endpoint: string;
   readonly maxRequests: number;

@@ -9,7 +9,7 @@ import { API_FAMILIES, apiFamilyOf, credentialHeaders, type ApiFamily } from './
 import { pathWithQuery, type Query } from './build-url.js';
 import type { BodyCheck } from './body-checks.js';
 import { checkResponse, type BodyWanted } from './check-response.js';
-import { RequestBudgetError, ServiceQuotaError, TransientStatusError, type RequestFailure } from './client-errors.js';
+import { AbandonedCallError, RequestBudgetError, ServiceQuotaError, TransientStatusError, type RequestFailure } from './client-errors.js';
 import { buildLanes, totalConcurrency, type Lane, type LimitsOption } from './family-lanes.js';
 import { serverWait, sleep, withRetry, type Backoff, type RetryPolicy } from './retry.js';
 import type { RequestGate } from './request-gate.js';
@@ -75,6 +75,11 @@ export interface CallOptions<B> {
   check?: BodyCheck<B>;
   /** The path declares no credential (catalog data): no key is sent, and the request is in the `open` family. */
   keyless?: boolean;
+  /**
+   * The caller no longer wants the answer once this aborts: no further attempt is sent (a wait for a retry
+   * ends at once) and the call fails with AbandonedCallError; an attempt already sent finishes.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ApiClient {
@@ -207,9 +212,14 @@ function refund(s: Sender, ctx: AttemptContext & Counted): void {
 /** One attempt: budget and gate, the family's pace, the send, then the status and the body checked. */
 async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Counted, wanted: BodyWanted): Promise<T> {
   const { family } = ctx;
+  if (ctx.signal?.aborted) throw new AbandonedCallError(ctx.endpoint);
   await admit(s, ctx);
-  if (ctx.attempt > 1) s.stats.retries++;
   await pace(s, family);
+  if (ctx.signal?.aborted) {
+    refund(s, ctx); // abandoned while it waited for the pace: never sent
+    throw new AbandonedCallError(ctx.endpoint);
+  }
+  if (ctx.attempt > 1) s.stats.retries++;
   const started = performance.now();
   let status: number | null = null;
   try {
@@ -240,7 +250,7 @@ async function request<T>(
   prefix: string,
   path: string,
   query: Query | undefined,
-  wanted: BodyWanted & { keyless?: boolean },
+  wanted: BodyWanted & { keyless?: boolean; signal?: AbortSignal },
   counter: RequestCounter | undefined,
 ): Promise<T> {
   const { redact } = s;
@@ -255,13 +265,14 @@ async function request<T>(
     };
     return await s.lanes[family].limit(() =>
       withRetry(
-        (n) => attempt<T>(s, prefix + relative, { family, endpoint, attempt: n, redact, counter }, wanted),
+        (n) => attempt<T>(s, prefix + relative, { family, endpoint, attempt: n, redact, counter, signal: wanted.signal }, wanted),
         s.settings.policy,
         onRetry,
+        wanted.signal,
       ),
     );
   } catch (err) {
-    s.stats.errors++;
+    if (!(err instanceof AbandonedCallError)) s.stats.errors++;
     throw err;
   }
 }
@@ -285,9 +296,9 @@ export function createClient(opts: ClientOptions): ApiClient {
   };
   const view = (counter?: RequestCounter): ApiClient => ({
     get: <T>(path: string, query?: Query, o?: CallOptions<unknown>) =>
-      request<T>(s, prefix, path, query, { raw: false, check: o?.check, keyless: o?.keyless }, counter),
+      request<T>(s, prefix, path, query, { raw: false, check: o?.check, keyless: o?.keyless, signal: o?.signal }, counter),
     getBytes: (path: string, query?: Query, o?: CallOptions<Buffer>) =>
-      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check, keyless: o?.keyless }, counter),
+      request<Buffer>(s, prefix, path, query, { raw: true, check: o?.check, keyless: o?.keyless, signal: o?.signal }, counter),
     stats,
     service,
     counting: (c) => view(c),
@@ -296,7 +307,8 @@ export function createClient(opts: ClientOptions): ApiClient {
   return view();
 }
 
-/** What an attempt carries beyond the request's facts: the caller's counter, if any. */
+/** What an attempt carries beyond the request's facts: the caller's counter and its signal, if any. */
 interface Counted {
   counter?: RequestCounter;
+  signal?: AbortSignal;
 }

@@ -2,6 +2,7 @@
 export { API_FAMILIES, apiFamilyOf, credentialHeaders, type ApiFamily } from './api-family.js';
 export { buildUrl, encodeQuery, type Query, type QueryValue } from './build-url.js';
 export {
+  AbandonedCallError,
   ApiEnvelopeError,
   AuthError,
   BadResponseError,

@@ -1,5 +1,6 @@
 // Retry as a thin layer: an attempt function is tried again while errorAction says its error is worth
 // retrying, waiting an exponential backoff with full jitter, or the server's Retry-After.
+import { setTimeout as delay } from 'node:timers/promises';
 import { errorAction, type DsMirrorError } from '../errors.js';
 import { TransientStatusError } from './client-errors.js';
 
@@ -51,14 +52,19 @@ export function serverWait(err: TransientStatusError, policy: RetryPolicy): numb
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Sleeps `ms`, or less: an abort of `signal` ends the wait at once. */
+const wait = (ms: number, signal: AbortSignal | undefined): Promise<void> => delay(ms, undefined, { signal }).catch(() => {});
+
 /**
  * Runs `attempt(1)`, then `attempt(2)`, ... while it throws an error to retry and retries remain.
- * `onRetry` runs before each wait (logging, pausing the family's rate limit on a 429).
+ * `onRetry` runs before each wait (logging, pausing the family's rate limit on a 429). An abort of `signal`
+ * cuts the wait short: the next attempt then sees it.
  */
 export async function withRetry<T>(
   attempt: (n: number) => Promise<T>,
   policy: RetryPolicy,
   onRetry: (err: DsMirrorError, retry: number, delayMs: number) => void,
+  signal?: AbortSignal,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     try {
@@ -67,7 +73,7 @@ export async function withRetry<T>(
       if (errorAction(err) !== 'retry' || n > policy.retries) throw err;
       const delayMs = retryDelay(err as DsMirrorError, n, policy);
       onRetry(err as DsMirrorError, n, delayMs);
-      await sleep(delayMs);
+      await wait(delayMs, signal);
     }
   }
 }

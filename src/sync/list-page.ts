@@ -30,11 +30,17 @@ export interface FetchedPage {
   body: Buffer;
 }
 
-export async function fetchListPage(ctx: StreamContext, stream: ListStream, page: number, query: Query): Promise<FetchedPage> {
+export async function fetchListPage(
+  ctx: StreamContext,
+  stream: ListStream,
+  page: number,
+  query: Query,
+  abandoned?: AbortSignal,
+): Promise<FetchedPage> {
   return {
     page,
     request: buildUrl('', stream.path, query),
-    body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes, keyless: stream.keyless }),
+    body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes, keyless: stream.keyless, signal: abandoned }),
   };
 }
 

@@ -9,8 +9,11 @@ export interface Counted {
 }
 
 export interface PagerOptions<T extends Counted, F> {
-  /** Starts a page's request: pages are fetched ahead, several at once. */
-  fetchPage: (page: number) => Promise<F>;
+  /**
+   * Starts a page's request: pages are fetched ahead, several at once. `abandoned` aborts when the pages
+   * end with this page's request still out (read past the list's end): no further attempt is then wanted.
+   */
+  fetchPage: (page: number, abandoned: AbortSignal) => Promise<F>;
   /**
    * Turns a fetched page into its records when its turn comes, in page order, so that pages fetched
    * ahead wait as bytes rather than as parsed objects (a 10,000-record page is ≈6 MB of text, ≈40 MB
@@ -41,6 +44,7 @@ export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: P
   const end = opts.lastPage ?? Infinity;
   const horizon = Math.floor(opts.expectedRows / pageSize) + 1;
   const inflight = new Map<number, Promise<F>>();
+  const abandon = new AbortController();
   let next = opts.startPage;
   let knownFull = opts.startPage - 1;
 
@@ -48,25 +52,32 @@ export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: P
   const ahead = () => (opts.readAhead && knownFull >= opts.startPage ? window : 1);
   const fill = () => {
     while (inflight.size < window && next <= Math.min(end, Math.max(horizon, knownFull + ahead()))) {
-      const request = opts.fetchPage(next);
+      const request = opts.fetchPage(next, abandon.signal);
       request.catch(() => {}); // a page abandoned after the list ended must not be an unhandled rejection
       inflight.set(next, request);
       next++;
     }
   };
 
-  for (let current = opts.startPage; ; current++) {
-    fill();
-    const request = inflight.get(current);
-    if (!request) return;
-    inflight.delete(current);
-    const fetched = await open(await request, current);
-    const last = fetched.count < pageSize || current >= end;
-    if (!last) {
-      knownFull = current;
-      fill(); // start the next page before the caller writes this one
+  try {
+    for (let current = opts.startPage; ; current++) {
+      fill();
+      const request = inflight.get(current);
+      if (!request) return;
+      inflight.delete(current);
+      const fetched = await open(await request, current);
+      const last = fetched.count < pageSize || current >= end;
+      if (!last) {
+        knownFull = current;
+        fill(); // start the next page before the caller writes this one
+      }
+      yield { page: current, fetched, last };
+      if (last) return;
     }
-    yield { page: current, fetched, last };
-    if (last) return;
+  } finally {
+    // Pages still out are not wanted: no retry of theirs is sent, and they settle before the pages end, so
+    // every request of a stream is counted (and over) when its stream ends.
+    abandon.abort();
+    await Promise.allSettled(inflight.values());
   }
 }

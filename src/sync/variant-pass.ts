@@ -93,7 +93,8 @@ class VariantPass {
     const { ctx, stream, variant } = this;
     const { pageSize, lastPage } = listPaging(stream, ctx.settings);
     const shared: Query = listQuery(stream, ctx.settings, variant);
-    const fetchPage = (page: number) => fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start));
+    const fetchPage = (page: number, abandoned: AbortSignal) =>
+      fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start), abandoned);
     const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
     const window = pageWindow(stream, ctx.settings);
     for await (const { fetched: page, last } of pages({

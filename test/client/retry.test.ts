@@ -1,6 +1,7 @@
 // Retries on 429, 5xx, resets, truncated bodies and time-outs; none on 400, 401, 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AbandonedCallError,
   BadResponseError,
   backoffDelay,
   createClient,
@@ -184,6 +185,41 @@ describe('failures that are not retried', () => {
     const err = await client.get('/v1/assets/gone/markets').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
     expect(errorAction(err)).toBe('skip');
+  });
+});
+
+describe('an abandoned call', () => {
+  // The wait before the retry is an hour: only the abandon can end this test within its time-out.
+  const patient = () =>
+    createClient({ baseUrl: server.baseUrl, apiKey: 'k-abandon-test', retries: 3, backoff: { initialMs: 3_600_000, maxMs: 3_600_000 } });
+
+  it('sends no retry once its caller abandons it, even mid-wait, and is not counted as an error', { timeout: 60_000 }, async () => {
+    const abandoned = new AbortController();
+    server.handle((_req, res) => {
+      json(res, 503, { message: 'busy' }, { 'retry-after': '3600' });
+      setImmediate(() => abandoned.abort());
+    });
+    const c = patient();
+    try {
+      const error = await c.get('/v1/assets', undefined, { signal: abandoned.signal }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(AbandonedCallError);
+      expect(server.seen).toHaveLength(1);
+      expect(c.stats).toMatchObject({ requests: 1, retries: 0, errors: 0 });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('sends nothing when abandoned before it starts', async () => {
+    server.handle((_req, res) => json(res, 200, OK));
+    const c = patient();
+    try {
+      await expect(c.get('/v1/assets', undefined, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbandonedCallError);
+      expect(server.seen).toHaveLength(0);
+      expect(c.stats.requests).toBe(0);
+    } finally {
+      await c.close();
+    }
   });
 });
 

@@ -72,3 +72,41 @@ describe('pages of a list never read (readAhead)', () => {
     expect(l.log.filter((e) => e.startsWith('fetch'))).toEqual(['fetch 1']);
   });
 });
+
+describe('pages still out when the list ends', () => {
+  it('are told they are abandoned, and settle before the pages end', async () => {
+    const signals = new Map<number, AbortSignal>();
+    let releasePastEnd = () => {};
+    const pastEnd = new Promise<void>((resolve) => {
+      releasePastEnd = resolve;
+    });
+    const settled: number[] = [];
+    const fetchPage = async (page: number, abandoned: AbortSignal) => {
+      signals.set(page, abandoned);
+      if (page > 3) {
+        await pastEnd; // a request read ahead past the end, still out when page 3 ends the list
+        settled.push(page);
+      }
+      return { count: page < 3 ? 10 : page === 3 ? 5 : 0 };
+    };
+    const gen = pages({ fetchPage, pageSize: 10, startPage: 1, expectedRows: 0, window: 3, readAhead: true });
+    const seen: number[] = [];
+    for (let step = await gen.next(); !step.done; step = await gen.next()) {
+      seen.push(step.value.page);
+      if (step.value.last) break;
+    }
+    expect(seen).toEqual([1, 2, 3]);
+    // Ending the pages waits for the requests still out (pages 4 and 5), which learn they are abandoned.
+    let ended = false;
+    const end = gen.next().then((step) => {
+      ended = step.done === true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(signals.get(4)?.aborted).toBe(true);
+    expect(ended).toBe(false);
+    releasePastEnd();
+    await end;
+    expect(ended).toBe(true);
+    expect(settled.sort()).toEqual([4, 5]);
+  });
+});

@@ -28,9 +28,9 @@ export interface MonitoringListOptions {
 
 export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
   const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
-  const fetchPage = async (page: number): Promise<{ count: number; records: readonly unknown[] }> => {
+  const fetchPage = async (page: number, abandoned: AbortSignal): Promise<{ count: number; records: readonly unknown[] }> => {
     const query = { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE };
-    const body = await ctx.client.get<{ data: unknown[] }>(opts.path, query, { check: dataArray });
+    const body = await ctx.client.get<{ data: unknown[] }>(opts.path, query, { check: dataArray, signal: abandoned });
     return { count: body.data.length, records: body.data };
   };
   const expectedRows = opts.expectedRows ?? 0;
