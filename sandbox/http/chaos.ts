@@ -16,6 +16,11 @@ export interface ChaosOptions {
   rateHtml?: number;
   /** The next `times` requests whose path starts with `path` (every API path when absent) get the HTML page. */
   html?: { times: number; path?: string };
+  /**
+   * Requests under `path` for page `fromPage` or later get no answer until the chaos is changed: a client
+   * held mid-list, as a test that stops it there needs (a stall, not a time-out race).
+   */
+  hold?: { path: string; fromPage: number };
   /** Added to every faulted and served request. */
   latencyMs?: number;
   /** Retry-After value of a 429, in seconds (default 1). */
@@ -25,7 +30,7 @@ export interface ChaosOptions {
 
 export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate' | 'html';
 
-const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html'>> = {
+const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html' | 'hold'>> = {
   '5xx': 'rate5xx',
   '429': 'rate429',
   reset: 'rateReset',
@@ -62,7 +67,8 @@ export function validateChaos(o: ChaosOptions): ChaosOptions {
   if (rates.reduce((a, b) => a + b, 0) > 1) throw new Error('chaos rates must add up to at most 1');
   if ((o.latencyMs ?? 0) < 0 || (o.retryAfterSeconds ?? 1) < 0) throw new Error('chaos latency and retry-after must be >= 0');
   if (o.html && !(Number.isInteger(o.html.times) && o.html.times >= 0)) throw new Error('chaos html.times must be a whole number >= 0');
-  return { ...o, html: o.html && { ...o.html } };
+  if (o.hold && !(Number.isInteger(o.hold.fromPage) && o.hold.fromPage >= 1)) throw new Error('chaos hold.fromPage must be a whole number >= 1');
+  return { ...o, html: o.html && { ...o.html }, hold: o.hold && { ...o.hold } };
 }
 
 export class Chaos {
@@ -79,7 +85,14 @@ export class Chaos {
   }
 
   current(): ChaosOptions | null {
-    return this.opts && { ...this.opts, html: this.opts.html && { ...this.opts.html } };
+    return this.opts && validateChaos(this.opts);
+  }
+
+  /** Whether a request for `path` with query `search` is held (see ChaosOptions.hold). */
+  holds(path: string, search: string): boolean {
+    const hold = this.opts?.hold;
+    if (!hold || !path.startsWith(hold.path)) return false;
+    return Number(new URLSearchParams(search).get('page') ?? 1) >= hold.fromPage;
   }
 
   get latencyMs(): number {

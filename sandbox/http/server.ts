@@ -86,7 +86,12 @@ export class ApiServer {
     this.served++;
     const fault = this.deps.chaos.decide(path);
     const latency = this.deps.chaos.latencyMs;
-    const go = () => this.serveApi(req, res, url, path, q < 0 ? '' : url.slice(q + 1), fault);
+    const search = q < 0 ? '' : url.slice(q + 1);
+    const go = (): void => {
+      if (req.socket.destroyed) return; // the client gave up (or was killed) while held
+      if (this.deps.chaos.holds(path, search)) return void setTimeout(go, 10); // until the chaos changes
+      this.serveApi(req, res, url, path, search, fault);
+    };
     if (latency > 0) setTimeout(go, latency);
     else go();
   }

@@ -57,7 +57,9 @@ for (const dialect of dialects) {
       const config = join(dir, 'config.json');
       const fast = { requestsPerMinute: 1_000_000, concurrency: 4 };
       writeFileSync(config, JSON.stringify({ limits: { v1: fast, open: fast, charts: fast }, pageWindow: 1 }));
-      sandbox.setChaos({ latencyMs: 15 });
+      // Pages 7 and later of assets get no answer: the CLI commits the token class's first pages (written in
+      // groups of 500 rows: pages 1-5), then waits there, mid-list, until it is killed.
+      sandbox.setChaos({ hold: { path: '/v1/assets', fromPage: 7 } });
       try {
         const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', ...STREAMS, '--no-progress'], {
           env: {
@@ -69,10 +71,17 @@ for (const dialect of dialects) {
             DS_CONFIG: config,
             DS_LOG_LEVEL: 'warn',
           },
-          stdio: 'ignore',
+          stdio: ['ignore', 'ignore', 'pipe'],
         });
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        // Kill it once some pages are committed.
+        let stderr = '';
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        let exit: number | null | undefined;
+        const exited = new Promise((resolve) => child.once('exit', resolve)).then((code) => {
+          exit = code as number | null;
+        });
+        // Kill it once some pages are committed: the held pages keep it running until then.
         const deadline = Date.now() + 240_000;
         for (;;) {
           const state = await test.store.db
@@ -83,7 +92,8 @@ for (const dialect of dialects) {
             .catch(() => undefined);
           const checkpoint = state?.checkpoint ? JSON.parse(String(state.checkpoint)) : null;
           if (checkpoint && Object.values(checkpoint.next as Record<string, number | null>).some((page) => (page ?? 0) >= 3)) break;
-          if (Date.now() > deadline) throw new Error('the CLI wrote no checkpoint in 240 s');
+          if (exit !== undefined) throw new Error(`the CLI exited (${exit}) before it committed pages of assets: ${stderr}`);
+          if (Date.now() > deadline) throw new Error('the CLI committed no pages of assets in 240 s');
           await new Promise((r) => setTimeout(r, 20));
         }
         child.kill('SIGKILL');
