@@ -67,7 +67,8 @@ export function validateChaos(o: ChaosOptions): ChaosOptions {
   if (rates.reduce((a, b) => a + b, 0) > 1) throw new Error('chaos rates must add up to at most 1');
   if ((o.latencyMs ?? 0) < 0 || (o.retryAfterSeconds ?? 1) < 0) throw new Error('chaos latency and retry-after must be >= 0');
   if (o.html && !(Number.isInteger(o.html.times) && o.html.times >= 0)) throw new Error('chaos html.times must be a whole number >= 0');
-  if (o.hold && !(Number.isInteger(o.hold.fromPage) && o.hold.fromPage >= 1)) throw new Error('chaos hold.fromPage must be a whole number >= 1');
+  if (o.hold && !(Number.isInteger(o.hold.fromPage) && o.hold.fromPage >= 1))
+    throw new Error('chaos hold.fromPage must be a whole number >= 1');
   return { ...o, html: o.html && { ...o.html }, hold: o.hold && { ...o.hold } };
 }
 
