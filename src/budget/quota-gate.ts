@@ -25,6 +25,8 @@ export interface QuotaGateOptions {
 
 export class QuotaGate implements RequestGate {
   private readonly blocks = new Map<QuotaFamily, Block>();
+  /** Refunds that came while a family had no block (a refill under way): released to the ledger at settle. */
+  private readonly returned = new Map<QuotaFamily, Block>();
   private readonly reserving = new Map<QuotaFamily, Promise<void>>();
   /** The day each family's quotas were last recorded in the ledger by this gate. */
   private readonly recorded = new Map<QuotaFamily, string>();
@@ -73,10 +75,21 @@ export class QuotaGate implements RequestGate {
     return error;
   }
 
-  /** A request admitted but never delivered (refused connection, DNS, TLS): its reservation goes back to the block. */
+  /**
+   * A request admitted but never sent (refused connection, DNS, TLS; abandoned while it waited for the pace):
+   * its reservation goes back to the block, or, while a refill has none, to the ledger at settle.
+   */
   refund(apiFamily: ApiFamily): void {
-    const block = this.blocks.get(quotaFamilyOf(apiFamily));
-    if (block) block.left++;
+    const family = quotaFamilyOf(apiFamily);
+    const block = this.blocks.get(family);
+    if (block) {
+      block.left++;
+      return;
+    }
+    const day = utcDay(this.clock());
+    const returned = this.returned.get(family);
+    if (returned?.day === day) returned.left++;
+    else this.returned.set(family, { day, left: 1 });
   }
 
   /** The slot of the pace the database's workers share (none on SQLite): ms to wait. */
@@ -87,9 +100,11 @@ export class QuotaGate implements RequestGate {
   /** Gives back what was reserved and not sent: afterwards the ledger holds exactly the requests made. */
   async settle(): Promise<void> {
     await Promise.allSettled(this.reserving.values());
-    for (const [family, block] of this.blocks) {
-      await this.opts.ledger.release(family, block.day, block.left);
-      block.left = 0;
+    for (const blocks of [this.blocks, this.returned]) {
+      for (const [family, block] of blocks) {
+        await this.opts.ledger.release(family, block.day, block.left);
+        block.left = 0;
+      }
     }
   }
 

@@ -174,6 +174,19 @@ for (const dialect of dialects) {
       await gate.settle();
       expect((await ledger.usage('v1', now)).today).toBe(1);
     });
+
+    it('charges nothing for a request given back while its block is being refilled', async () => {
+      const now = new Date('2026-09-02T10:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      const gate = new QuotaGate({ ledger, quotas: quotas({ perMonth: 100 }), clock: () => now, blockSize: 2 });
+      await gate.admit('v1');
+      await gate.admit('v1'); // the block is spent
+      const refilling = gate.admit('v1'); // the next admit refills: no block until the ledger answers
+      gate.refund('v1'); // the second request never left
+      await refilling;
+      await gate.settle();
+      expect((await ledger.usage('v1', now)).today).toBe(2);
+    });
   });
 }
 
