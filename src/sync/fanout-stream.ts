@@ -30,7 +30,22 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
   const seen: ParentsSeen = { values: new Set(), absent: [] };
   const records = new RecordBatch(ctx, stream);
   const limit = pLimit(ctx.settings.fanoutConcurrency);
-  await Promise.all(parents.map((parent) => limit(() => syncParent(ctx, stream, parent, records, seen))));
+  // A parent failing (a spent quota, a failed write) starts no other parent, and the stream ends only once
+  // those in flight are over: no request of the stream is sent or counted after it reported.
+  const failed = new AbortController();
+  const parentCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]) };
+  let failure: { error: unknown } | undefined;
+  await Promise.allSettled(
+    parents.map((parent) =>
+      limit(() =>
+        syncParent(parentCtx, stream, parent, records, seen).catch((error: unknown) => {
+          failure ??= { error };
+          failed.abort();
+        }),
+      ),
+    ),
+  );
+  if (failure) throw failure.error;
   await records.flush();
   reportMisses(ctx, stream, parents.length, requested, seen);
 }

@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { syncOnce, totals } from '../helpers/mirror.js';
+import { resolveStreams } from '../../src/catalog/index.js';
+import { runSync, type RunResult } from '../../src/sync/engine.js';
+import { fastClient, settings, silent, syncOnce, totals } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 
 async function served(sandbox: Sandbox, path: string): Promise<any> {
@@ -70,6 +72,44 @@ for (const dialect of dialects) {
       const again = totals(await syncOnce(test.store, sandbox, fanouts, { settings: { selection } }));
       expect(again.inserted + again.updated).toBe(0);
       expect(again.unchanged).toBe(20);
+    });
+
+    it('a parent that fails starts no other parent, and the stream ends only once those in flight are over', async () => {
+      const [first] = await test.store.db
+        .selectFrom('assets')
+        .select('slug')
+        .where('market_cap_rank', 'is not', null)
+        .orderBy('market_cap_rank')
+        .orderBy('id')
+        .limit(1)
+        .execute();
+      // The first parent's every attempt gets a proxy's page (it fails after its retries) while the others
+      // are answered, 50 ms each: when it fails, three parents are in flight and dozens wait their turn.
+      sandbox.setChaos({ latencyMs: 50, html: { times: 1_000, path: `/v1/assets/${first!.slug}/price` } });
+      const client = fastClient(sandbox);
+      const before = sandbox.requestCount();
+      let atReturn = -1;
+      let stream: RunResult['streams'][number] | undefined;
+      try {
+        const result = await runSync({
+          client,
+          store: test.store,
+          logger: silent,
+          settings: settings({ selection: { assets: { top: 100 } }, fanoutConcurrency: 4 }),
+          streams: resolveStreams(['asset-price']),
+        });
+        stream = result.streams[0];
+        atReturn = stream!.requests;
+      } finally {
+        await client.close();
+        sandbox.setChaos(null);
+      }
+      expect(stream?.outcome).toBe('failed');
+      expect(stream?.error).toContain(`/v1/assets/${first!.slug}/price`);
+      // Nothing of the stream was sent, or counted, after it reported: parents waiting their turn never started.
+      expect(stream?.requests).toBe(atReturn);
+      expect(sandbox.requestCount() - before).toBe(atReturn);
+      expect(atReturn).toBeLessThan(100 + 10);
     });
 
     it('mirrors project chains and metric series for a selection', async () => {
