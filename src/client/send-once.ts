@@ -37,6 +37,11 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 const UNSENDABLE_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_NOT_SUPPORTED']);
 /** No connection was made, so the service saw (and counted) nothing: the request is not charged. */
 const NOT_REACHED_CODES = new Set([
+  // The client was closed (closing, or closed: "destroyed"; it is never destroyed mid-request): refused before any byte left.
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',

@@ -141,3 +141,16 @@ describe('the key never leaks', () => {
     for (const line of logLines) expect(line).not.toContain(KEY);
   });
 });
+
+describe('a closed client', () => {
+  it('sends nothing, says so in one line, retries nothing and counts nothing', async () => {
+    const closed = createClient({ baseUrl: server.baseUrl, apiKey: KEY, retries: 3, backoff: { initialMs: 1, maxMs: 10 } });
+    await closed.close();
+    server.handle((_req, res) => json(res, 200, {}));
+    const err = await closed.get('/v1/charts').catch((e: unknown) => e as ClientError);
+    expect(err).toMatchObject({ code: 'DS_NETWORK' });
+    expect((err as Error).message).toContain('could not be sent');
+    expect(server.seen).toHaveLength(0);
+    expect(closed.stats).toMatchObject({ requests: 0, retries: 0 });
+  });
+});
