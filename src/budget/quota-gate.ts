@@ -76,8 +76,8 @@ export class QuotaGate implements RequestGate {
   }
 
   /**
-   * A request admitted but never sent (refused connection, DNS, TLS; abandoned while it waited for the pace):
-   * its reservation goes back to the block, or, while a refill has none, to the ledger at settle.
+   * A request admitted but never sent (refused connection, DNS, TLS, a closed client): its reservation goes
+   * back to the block, or, while a refill has none, to the ledger at settle.
    */
   refund(apiFamily: ApiFamily): void {
     const family = quotaFamilyOf(apiFamily);

@@ -76,8 +76,8 @@ export interface CallOptions<B> {
   /** The path declares no credential (catalog data): no key is sent, and the request is in the `open` family. */
   keyless?: boolean;
   /**
-   * The caller no longer wants the answer once this aborts: no further attempt is sent (a wait for a retry
-   * ends at once) and the call fails with AbandonedCallError; an attempt already sent finishes.
+   * The caller no longer wants the answer once this aborts: no further attempt is made (a wait for a retry
+   * ends at once) and the call fails with AbandonedCallError; an attempt already admitted is sent and finishes.
    */
   signal?: AbortSignal;
 }
@@ -212,14 +212,11 @@ function refund(s: Sender, ctx: AttemptContext & Counted): void {
 /** One attempt: budget and gate, the family's pace, the send, then the status and the body checked. */
 async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Counted, wanted: BodyWanted): Promise<T> {
   const { family } = ctx;
+  // Checked once, before the attempt is counted: an attempt admitted is sent, so counts stay exact.
   if (ctx.signal?.aborted) throw new AbandonedCallError(ctx.endpoint);
   await admit(s, ctx);
-  await pace(s, family);
-  if (ctx.signal?.aborted) {
-    refund(s, ctx); // abandoned while it waited for the pace: never sent
-    throw new AbandonedCallError(ctx.endpoint);
-  }
   if (ctx.attempt > 1) s.stats.retries++;
+  await pace(s, family);
   const started = performance.now();
   let status: number | null = null;
   try {
