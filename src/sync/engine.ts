@@ -13,7 +13,7 @@ import { claimService } from './mirrored-service.js';
 import { customRunners } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
-import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied } from './stream-lease.js';
+import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied, ownerRunning } from './stream-lease.js';
 
 export interface RunOptions {
   client: ApiClient;
@@ -40,9 +40,18 @@ export interface RunResult {
 const SEVERITY: StreamRunStats['outcome'][] = ['success', 'partial', 'skipped', 'stopped', 'failed'];
 
 export async function runSync(opts: RunOptions): Promise<RunResult> {
+  const owner = opts.owner ?? leaseOwner();
+  const ended = ownerRunning(owner);
+  try {
+    return await runAs(opts, owner);
+  } finally {
+    ended(); // leases it could not release are now free to take (see stream-lease.ts)
+  }
+}
+
+async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   const { store } = opts;
   const now = () => new Date().toISOString();
-  const owner = opts.owner ?? leaseOwner();
   const signal = opts.signal ?? new AbortController().signal;
   // One mirror, one service: a run against another one would soft-delete the first one's rows.
   await claimService(store, opts.client.service, opts.switchService).catch((err: unknown) => {
