@@ -130,7 +130,8 @@ export interface Store {
   /**
    * Closes the runs left open by a process that died: outcome `interrupted`, finished now, and an
    * `interrupted` row for each of their streams that never finished (the finished ones keep their counts).
-   * A run is dead when `ownerDied(owner)` says so (same host, pid gone), or when it started before
+   * A run is dead when `ownerDied(owner)` says so (same host, pid gone, or a run of this process that
+   * ended without recording it), or when it started before
    * `staleBefore` and its owner holds no live lease. Returns the ids closed.
    */
   closeInterruptedRuns(now: string, staleBefore: string, ownerDied: (owner: string) => boolean): Promise<number[]>;

@@ -1,5 +1,6 @@
 // Honest run records: a run whose process died leaves its sync_runs row open; the next run closes it as
-// `interrupted` (keeping what its finished streams did), but never a run that is still going elsewhere.
+// `interrupted` (keeping what its finished streams did), but never a run that is still going elsewhere
+// or in this process. A run of this process that ended without recording its end (a cut connection) is closed.
 // And a request the --max-requests budget refused was never made: the table says what the summary says.
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
@@ -8,6 +9,7 @@ import { resolveStreams } from '../../src/catalog/index.js';
 import { createClient } from '../../src/client/index.js';
 import type { Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
+import { ownerRunning } from '../../src/sync/stream-lease.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { settings, silent } from '../helpers/mirror.js';
 import { listOf, startHostileServer, type HostileServer } from './hostile-server.js';
@@ -52,12 +54,15 @@ for (const dialect of dialects) {
           durationMs: 5,
           outcome: 'success',
         });
-        const runningHere = await t.store.startRun(['assets'], 'full', ago(1_000), undefined, `${hostname()}:${process.pid}:bbbb`);
+        const here = `${hostname()}:${process.pid}:bbbb`;
+        const runningHere = await t.store.startRun(['assets'], 'full', ago(1_000), undefined, here);
+        const endedHere = await t.store.startRun(['glossary'], 'full', ago(1_000), undefined, `${hostname()}:${process.pid}:eeee`);
         const runningElsewhere = await t.store.startRun(['chains'], 'full', ago(600_000), undefined, 'other-host:42:cccc');
         await t.store.acquireLease('sync:chains', 'other-host:42:cccc', 60_000);
         const goneElsewhere = await t.store.startRun(['projects'], 'full', ago(600_000), undefined, 'other-host:43:dddd');
 
-        const { result } = await syncCharts(t.store);
+        const running = ownerRunning(here); // as runSync marks the owners of this process's runs going on
+        const { result } = await syncCharts(t.store).finally(running);
         expect(result.outcome).toBe('success');
         const runs = await t.store.db.selectFrom('sync_runs').select(['id', 'outcome', 'finished_at']).orderBy('id').execute();
         const outcome = (id: number) => runs.find((r) => Number(r.id) === id)!;
@@ -65,6 +70,7 @@ for (const dialect of dialects) {
         expect(outcome(killed).finished_at).not.toBeNull();
         expect(outcome(goneElsewhere)).toMatchObject({ outcome: 'interrupted' });
         expect(outcome(runningHere)).toMatchObject({ outcome: null, finished_at: null });
+        expect(outcome(endedHere)).toMatchObject({ outcome: 'interrupted' });
         expect(outcome(runningElsewhere)).toMatchObject({ outcome: null, finished_at: null });
         const streams = await t.store.db
           .selectFrom('sync_run_streams')
