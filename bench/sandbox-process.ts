@@ -1,6 +1,7 @@
 // The sandbox in its own process for benchmarks, so its CPU and memory are not counted as the sync's.
 // Driven through its control endpoints (--control).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 export interface SandboxProcess {
@@ -12,8 +13,13 @@ export interface SandboxProcess {
   }>;
   /** Adds this much latency to every request (0: none). */
   setLatency(ms: number): Promise<void>;
+  /** CPU seconds the sandbox has used so far (user + system; Linux's /proc, NaN elsewhere). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
+
+/** Linux's USER_HZ, 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 export async function startSandboxProcess(scale: number, seed = 42): Promise<SandboxProcess> {
   const child = spawn(
@@ -52,6 +58,15 @@ export async function startSandboxProcess(scale: number, seed = 42): Promise<San
         body: ms > 0 ? JSON.stringify({ latencyMs: ms }) : undefined,
       });
       if (!res.ok) throw new Error(`chaos: HTTP ${res.status} ${await res.text()}`);
+    },
+    cpuSeconds() {
+      try {
+        // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime and stime, in clock ticks.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      } catch {
+        return Number.NaN;
+      }
     },
     async stop() {
       child.kill('SIGTERM');

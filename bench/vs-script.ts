@@ -45,6 +45,10 @@ writeFileSync(config, JSON.stringify({ limits: { v1: { ...fast, requestsPerMonth
 interface Timed {
   seconds: number;
   rssMb: number;
+  /** CPU seconds the process used (user + system). */
+  cpu: number;
+  /** CPU seconds the sandbox used serving it. */
+  served: number;
 }
 
 const PEAK_RSS = new URL('./peak-rss.cjs', import.meta.url).pathname;
@@ -52,6 +56,7 @@ const PEAK_RSS = new URL('./peak-rss.cjs', import.meta.url).pathname;
 /** Runs one side in a process of its own: wall seconds (start-up included) and its peak RSS. */
 async function timed(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
   const started = performance.now();
+  const sandboxCpu = sandbox.cpuSeconds();
   const child = await run(process.execPath, args, {
     env: { ...process.env, ...env, NODE_OPTIONS: `--require ${PEAK_RSS}` },
     maxBuffer: 64 * 2 ** 20,
@@ -59,7 +64,8 @@ async function timed(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed
   const seconds = (performance.now() - started) / 1000;
   const rss = /__maxrss=(\d+)/.exec(child.stderr)?.[1];
   if (!rss) throw new Error(`no peak RSS reported by ${args.join(' ')}: ${child.stderr.slice(-300)}`);
-  return { seconds, rssMb: Math.round(Number(rss) / 1024) };
+  const cpu = Number(/__cpu=(\d+)/.exec(child.stderr)?.[1] ?? Number.NaN) / 1e6;
+  return { seconds, rssMb: Math.round(Number(rss) / 1024), cpu, served: sandbox.cpuSeconds() - sandboxCpu };
 }
 
 const mirror = (db: string) =>
@@ -91,8 +97,8 @@ const best = (xs: Timed[]) => xs.reduce((a, b) => (b.seconds < a.seconds ? b : a
 const lines = [
   `### ds-mirror against the forty-line script, scale ${values.scale} (fastest of ${runs} interleaved runs)`,
   '',
-  '| latency | phase | script s | ds-mirror s | ds-mirror speed ÷ script speed | script peak RSS MB | ds-mirror peak RSS MB |',
-  '|---|---|---|---|---|---|---|',
+  '| latency | phase | script s | ds-mirror s | ds-mirror speed ÷ script speed | script CPU s | ds-mirror CPU s | sandbox CPU s serving script / ds-mirror | script peak RSS MB | ds-mirror peak RSS MB |',
+  '|---|---|---|---|---|---|---|---|---|---|',
 ];
 try {
   await script(join(dir, 'warm.db')); // the sandbox's page cache, for both sides alike
@@ -116,7 +122,7 @@ try {
       ['no-op re-run', best(got.sNoop), best(got.mNoop)],
     ] as const)
       lines.push(
-        `| ${latency} ms | ${phase} | ${s.seconds.toFixed(2)} | ${m.seconds.toFixed(2)} | **${(s.seconds / m.seconds).toFixed(2)}×** | ${s.rssMb} | ${m.rssMb} |`,
+        `| ${latency} ms | ${phase} | ${s.seconds.toFixed(2)} | ${m.seconds.toFixed(2)} | **${(s.seconds / m.seconds).toFixed(2)}×** | ${s.cpu.toFixed(2)} | ${m.cpu.toFixed(2)} | ${s.served.toFixed(2)} / ${m.served.toFixed(2)} | ${s.rssMb} | ${m.rssMb} |`,
       );
     const floor = best(got.fetch).seconds;
     floors.push(
@@ -129,7 +135,7 @@ try {
     '|---|---|---|---|',
     ...floors,
     '',
-    "Both read the same lists and pages (`sync v1`'s page-number lists; the script is given them). The script: one request at a time, `better-sqlite3` upsert of each record's raw JSON into one table, one transaction per page; no quotas, resume, change detection, history or quarantine. ds-mirror: the CLI as a user runs it, a fresh database, the pace lifted. Wall time includes each process's start. Fetch-only: bench/fetch-only.mjs, the same pages with ds-mirror's page window per list and the lengths known, bodies dropped.",
+    "Both read the same lists and pages (`sync v1`'s page-number lists; the script is given them). The script: one request at a time, `better-sqlite3` upsert of each record's raw JSON into one table, one transaction per page; no quotas, resume, change detection, history or quarantine. ds-mirror: the CLI as a user runs it, a fresh database, the pace lifted. Wall time includes each process's start; CPU is each process's user and system time (all its threads), not the sandbox's. Fetch-only: bench/fetch-only.mjs, the same pages with ds-mirror's page window per list and the lengths known, bodies dropped.",
   );
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
