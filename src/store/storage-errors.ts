@@ -13,6 +13,8 @@ export function isRecordError(err: unknown): boolean {
   return typeof code === 'string' && (SQLITE_RECORD.test(code) || PG_RECORD.test(code));
 }
 
+const UNREACHABLE = 'the database server is unreachable';
+
 const CAUSES: [RegExp, string][] = [
   [/^(SQLITE_FULL|ENOSPC|EDQUOT|53100)$/, 'the disk is full'],
   // Reading needs the write-ahead log's index beside the file, so a read-only folder stops reads too.
@@ -26,7 +28,7 @@ const CAUSES: [RegExp, string][] = [
   [/^(SQLITE_CANTOPEN.*|ENOENT|ENOTDIR|3D000)$/, 'the database cannot be opened'],
   [/^(SQLITE_IOERR.*|EIO|58030)$/, 'an I/O error'],
   [/^(53000|53200)$/, 'the server is out of resources'],
-  [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P0[1-3]|08[0-9A-Z]{3})$/, 'the database server is unreachable'],
+  [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P0[1-3]|08[0-9A-Z]{3})$/, UNREACHABLE],
 ];
 
 /** One line for an error of the store at `location`: the cause in words first when it is the store's, then what the driver said. */
@@ -47,7 +49,11 @@ export function storageCause(err: unknown): string | null {
   const message = err instanceof Error ? err.message : '';
   if (/database or disk is full/i.test(message)) return 'the disk is full';
   // pg reports a connection cut under a query (a restart, pg_terminate_backend) by message alone.
-  if (/Connection terminated|connection error|terminating connection|Client was closed/i.test(message))
-    return 'the database server is unreachable';
+  if (/Connection terminated|connection error|terminating connection|Client was closed/i.test(message)) return UNREACHABLE;
   return null;
+}
+
+/** Whether the connection went away under the statement (a restart, a failover): a new connection may well succeed. */
+export function connectionLost(err: unknown): boolean {
+  return storageCause(err) === UNREACHABLE;
 }

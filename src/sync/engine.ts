@@ -1,12 +1,13 @@
 // A sync run: every chosen stream under its own lease (two workers never interleave one stream), lists
 // first and in parallel, then fan-outs (their parents are fresh by then). Each stream's outcome and
 // counts are recorded in sync_runs; a failing stream does not stop the others.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { pruneHistory } from '../history/prune-history.js';
 import { DsMirrorError, errorAction } from '../errors.js';
-import { describeStoreError, storageCause } from '../store/storage-errors.js';
+import { connectionLost, describeStoreError, storageCause } from '../store/storage-errors.js';
 import type { Lease, Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { claimService } from './mirrored-service.js';
@@ -36,6 +37,10 @@ export interface RunResult {
   outcome: StreamRunStats['outcome'];
   streams: StreamRunStats[];
 }
+
+/** Tries of a bookkeeping write whose connection was cut, and the pause before the next (times the try). */
+const BOOKKEEPING_ATTEMPTS = 3;
+const BOOKKEEPING_PAUSE_MS = 50;
 
 const SEVERITY: StreamRunStats['outcome'][] = ['success', 'partial', 'skipped', 'stopped', 'failed'];
 
@@ -87,7 +92,7 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
     'success',
   );
   // A store that can no longer write (disk full) must not cost the summary: the streams' results stand.
-  await store.finishRun(runId, outcome, now()).catch((err: unknown) => {
+  await bookkeep(() => store.finishRun(runId, outcome, now())).catch((err: unknown) => {
     opts.logger.error({ err: describeStoreError(err, store.location) }, 'the run could not be recorded as finished');
   });
   await pruneHistory(store.db, new Date()).catch((err: unknown) => {
@@ -109,7 +114,7 @@ async function runStream(
   if (!lease) {
     // Said once, by whoever reports the run (the summary, the daemon's job line).
     logger.debug({ stream: def.name }, stats.error ?? '');
-    await store.finishStream(run.runId, stats).catch((err: unknown) => {
+    await bookkeep(() => store.finishStream(run.runId, stats)).catch((err: unknown) => {
       logger.error({ stream: def.name, err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
     });
     return stats;
@@ -139,10 +144,10 @@ async function runStream(
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
     // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
-    await store.finishStream(run.runId, stats).catch((err: unknown) => {
+    await bookkeep(() => store.finishStream(run.runId, stats)).catch((err: unknown) => {
       ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
     });
-    await lease.release().catch(() => {}); // it expires by itself
+    await bookkeep(() => lease.release()).catch(() => {}); // it expires by itself, or the next run here takes it back
     progress.finish(def.name, stats);
   }
   return stats;
@@ -162,6 +167,24 @@ async function takeLease(store: Store, stream: string, owner: string, stats: Str
     stats.error = `cannot take the stream's lease: ${describeStoreError(err, store.location)}`;
   }
   return null;
+}
+
+/**
+ * A write of the run's own records: a stream's result, the run's end, a lease's release. A connection cut
+ * under it (a restart, a failover) is tried again on a fresh one, a moment later so that the pool has
+ * dropped the dead one; otherwise the run would read as unfinished, and its leases as held, until a later
+ * run tidies up.
+ */
+async function bookkeep(write: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (err) {
+      if (!connectionLost(err) || attempt === BOOKKEEPING_ATTEMPTS) throw err;
+      await sleep(BOOKKEEPING_PAUSE_MS * attempt);
+    }
+  }
 }
 
 /** Renews the lease every third of its time to live; a renewal that fails aborts `lost`. */

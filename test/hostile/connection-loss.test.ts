@@ -111,6 +111,49 @@ describe('connection loss on PostgreSQL', () => {
     }
   });
 
+  it('a connection cut as a run records its results is replaced: the run ends recorded, its lease released', async () => {
+    // The first write of each kind is cut and fails (a sequence is outside transactions: it counts the attempts).
+    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const owner = new pg.Client({ connectionString: url });
+    await owner.connect();
+    const cuts: [string, string][] = [
+      ['sync_run_streams', 'before insert'],
+      ['sync_runs', 'before update'],
+      ['leases', 'before delete'],
+    ];
+    await owner.query(
+      `create function cut_first() returns trigger language plpgsql as $$ begin
+         if nextval(tg_argv[0]::regclass) = 1 then
+           perform pg_terminate_backend(pg_backend_pid()); -- and fail the statement, whenever the signal lands
+           raise exception using errcode = '57P01', message = 'terminating connection due to administrator command';
+         end if;
+         if tg_op = 'DELETE' then return old; end if; return new; end $$`,
+    );
+    for (const [table, when] of cuts) {
+      await owner.query(`create sequence cut_${table}`);
+      await owner.query(`create trigger cut_${table} ${when} on ${table} for each row execute function cut_first('cut_${table}')`);
+    }
+    try {
+      const run = await syncOnce(store, sandbox, ['glossary']);
+      expect(run.outcome).toBe('success');
+      const attempts = await owner.query(
+        `select (select last_value from cut_sync_run_streams) as streams, (select last_value from cut_sync_runs) as runs, (select last_value from cut_leases) as leases`,
+      );
+      expect(attempts.rows[0]).toEqual({ streams: '2', runs: '2', leases: '2' }); // each cut once, then written
+      const recorded = await owner.query('select outcome, finished_at from sync_runs where id = $1', [run.runId]);
+      expect(recorded.rows[0]).toEqual({ outcome: 'success', finished_at: expect.anything() });
+      const streams = await owner.query('select stream, outcome from sync_run_streams where run_id = $1', [run.runId]);
+      expect(streams.rows).toEqual([{ stream: 'glossary', outcome: 'success' }]);
+      expect((await owner.query(`select name from leases where name like 'sync:%'`)).rows).toEqual([]);
+    } finally {
+      for (const [table] of cuts)
+        await owner.query(`drop trigger if exists cut_${table} on ${table}; drop sequence if exists cut_${table}`);
+      await owner.query('drop function if exists cut_first()');
+      await owner.end();
+      await store.close();
+    }
+  });
+
   it('an export whose connection is cut fails cleanly: no file, no .partial left behind', async () => {
     const store = await openStore({ url, logger: pino({ level: 'silent' }) });
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-export-loss-'));
