@@ -1,12 +1,11 @@
-// One page of a list: fetched as text, then hashed and parsed when its turn comes. A page whose request
-// and bytes equal the last ones written for that page number is not parsed at all: its keys come from
-// `page_hashes`. A `--full` run never skips (it re-reads and re-checks every record).
+// One page of a list: fetched as bytes, then hashed and parsed. A page whose request and bytes equal the
+// last ones written for that page number is not parsed at all: its keys come from `page_hashes`.
 import { buildUrl, jsonObjectBytes } from '../client/index.js';
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
 import { pick } from '../catalog/mapping.js';
 import { keyString, type Store, type StoreTx } from '../store/types.js';
-import type { StreamContext } from './context.js';
+import type { StreamContext, SyncSettings } from './context.js';
 import { contentHash } from '../content-hash.js';
 import { noteOverflowSuspects, recordsToRows } from './record-rows.js';
 
@@ -44,24 +43,42 @@ export async function fetchListPage(
   };
 }
 
+/**
+ * The variant's pages as last written (their requests and body hashes), read once when its pass starts, so
+ * that opening a page needs no query unless it is unchanged. Only this pass writes them (the stream's lease).
+ */
+export class WrittenPages {
+  static readonly none = new WrittenPages(new Map(), async () => ({ records: 0, keys: '[]' }));
+
+  private constructor(
+    private readonly byPage: ReadonlyMap<number, { request: string; hash: string }>,
+    private readonly readKeys: (page: number) => Promise<{ records: unknown; keys: unknown } | undefined>,
+  ) {}
+
+  /** A `--full` run never skips (it re-reads and re-checks every record); nor does a list with a child table. */
+  static async read(store: Store, mode: SyncSettings['mode'], stream: ListStream, variant: string): Promise<WrittenPages> {
+    if (mode === 'full' || stream.child) return WrittenPages.none;
+    const where = store.db.selectFrom('page_hashes').where('stream', '=', stream.name).where('variant', '=', variant);
+    const rows = await where.select(['page', 'request', 'body_hash']).execute();
+    const byPage = new Map(rows.map((r) => [Number(r.page), { request: r.request, hash: r.body_hash }]));
+    return new WrittenPages(byPage, (page) => where.select(['records', 'keys']).where('page', '=', page).executeTakeFirst());
+  }
+
+  /** The record count and keys of a page byte for byte as last written under its number, or null. */
+  async unchanged(page: number, request: string, hash: string): Promise<{ count: number; keys: string[] } | null> {
+    const known = this.byPage.get(page);
+    if (known?.request !== request || known.hash !== hash) return null;
+    const row = await this.readKeys(page);
+    return row ? { count: Number(row.records), keys: JSON.parse(String(row.keys)) } : null;
+  }
+}
+
 /** Parses a fetched page, unless it is byte for byte the page last written under that number. */
-export async function openListPage(ctx: StreamContext, stream: ListStream, variant: string, fetched: FetchedPage): Promise<ListPage> {
+export async function openListPage(stream: ListStream, written: WrittenPages, fetched: FetchedPage): Promise<ListPage> {
   const { page, request, body } = fetched;
   const hash = contentHash(body);
-  // A page's child rows are not kept with its hash, so a list with a child table is always parsed.
-  if (ctx.settings.mode !== 'full' && !stream.child) {
-    const known = await ctx.store.db
-      .selectFrom('page_hashes')
-      .select(['request', 'body_hash', 'records', 'keys'])
-      .where('stream', '=', stream.name)
-      .where('variant', '=', variant)
-      .where('page', '=', page)
-      .executeTakeFirst();
-    if (known && known.request === request && known.body_hash === hash) {
-      const keys: string[] = JSON.parse(String(known.keys));
-      return { page, request, hash, count: Number(known.records), records: null, keys, firstKey: keys[0] };
-    }
-  }
+  const same = await written.unchanged(page, request, hash);
+  if (same) return { page, request, hash, count: same.count, records: null, keys: same.keys, firstKey: same.keys[0] };
   // The client's look at both ends (inside its retries) let the page through; a body broken inside is
   // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
   let parsed: unknown;
