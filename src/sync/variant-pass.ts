@@ -7,8 +7,9 @@ import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from './context.js';
 import { keepUncovered } from './filter-coverage.js';
 import type { ListCheckpoint } from './list-checkpoint.js';
-import { type FetchedPage, type ListPage, fetchListPage, forgetPagesAfter, openListPage, savePageHash } from './list-page.js';
-import { listPaging, listQuery, pageQuery, pageWindow, writeWindow } from './list-request.js';
+import { type FetchedPage, type ListPage, fetchListPage, forgetPagesAfter, openListPage, savePageHash, WrittenPages } from './list-page.js';
+import { listPaging, listQuery, pageQuery, pagesHeld, pageWindow, writeWindow } from './list-request.js';
+import { countRecords } from './record-count.js';
 import { pageGuardFor, type PageGuard } from './page-guard.js';
 import type { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
@@ -95,8 +96,8 @@ class VariantPass {
     const shared: Query = listQuery(stream, ctx.settings, variant);
     const fetchPage = (page: number, abandoned: AbortSignal) =>
       fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start), abandoned);
-    const openPage = (fetched: FetchedPage) => openListPage(ctx, stream, variant.name, fetched);
-    const window = pageWindow(stream, ctx.settings);
+    const written = await WrittenPages.read(ctx.store, ctx.settings.mode, stream, variant.name);
+    const openPage = (fetched: FetchedPage) => openListPage(stream, written, fetched);
     for await (const { fetched: page, last } of pages({
       fetchPage,
       openPage,
@@ -104,7 +105,9 @@ class VariantPass {
       startPage: this.startPage,
       expectedRows: this.run.expectedRows,
       readAhead: this.run.readAhead,
-      window,
+      window: pageWindow(stream, ctx.settings),
+      held: pagesHeld(stream, ctx.settings),
+      countOf: this.run.readAhead ? (fetched: FetchedPage) => countRecords(fetched.body, stream.records) : undefined,
       lastPage,
     })) {
       await this.take(page, last);

@@ -73,6 +73,73 @@ describe('pages of a list never read (readAhead)', () => {
   });
 });
 
+/** Waits until `cond` holds, turning the event loop (timers included) in between. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  expect(cond()).toBe(true);
+}
+
+describe('pages held while the caller writes', () => {
+  it('go on being requested, a window at a time, up to `held` pages past the one being written', async () => {
+    const l = list(200, 10);
+    let inFlight = 0;
+    let most = 0;
+    const fetchPage = async (page: number) => {
+      most = Math.max(most, ++inFlight);
+      const fetched = await l.fetchPage(page);
+      inFlight--;
+      return fetched;
+    };
+    const gen = pages({ ...l, fetchPage, pageSize: 10, startPage: 1, expectedRows: 200, window: 2, held: 6 });
+    expect((await gen.next()).value?.page).toBe(1); // the caller now writes page 1, and takes its time
+    await until(() => l.log.filter((e) => e.startsWith('fetch')).length === 7);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(l.log.filter((e) => e.startsWith('fetch'))).toEqual([
+      'fetch 1',
+      'fetch 2',
+      'fetch 3',
+      'fetch 4',
+      'fetch 5',
+      'fetch 6',
+      'fetch 7',
+    ]);
+    expect(most).toBe(2);
+    const rest = await drain(gen);
+    expect(rest.map((p) => p.page)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+  });
+
+  it('of a list never read: past pages counted full as they came, never past a page counted short', async () => {
+    const slow = (rows: number) => {
+      const l = list(rows, 10);
+      const fetchPage = async (page: number) => {
+        await new Promise((resolve) => setTimeout(resolve, 12)); // a round trip worth hiding
+        return l.fetchPage(page);
+      };
+      return { ...l, fetchPage, countOf: (fetched: { text: string }) => fetched.text.length };
+    };
+    // A long list: while page 1 is written, pages are read ahead beyond the window (counted full on arrival).
+    const long = slow(200);
+    const gen = pages({ ...long, pageSize: 10, startPage: 1, expectedRows: 0, window: 2, held: 6, readAhead: true });
+    await gen.next();
+    await until(() => long.log.filter((e) => e.startsWith('fetch')).length === 7);
+    await gen.return(undefined);
+    // A short one: the page counted short on arrival stops the requests; none lands past the window.
+    const short = slow(35);
+    const got = await drain(pages({ ...short, pageSize: 10, startPage: 1, expectedRows: 0, window: 2, held: 6, readAhead: true }));
+    expect(got.map((p) => p.fetched.count)).toEqual([10, 10, 10, 5]);
+    expect(short.log.filter((e) => e.startsWith('fetch')).length).toBeLessThanOrEqual(4 + 1);
+  });
+
+  it('of a list never read, without counts: read ahead one window past the last page opened', async () => {
+    const l = list(200, 10);
+    const gen = pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 0, window: 2, held: 6, readAhead: true });
+    await gen.next();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(l.log.filter((e) => e.startsWith('fetch'))).toEqual(['fetch 1', 'fetch 2', 'fetch 3']);
+    await gen.return(undefined);
+  });
+});
+
 describe('pages still out when the list ends', () => {
   it('are told they are abandoned, and settle before the pages end', async () => {
     const signals = new Map<number, AbortSignal>();
