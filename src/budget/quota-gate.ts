@@ -12,21 +12,31 @@ import { UsageLedger } from './usage-ledger.js';
 interface Block {
   day: string;
   left: number;
+  /** Its size when reserved, and when (performance.now): the pace of admissions sizes the next one. */
+  size: number;
+  at: number;
 }
+
+/** The largest block, in multiples of the smallest: about a second of requests at a lifted pace. */
+const MAX_BLOCK_FACTOR = 10;
 
 export interface QuotaGateOptions {
   ledger: UsageLedger;
   quotas: Quotas;
   /** The time the quotas are counted in (UTC days and months); injected by tests. */
   clock?: () => Date;
-  /** Requests reserved from the ledger at once (default 10: a crashed worker over-counts at most this). */
+  /**
+   * The smallest block of requests reserved from the ledger at once (default 10). Blocks grow to a second's
+   * requests at the pace admissions come (at most ten times this); a crashed worker over-counts by at most
+   * a block and a half.
+   */
   blockSize?: number;
 }
 
 export class QuotaGate implements RequestGate {
   private readonly blocks = new Map<QuotaFamily, Block>();
   /** Refunds that came while a family had no block (a refill under way): released to the ledger at settle. */
-  private readonly returned = new Map<QuotaFamily, Block>();
+  private readonly returned = new Map<QuotaFamily, Pick<Block, 'day' | 'left'>>();
   private readonly reserving = new Map<QuotaFamily, Promise<void>>();
   /** The day each family's quotas were last recorded in the ledger by this gate. */
   private readonly recorded = new Map<QuotaFamily, string>();
@@ -48,15 +58,16 @@ export class QuotaGate implements RequestGate {
       const block = this.blocks.get(family);
       if (block && block.day === utcDay(this.clock()) && block.left > 0) {
         block.left--;
+        // Half spent: the next block is reserved meanwhile, so no request waits on the store (a long write).
+        if (block.left <= block.size / 2 && !this.reserving.has(family))
+          this.track(
+            family,
+            this.topUp(family, block).catch(() => {}),
+          );
         return;
       }
       // One reservation per family at a time; everyone waiting takes from the block it brings.
-      let pending = this.reserving.get(family);
-      if (!pending) {
-        pending = this.refill(family).finally(() => this.reserving.delete(family));
-        this.reserving.set(family, pending);
-      }
-      await pending;
+      await (this.reserving.get(family) ?? this.track(family, this.refill(family)));
     }
   }
 
@@ -108,6 +119,35 @@ export class QuotaGate implements RequestGate {
     }
   }
 
+  private track(family: QuotaFamily, reservation: Promise<void>): Promise<void> {
+    const pending = reservation.finally(() => this.reserving.delete(family));
+    pending.catch(() => {}); // a refill's refusal reaches the admits that wait on it
+    this.reserving.set(family, pending);
+    return pending;
+  }
+
+  /** The next block's size: the requests of the last block's lifetime scaled to a second, within bounds. */
+  private nextSize(last: Block | undefined): number {
+    if (!last) return this.blockSize;
+    const perSecond = ((last.size - last.left) * 1000) / Math.max(1, performance.now() - last.at);
+    return Math.min(this.blockSize * MAX_BLOCK_FACTOR, Math.max(this.blockSize, Math.ceil(perSecond)));
+  }
+
+  /**
+   * Adds a block to the one being spent. Nothing is refused or thrown here: a quota spent, a family held or
+   * a store that fails is found, and said, by the refill once the current block runs out.
+   */
+  private async topUp(family: QuotaFamily, block: Block): Promise<void> {
+    const now = this.clock();
+    if (utcDay(now) !== block.day || (await this.opts.ledger.holdOf(family, now))) return;
+    const got = await this.opts.ledger.reserve(family, this.nextSize(block), this.quota(family), now).catch(() => null);
+    if (!got || got.granted === 0 || this.blocks.get(family) !== block) {
+      if (got?.granted) await this.opts.ledger.release(family, block.day, got.granted);
+      return;
+    }
+    Object.assign(block, { left: block.left + got.granted, size: block.left + got.granted, at: performance.now() });
+  }
+
   private quota(family: QuotaFamily): FamilyQuota {
     return this.opts.quotas[family] ?? {};
   }
@@ -129,13 +169,13 @@ export class QuotaGate implements RequestGate {
       await this.opts.ledger.recordQuotas(family, this.quota(family), now);
       this.recorded.set(family, day);
     }
-    const got = await this.opts.ledger.reserve(family, this.blockSize, this.quota(family), now);
+    const got = await this.opts.ledger.reserve(family, this.nextSize(old), this.quota(family), now);
     if ('spent' in got) {
       throw this.refuse(
         new QuotaError({ family, period: got.spent, limit: got.limit, used: got.used, renewsAt: renewsAt(got.spent, now) }),
       );
     }
-    this.blocks.set(family, { day: utcDay(now), left: got.granted });
+    this.blocks.set(family, { day: utcDay(now), left: got.granted, size: got.granted, at: performance.now() });
   }
 
   private refuse(error: QuotaError): QuotaError {

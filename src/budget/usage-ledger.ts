@@ -1,7 +1,7 @@
 // The usage ledger in the store: requests are reserved in small blocks before they are sent and the
 // unused rest of a block is given back, so the ledger never lets several workers together pass a
 // quota, costs one write per block rather than per request, and ends each run equal to what was sent.
-// A worker that dies holding a block over-counts by at most that block: the safe side.
+// A worker that dies holding blocks over-counts by at most a block and a half (quota-gate.ts): the safe side.
 import type { Store } from '../store/types.js';
 import { monthStartDay, renewsAt, utcDay, type FamilyQuota, type QuotaFamily } from './quotas.js';
 

@@ -1,6 +1,6 @@
 // The usage ledger on both stores: reservations within day and month quotas, the unused rest given back,
 // several workers (connections) on one database never passing one quota together, and held quotas.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QuotaGate } from '../../src/budget/quota-gate.js';
 import { QuotaError } from '../../src/budget/quota-error.js';
 import { takePaceSlot } from '../../src/store/postgres/postgres-adapter.js';
@@ -173,6 +173,32 @@ for (const dialect of dialects) {
       await gate.admit('v1');
       await gate.settle();
       expect((await ledger.usage('v1', now)).today).toBe(1);
+    });
+
+    it('reserves the next block once half the current one is spent, so admissions do not wait on a busy store', async () => {
+      const now = new Date('2026-09-03T10:00:00Z');
+      const ledger = new UsageLedger(t.store);
+      const reserve = ledger.reserve.bind(ledger);
+      let busy: Promise<void> | null = null; // the store answers only once a long write commits
+      let reserved = 0;
+      ledger.reserve = async (...args: Parameters<UsageLedger['reserve']>) => {
+        if (busy) await busy;
+        const got = await reserve(...args);
+        reserved += got.granted;
+        return got;
+      };
+      const gate = new QuotaGate({ ledger, quotas: quotas({ perMonth: 1000 }), clock: () => now, blockSize: 4 });
+      await gate.admit('v1');
+      await gate.admit('v1'); // half the block spent: the next is reserved meanwhile
+      await vi.waitFor(() => expect(reserved).toBeGreaterThanOrEqual(8));
+      let commit = () => {};
+      busy = new Promise((resolve) => {
+        commit = resolve;
+      });
+      for (let i = 0; i < 4; i++) await gate.admit('v1'); // past the first block, and the store never waited on
+      commit();
+      await gate.settle();
+      expect((await ledger.usage('v1', now)).today).toBe(6);
     });
 
     it('charges nothing for a request given back while its block is being refilled', async () => {
