@@ -10,7 +10,7 @@ type Variant = NonNullable<ListStream['variants']>[number];
 /** Most records of one list fetched ahead at once: lists of 10,000-record pages keep fewer pages, for memory. */
 const MAX_ROWS_FETCHED_AHEAD = 2000;
 /** Most records of one list held, in flight or fetched and waiting for their turn as bytes (memory). */
-const MAX_ROWS_HELD = 2000;
+const MAX_ROWS_HELD = 1000;
 /** Most page transactions of one list (variant) writing at once... */
 const MAX_PAGE_WRITES_AT_ONCE = 3;
 /** ...and most records in them: a few pages of 100, one of 1,000 or more (memory). */
