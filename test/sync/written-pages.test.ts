@@ -5,16 +5,19 @@ import { openListPage, WrittenPages } from '../../src/sync/list-page.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 const REQUEST = '/v1/glossary?page=1&limit=1000';
-const body = Buffer.from(
-  JSON.stringify({
-    page: 1,
-    total: 2,
-    data: [
-      { id: 1, title: 'a' },
-      { id: 2, title: 'b' },
-    ],
-  }),
-);
+/** A page of the two glossary entries, the first titled `first`. */
+const pageOf = (first: string) =>
+  Buffer.from(
+    JSON.stringify({
+      page: 1,
+      total: 2,
+      data: [
+        { id: 1, title: first },
+        { id: 2, title: 'b' },
+      ],
+    }),
+  );
+const body = pageOf('a');
 
 for (const dialect of dialects) {
   describe(`pages as last written, read once per pass (${dialect})`, () => {
@@ -42,16 +45,7 @@ for (const dialect of dialects) {
     });
 
     it('parses a page whose bytes, request or number differ, and every page of a full pass', async () => {
-      const changed = Buffer.from(
-        JSON.stringify({
-          page: 1,
-          total: 2,
-          data: [
-            { id: 1, title: 'A' },
-            { id: 2, title: 'b' },
-          ],
-        }),
-      );
+      const changed = pageOf('A');
       const incremental = await WrittenPages.read(t.store, 'incremental', glossary, '');
       const full = await WrittenPages.read(t.store, 'full', glossary, '');
       const opened = [
