@@ -44,32 +44,35 @@ export async function fetchListPage(
 }
 
 /**
- * The variant's pages as last written (their requests and body hashes), read once when its pass starts, so
- * that opening a page needs no query unless it is unchanged. Only this pass writes them (the stream's lease).
+ * The variant's pages as last written (request, body hash, record count and keys), read in one query when
+ * its pass starts, so that opening a page asks the store nothing. Only this pass writes them (the stream's
+ * lease). The keys stay text until their page comes back unchanged.
  */
 export class WrittenPages {
-  static readonly none = new WrittenPages(new Map(), async () => ({ records: 0, keys: '[]' }));
+  static readonly none = new WrittenPages(new Map());
 
-  private constructor(
-    private readonly byPage: ReadonlyMap<number, { request: string; hash: string }>,
-    private readonly readKeys: (page: number) => Promise<{ records: unknown; keys: unknown } | undefined>,
-  ) {}
+  private constructor(private readonly byPage: ReadonlyMap<number, { request: string; hash: string; records: number; keys: string }>) {}
 
   /** A `--full` run never skips (it re-reads and re-checks every record); nor does a list with a child table. */
   static async read(store: Store, mode: SyncSettings['mode'], stream: ListStream, variant: string): Promise<WrittenPages> {
     if (mode === 'full' || stream.child) return WrittenPages.none;
-    const where = store.db.selectFrom('page_hashes').where('stream', '=', stream.name).where('variant', '=', variant);
-    const rows = await where.select(['page', 'request', 'body_hash']).execute();
-    const byPage = new Map(rows.map((r) => [Number(r.page), { request: r.request, hash: r.body_hash }]));
-    return new WrittenPages(byPage, (page) => where.select(['records', 'keys']).where('page', '=', page).executeTakeFirst());
+    const rows = await store.db
+      .selectFrom('page_hashes')
+      .select(['page', 'request', 'body_hash', 'records', 'keys'])
+      .where('stream', '=', stream.name)
+      .where('variant', '=', variant)
+      .execute();
+    const byPage = rows.map(
+      (r) => [Number(r.page), { request: r.request, hash: r.body_hash, records: Number(r.records), keys: String(r.keys) }] as const,
+    );
+    return new WrittenPages(new Map(byPage));
   }
 
   /** The record count and keys of a page byte for byte as last written under its number, or null. */
-  async unchanged(page: number, request: string, hash: string): Promise<{ count: number; keys: string[] } | null> {
+  unchanged(page: number, request: string, hash: string): { count: number; keys: string[] } | null {
     const known = this.byPage.get(page);
     if (known?.request !== request || known.hash !== hash) return null;
-    const row = await this.readKeys(page);
-    return row ? { count: Number(row.records), keys: JSON.parse(String(row.keys)) } : null;
+    return { count: known.records, keys: JSON.parse(known.keys) };
   }
 }
 
@@ -77,7 +80,7 @@ export class WrittenPages {
 export async function openListPage(stream: ListStream, written: WrittenPages, fetched: FetchedPage): Promise<ListPage> {
   const { page, request, body } = fetched;
   const hash = contentHash(body);
-  const same = await written.unchanged(page, request, hash);
+  const same = written.unchanged(page, request, hash);
   if (same) return { page, request, hash, count: same.count, records: null, keys: same.keys, firstKey: same.keys[0] };
   // The client's look at both ends (inside its retries) let the page through; a body broken inside is
   // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
