@@ -9,8 +9,6 @@ type Variant = NonNullable<ListStream['variants']>[number];
 
 /** Most records of one list fetched ahead at once: lists of 10,000-record pages keep fewer pages, for memory. */
 const MAX_ROWS_FETCHED_AHEAD = 2000;
-/** Most records of one list held, in flight or fetched and waiting for their turn as bytes (memory). */
-const MAX_ROWS_HELD = 1000;
 /** Most page transactions of one list (variant) writing at once... */
 const MAX_PAGE_WRITES_AT_ONCE = 3;
 /** ...and most records in them: a few pages of 100, one of 1,000 or more (memory). */
@@ -28,14 +26,6 @@ export function listPaging(stream: ListStream, settings: SyncSettings): { pageSi
 /** Pages of a list in flight at once: lists with large pages (projects, chains: 10,000 records) keep fewer, for memory. */
 export function pageWindow(stream: ListStream, settings: Pick<SyncSettings, 'pageWindow'>): number {
   return Math.max(1, Math.min(settings.pageWindow, Math.floor(MAX_ROWS_FETCHED_AHEAD / pageSizeOf(stream))));
-}
-
-/**
- * Pages of a list held at once, in flight or fetched and waiting for their turn while earlier ones are
- * written: as many as MAX_ROWS_HELD records, and at least the window.
- */
-export function pagesHeld(stream: ListStream, settings: Pick<SyncSettings, 'pageWindow'>): number {
-  return Math.max(pageWindow(stream, settings), Math.floor(MAX_ROWS_HELD / pageSizeOf(stream)));
 }
 
 /**

@@ -8,8 +8,7 @@ import { addWrites, type StreamContext } from './context.js';
 import { keepUncovered } from './filter-coverage.js';
 import type { ListCheckpoint } from './list-checkpoint.js';
 import { type FetchedPage, type ListPage, fetchListPage, forgetPagesAfter, openListPage, savePageHash, WrittenPages } from './list-page.js';
-import { listPaging, listQuery, pageQuery, pagesHeld, pageWindow, writeWindow } from './list-request.js';
-import { countRecords } from './record-count.js';
+import { listPaging, listQuery, pageQuery, pageWindow, writeWindow } from './list-request.js';
 import { pageGuardFor, type PageGuard } from './page-guard.js';
 import type { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
@@ -97,7 +96,7 @@ class VariantPass {
     const fetchPage = (page: number, abandoned: AbortSignal) =>
       fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start), abandoned);
     const written = await WrittenPages.read(ctx.store, ctx.settings.mode, stream, variant.name);
-    const openPage = (fetched: FetchedPage) => openListPage(stream, written, fetched);
+    const openPage = (fetched: FetchedPage) => this.openWithinBudget(written, fetched, pageSize);
     for await (const { fetched: page, last } of pages({
       fetchPage,
       openPage,
@@ -106,14 +105,30 @@ class VariantPass {
       expectedRows: this.run.expectedRows,
       readAhead: this.run.readAhead,
       window: pageWindow(stream, ctx.settings),
-      held: pagesHeld(stream, ctx.settings),
-      countOf: this.run.readAhead ? (fetched: FetchedPage) => countRecords(fetched.body, stream.records) : undefined,
       lastPage,
     })) {
       await this.take(page, last);
       if (ctx.signal.aborted && !last) break;
     }
     await this.flush();
+  }
+
+  /**
+   * A page's records count against the run's budget from their parse until they are written. Short of room,
+   * the pages waiting here are written first: they hold budget that only their write gives back.
+   */
+  private async openWithinBudget(written: WrittenPages, fetched: FetchedPage, pageSize: number): Promise<ListPage> {
+    const { parsed } = this.ctx;
+    if (!parsed.tryTake(pageSize)) {
+      await this.flush();
+      await parsed.take(pageSize);
+    }
+    const page = await openListPage(this.stream, written, fetched).catch((error: unknown) => {
+      parsed.give(pageSize);
+      throw error;
+    });
+    if (!page.records) parsed.give(pageSize); // unchanged: nothing was parsed
+    return page;
   }
 
   /** One page in order: checked against paging loops, then skipped or written. */
@@ -157,6 +172,15 @@ class VariantPass {
 
   /** The pages' rows, their hashes and the stream's checkpoint, in one transaction. */
   private async write(pages: readonly ListPage[]): Promise<void> {
+    try {
+      await this.writeGroup(pages);
+    } finally {
+      const { pageSize } = listPaging(this.stream, this.ctx.settings);
+      for (const page of pages) if (page.records) this.ctx.parsed.give(pageSize); // written, or failed: freed either way
+    }
+  }
+
+  private async writeGroup(pages: readonly ListPage[]): Promise<void> {
     const { ctx, stream, variant } = this;
     const now = ctx.now();
     const written = await ctx.store.transaction(async (tx) => {
