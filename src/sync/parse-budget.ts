@@ -32,7 +32,8 @@ export class ParseBudget {
 }
 
 /**
- * Records parsed and not yet written at once in a run, by default: measured at scale 30, it keeps a first
- * sync's peak memory where it was while the writes give the event loop its turns (write-records.ts).
+ * Records parsed and not yet written at once in a run on SQLite, by default. Its writes give the event loop
+ * turns (sqlite-upsert.ts), in which the other lists would parse ahead: this keeps a first sync's peak
+ * memory where it was without them (measured at scale 30).
  */
 export const PARSED_RECORDS_AT_ONCE = 1500;

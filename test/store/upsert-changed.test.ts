@@ -35,6 +35,15 @@ for (const dialect of dialects) {
     });
     afterEach(() => t.cleanup());
 
+    it('writes a page of 600 rows but the three the store refuses, and quarantines exactly those', async () => {
+      const refused = new Set([10, 300, 550]); // in the first, second and third slice a write takes between turns
+      const rows = Array.from({ length: 600 }, (_, i) => (refused.has(i) ? { ...item(i), title: null, raw: null } : item(i)));
+      expect(await upsert(rows, T1)).toEqual({ inserted: 597, updated: 0, unchanged: 0, rejected: 3 });
+      expect((await all()).map((r) => Number(r.id)).filter((id) => refused.has(id))).toEqual([]);
+      const held = await t.store.db.selectFrom('quarantine').select('record').execute();
+      expect(held.map((q) => (JSON.parse(String(q.record)) as { id: number }).id).sort((a, b) => a - b)).toEqual([10, 300, 550]);
+    });
+
     it('inserts new keys with first_seen_at and synced_at set to now', async () => {
       expect(await upsert([item(1), item(2), item(3)], T1)).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: 0 });
       const rows = await all();
