@@ -90,3 +90,14 @@ export function totals(result: RunResult): { inserted: number; updated: number; 
   }
   return sum;
 }
+
+/** The store, counting the transactions asked of it. */
+export function countingTransactions(store: Store): { store: Store; transactions: () => number } {
+  let n = 0;
+  const wrapped = Object.create(store) as Store;
+  wrapped.transaction = (fn, opts) => {
+    n++;
+    return store.transaction(fn, opts);
+  };
+  return { store: wrapped, transactions: () => n };
+}

@@ -2,21 +2,9 @@
 // commits about one transaction per five pages, and the mirror is the same as the service's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import type { Store } from '../../src/store/types.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { syncOnce } from '../helpers/mirror.js';
+import { syncOnce, countingTransactions } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-
-/** The store, counting the transactions asked of it. */
-function counting(store: Store): { store: Store; transactions: () => number } {
-  let n = 0;
-  const wrapped = Object.create(store) as Store;
-  wrapped.transaction = (fn, opts) => {
-    n++;
-    return store.transaction(fn, opts);
-  };
-  return { store: wrapped, transactions: () => n };
-}
 
 for (const dialect of dialects) {
   describe(`page groups on ${dialect}`, () => {
@@ -32,7 +20,7 @@ for (const dialect of dialects) {
     });
 
     it('writes five 100-record pages in one transaction on a first sync', async () => {
-      const { store, transactions } = counting(t.store);
+      const { store, transactions } = countingTransactions(t.store);
       const result = await syncOnce(store, sandbox, ['sec-filings']);
       expect(result.outcome).toBe('success');
       const rows = sandbox.records('sec-filings').length;

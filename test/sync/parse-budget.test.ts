@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { v1Lists } from '../../src/catalog/v1.js';
-import type { Store } from '../../src/store/types.js';
 import { ParseBudget } from '../../src/sync/parse-budget.js';
-import { liveRecords, syncOnce } from '../helpers/mirror.js';
+import { liveRecords, syncOnce, countingTransactions } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -40,17 +39,6 @@ describe('ParseBudget', () => {
   });
 });
 
-/** The store, counting the transactions asked of it. */
-function counting(store: Store): { store: Store; transactions: () => number } {
-  let n = 0;
-  const wrapped = Object.create(store) as Store;
-  wrapped.transaction = (fn, opts) => {
-    n++;
-    return store.transaction(fn, opts);
-  };
-  return { store: wrapped, transactions: () => n };
-}
-
 for (const dialect of dialects) {
   describe(`a run's lists within a budget of one page (${dialect})`, () => {
     let sandbox: Sandbox;
@@ -68,12 +56,12 @@ for (const dialect of dialects) {
     });
 
     it('mirrors every list, each page written before the next is parsed, none waiting for ever', async () => {
-      const { store, transactions } = counting(t.store);
+      const { store, transactions } = countingTransactions(t.store);
       const tight = { parsedRecordsAtOnce: 100 }; // one 100-record page at a time, in the whole run
       const result = await syncOnce(store, sandbox, ['v1'], { settings: tight });
       expect(result.streams.map((s) => [s.stream, s.outcome]).filter(([, o]) => o !== 'success')).toEqual([]);
       // The same mirror as a run with the default budget.
-      const roomyCounted = counting(roomy.store);
+      const roomyCounted = countingTransactions(roomy.store);
       expect((await syncOnce(roomyCounted.store, sandbox, ['v1'])).outcome).toBe('success');
       for (const stream of v1Lists) {
         const got = await liveRecords(t.store, stream.table, stream.key);
