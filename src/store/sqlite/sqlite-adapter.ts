@@ -46,8 +46,7 @@ export function createSqliteAdapter(path: string): StoreAdapter {
     rowsPerStatement: rowsUnder(MAX_PARAMS),
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,
-    upsertPage: (_trx, page) => upserter.upsertPage(page),
-    writesOnThisThread: true,
+    upsertPage: async (_trx, page) => upserter.upsertPage(page),
     listTables: () => sqliteTables(db),
     readBatches: (relation, batchRows) => sqliteBatches(db, sqlite, relation, batchRows),
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power
