@@ -4,6 +4,7 @@ import type { ApiClient } from '../client/index.js';
 import type { FanoutSettings } from '../catalog/types.js';
 import type { MonitoringParams } from '../catalog/query-params.js';
 import type { Store, StreamRunStats, WriteCounts } from '../store/types.js';
+import type { ParseBudget } from './parse-budget.js';
 
 /** Which parents a fan-out covers: every live row, the first N by the parent's order, or given ids/slugs. */
 import type { Selection } from '../config.js';
@@ -28,6 +29,8 @@ export interface SyncSettings {
   maxPagesPerList?: number;
   /** A pass that would soft-delete more than this share of a list's live rows re-reads its last page first (default 0.05). */
   maxDeleteShare?: number;
+  /** Records parsed and not yet written at once, across the run's lists (default: PARSED_RECORDS_AT_ONCE where writes run on this thread, else no cap). */
+  parsedRecordsAtOnce?: number;
 }
 
 export interface MonitoringSettings {
@@ -70,6 +73,8 @@ export interface StreamContext {
   signal: AbortSignal;
   now: () => string;
   stats: StreamRunStats;
+  /** The run's budget of records parsed and not yet written, shared by its lists. */
+  parsed: ParseBudget;
 }
 
 export function emptyStats(stream: string): StreamRunStats {

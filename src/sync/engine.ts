@@ -14,6 +14,7 @@ import { claimService } from './mirrored-service.js';
 import { customRunners } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
+import { ParseBudget, PARSED_RECORDS_AT_ONCE } from './parse-budget.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied, ownerRunning } from './stream-lease.js';
 
 export interface RunOptions {
@@ -83,7 +84,10 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
     .catch((err: unknown) => {
       throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
     });
-  const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now });
+  const parsed = new ParseBudget(
+    opts.settings.parsedRecordsAtOnce ?? (store.adapter.writesOnThisThread ? PARSED_RECORDS_AT_ONCE : Infinity),
+  );
+  const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now, parsed });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
   results.push(...(await Promise.all(opts.streams.filter((s) => s.kind === 'fanout').map(run))));
@@ -104,7 +108,7 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
 async function runStream(
   opts: RunOptions,
   def: StreamDef,
-  run: { runId: number; owner: string; signal: AbortSignal; now: () => string },
+  run: { runId: number; owner: string; signal: AbortSignal; now: () => string; parsed: ParseBudget },
 ): Promise<StreamRunStats> {
   const { store, logger } = opts;
   const progress = opts.progress ?? silentProgress;
@@ -131,6 +135,7 @@ async function runStream(
     signal: AbortSignal.any([run.signal, lost.signal]),
     now: run.now,
     stats,
+    parsed: run.parsed,
   };
   progress.start(def.name, null);
   try {

@@ -96,7 +96,7 @@ class VariantPass {
     const fetchPage = (page: number, abandoned: AbortSignal) =>
       fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start), abandoned);
     const written = await WrittenPages.read(ctx.store, ctx.settings.mode, stream, variant.name);
-    const openPage = (fetched: FetchedPage) => openListPage(stream, written, fetched);
+    const openPage = (fetched: FetchedPage) => this.openWithinBudget(written, fetched, pageSize);
     for await (const { fetched: page, last } of pages({
       fetchPage,
       openPage,
@@ -111,6 +111,24 @@ class VariantPass {
       if (ctx.signal.aborted && !last) break;
     }
     await this.flush();
+  }
+
+  /**
+   * A page's records count against the run's budget from their parse until they are written. Short of room,
+   * the pages waiting here are written first: they hold budget that only their write gives back.
+   */
+  private async openWithinBudget(written: WrittenPages, fetched: FetchedPage, pageSize: number): Promise<ListPage> {
+    const { parsed } = this.ctx;
+    if (!parsed.tryTake(pageSize)) {
+      await this.flush();
+      await parsed.take(pageSize);
+    }
+    const page = await openListPage(this.stream, written, fetched).catch((error: unknown) => {
+      parsed.give(pageSize);
+      throw error;
+    });
+    if (!page.records) parsed.give(pageSize); // unchanged: nothing was parsed
+    return page;
   }
 
   /** One page in order: checked against paging loops, then skipped or written. */
@@ -154,6 +172,15 @@ class VariantPass {
 
   /** The pages' rows, their hashes and the stream's checkpoint, in one transaction. */
   private async write(pages: readonly ListPage[]): Promise<void> {
+    try {
+      await this.writeGroup(pages);
+    } finally {
+      const { pageSize } = listPaging(this.stream, this.ctx.settings);
+      for (const page of pages) if (page.records) this.ctx.parsed.give(pageSize); // written, or failed: freed either way
+    }
+  }
+
+  private async writeGroup(pages: readonly ListPage[]): Promise<void> {
     const { ctx, stream, variant } = this;
     const now = ctx.now();
     const written = await ctx.store.transaction(async (tx) => {

@@ -46,7 +46,8 @@ export function createSqliteAdapter(path: string): StoreAdapter {
     rowsPerStatement: rowsUnder(MAX_PARAMS),
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,
-    upsertPage: async (_trx, page) => upserter.upsertPage(page),
+    upsertPage: (_trx, page) => upserter.upsertPage(page),
+    writesOnThisThread: true,
     listTables: () => sqliteTables(db),
     readBatches: (relation, batchRows) => sqliteBatches(db, sqlite, relation, batchRows),
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power

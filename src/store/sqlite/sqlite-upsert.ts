@@ -22,9 +22,16 @@ interface UpsertStatements {
 }
 
 export interface SqliteUpserter {
-  upsertPage(page: UpsertPage): { inserted: number; updated: number; rejected: RejectedRow[] };
+  upsertPage(page: UpsertPage): Promise<{ inserted: number; updated: number; rejected: RejectedRow[] }>;
   clear(): void;
 }
+
+/**
+ * Rows written between two turns of the event loop. SQLite writes on this thread and never waits, so a
+ * page group or a 10,000-record page would otherwise keep every answer that came meanwhile unread until
+ * it commits (at 50 ms a request, the first sync's round trips took twice that).
+ */
+const ROWS_BETWEEN_TURNS = 250;
 
 export function sqliteUpserter(sqlite: Sqlite): SqliteUpserter {
   const statements = new Map<string, UpsertStatements>();
@@ -35,7 +42,18 @@ export function sqliteUpserter(sqlite: Sqlite): SqliteUpserter {
     return found;
   };
   return {
-    upsertPage: (page) => writePage(prepared(page), page),
+    upsertPage: async (page) => {
+      const s = prepared(page);
+      const written = { inserted: 0, updated: 0, rejected: [] as RejectedRow[] };
+      for (let from = 0; from < page.rows.length; from += ROWS_BETWEEN_TURNS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const part = writePage(s, { ...page, rows: page.rows.slice(from, from + ROWS_BETWEEN_TURNS) });
+        written.inserted += part.inserted;
+        written.updated += part.updated;
+        for (const r of part.rejected) written.rejected.push({ ...r, index: r.index + from });
+      }
+      return written;
+    },
     clear: () => statements.clear(),
   };
 }
