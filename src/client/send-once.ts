@@ -5,7 +5,6 @@ import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Pool } from 'undici';
 import type { ApiFamily } from './api-family.js';
-import { bodyMemory } from './body-memory.js';
 import {
   NetworkError,
   RequestTimeoutError,
@@ -157,6 +156,5 @@ async function readBounded(
     }
     chunks.push(chunk);
   }
-  bodyMemory.read(size);
   return Buffer.concat(chunks, size);
 }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { glossary } from '../../src/catalog/v1.js';
 import { contentHash } from '../../src/content-hash.js';
+import { afterParsing } from '../../src/sync/full-collections.js';
 import { openListPage, WrittenPages } from '../../src/sync/list-page.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -60,6 +61,19 @@ for (const dialect of dialects) {
         }),
       ];
       for (const page of opened) expect(page.records).toHaveLength(2);
+    });
+
+    it('counts the bytes of each page parsed towards the next full collection, and none of a page skipped', async () => {
+      const written = await WrittenPages.read(t.store, 'incremental', glossary, '');
+      const parsed = vi.spyOn(afterParsing, 'parsed');
+      try {
+        const changed = pageOf('A');
+        await openListPage(glossary, written, { page: 1, request: REQUEST, body });
+        await openListPage(glossary, written, { page: 1, request: REQUEST, body: changed });
+        expect(parsed.mock.calls).toEqual([[changed.length]]);
+      } finally {
+        parsed.mockRestore();
+      }
     });
   });
 }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { FullCollections, fullCollection } from '../../src/sync/full-collections.js';
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('FullCollections: a full collection after every so many bytes of pages parsed', () => {
+  it('collects once on the next turn after the threshold, however many pages passed it in this one', async () => {
+    let collections = 0;
+    const memory = new FullCollections(100, () => collections++);
+    memory.parsed(60);
+    await nextTurn();
+    expect(collections).toBe(0);
+    memory.parsed(60);
+    memory.parsed(500);
+    expect(collections).toBe(0); // not while the body just read is still being handled
+    await nextTurn();
+    expect(collections).toBe(1);
+  });
+
+  it('counts again from nothing after each collection', async () => {
+    let collections = 0;
+    const memory = new FullCollections(100, () => collections++);
+    memory.parsed(150);
+    await nextTurn();
+    memory.parsed(90);
+    await nextTurn();
+    expect(collections).toBe(1);
+    memory.parsed(10);
+    await nextTurn();
+    expect(collections).toBe(2);
+  });
+
+  it("takes V8's full collection, which frees what nothing holds any more", async () => {
+    const collect = fullCollection();
+    let held: object | null = { buffer: Buffer.alloc(1024 * 1024) };
+    const ref = new WeakRef(held);
+    held = null;
+    await nextTurn(); // a WeakRef keeps its target through the turn that made it
+    collect();
+    expect(ref.deref()).toBeUndefined();
+  });
+});
