@@ -217,11 +217,6 @@ export interface StoreAdapter {
    * whose values the store refuses is left out and returned in `rejected`: the rest of the page is written.
    */
   upsertPage(trx: Kysely<Database>, page: UpsertPage): Promise<{ inserted: number; updated: number; rejected: RejectedRow[] }>;
-  /**
-   * Writes run on this thread and never wait (SQLite): they give the event loop turns as they go, and a
-   * sync caps the records parsed ahead of them (sync/parse-budget.ts). PostgreSQL's wait on the server.
-   */
-  readonly writesOnThisThread: boolean;
   /** Every table of the store with its columns, key and parents, read from the database itself. */
   listTables(): Promise<TableInfo[]>;
   /** Every row of a table or view, a batch at a time, memory flat at any size. */

@@ -29,7 +29,7 @@ export interface SyncSettings {
   maxPagesPerList?: number;
   /** A pass that would soft-delete more than this share of a list's live rows re-reads its last page first (default 0.05). */
   maxDeleteShare?: number;
-  /** Records parsed and not yet written at once, across the run's lists (default: PARSED_RECORDS_AT_ONCE where writes run on this thread, else no cap). */
+  /** Records parsed and not yet written at once, across the run's lists (default: PARSED_RECORDS_AT_ONCE). */
   parsedRecordsAtOnce?: number;
 }
 

@@ -84,9 +84,7 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
     .catch((err: unknown) => {
       throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
     });
-  const parsed = new ParseBudget(
-    opts.settings.parsedRecordsAtOnce ?? (store.adapter.writesOnThisThread ? PARSED_RECORDS_AT_ONCE : Infinity),
-  );
+  const parsed = new ParseBudget(opts.settings.parsedRecordsAtOnce ?? PARSED_RECORDS_AT_ONCE);
   const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now, parsed });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));

@@ -32,8 +32,9 @@ export class ParseBudget {
 }
 
 /**
- * Records parsed and not yet written at once in a run on SQLite, by default. Its writes give the event loop
- * turns (sqlite-upsert.ts), in which the other lists would parse ahead: this keeps a first sync's peak
- * memory where it was without them (measured at scale 30).
+ * Records parsed and not yet written at once in a run, by default. While one list writes (SQLite's writes
+ * give the event loop turns, sqlite-upsert.ts; PostgreSQL's wait on the server) the others would parse
+ * ahead: this keeps a first sync's peak memory flat (measured at scale 30: on PostgreSQL 190-200 MB against
+ * 206-221 MB uncapped, at scale 10 30 MB less, in the same time within the noise).
  */
 export const PARSED_RECORDS_AT_ONCE = 1500;

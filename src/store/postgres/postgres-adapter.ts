@@ -47,7 +47,6 @@ export async function createPostgresAdapter(url: string, schema: string | undefi
     toDb: toPostgresValue,
     toColumn: toPostgresColumn,
     upsertPage: (trx, page) => upserter.upsertPage(trx, page),
-    writesOnThisThread: false,
     listTables: () => postgresTables(db),
     readBatches: (relation, batchRows) => cursorBatches(db, relation, batchRows),
     async durableCommits() {},

@@ -47,7 +47,6 @@ export function createSqliteAdapter(path: string): StoreAdapter {
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,
     upsertPage: (_trx, page) => upserter.upsertPage(page),
-    writesOnThisThread: true,
     listTables: () => sqliteTables(db),
     readBatches: (relation, batchRows) => sqliteBatches(db, sqlite, relation, batchRows),
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power
