@@ -1,10 +1,11 @@
 // A parsed page leaves garbage behind: its body (and the socket chunks it was read from) as array
 // buffers outside V8's heap, which only a full collection frees, and its records once written. V8
 // starts a full collection on its own only after tens of MB of buffers have died, so a first sync's
-// peak memory was largely pages already parsed (at scale 30: 20-55 MB of array buffers and a young
+// peak memory was largely pages already parsed (at scale 30: 33-76 MB of array buffers and a young
 // generation full of garbage at the peak). Collecting after every 12 MB of pages parsed, two of the
-// largest pages, took 20-35 MB off that peak for about 4 % more CPU (bench/RESULTS.md). Pages skipped
-// unparsed (a no-op) do not count: they leave only their bytes, and a no-op stays far below that peak.
+// largest pages, took 15-60 MB off that peak (185-191 MB against 205-254), for three or four collections
+// of 20-30 ms in a first sync at scale 10 (bench/RESULTS.md). Pages skipped unparsed (a no-op) do not
+// count: they leave only their bytes, and a no-op stays far below that peak.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
