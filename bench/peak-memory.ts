@@ -1,7 +1,8 @@
 // Peak RSS of the CLI as a user runs it (#25.4: under 200 MB at scale 30): a first sync into a fresh SQLite
-// file, a no-op re-run, and exports of the largest view to CSV and Parquet, each a process of its own
-// (maxRSS from bench/peak-rss.cjs), the sandbox in a process of its own (bench/sandbox-process.ts).
-//   npx tsx bench/peak-memory.ts [--scale 30] [--keep dir]
+// file (or a fresh schema of the PostgreSQL server given by --db), a no-op re-run, and exports of the largest
+// view to CSV and Parquet, each a process of its own (maxRSS from bench/peak-rss.cjs), the sandbox in a
+// process of its own (bench/sandbox-process.ts).
+//   npx tsx bench/peak-memory.ts [--scale 30] [--db postgres://...] [--export v_assets]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,16 @@ import { parseArgs, promisify } from 'node:util';
 import { startSandboxProcess } from './sandbox-process.js';
 
 const run = promisify(execFile);
-const { values } = parseArgs({ options: { scale: { type: 'string', default: '30' }, export: { type: 'string', default: 'v_assets' } } });
+const { values } = parseArgs({
+  options: { scale: { type: 'string', default: '30' }, export: { type: 'string', default: 'v_assets' }, db: { type: 'string' } },
+});
 const PEAK_RSS = new URL('./peak-rss.cjs', import.meta.url).pathname;
 
 const sandbox = await startSandboxProcess(Number(values.scale));
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-peak-memory-'));
-const db = `sqlite:${join(dir, 'mirror.db')}`;
+const store = values.db
+  ? { args: ['--db', values.db, '--db-schema', `peak_memory_${process.pid}`], name: 'PostgreSQL' }
+  : { args: ['--db', `sqlite:${join(dir, 'mirror.db')}`], name: 'SQLite' };
 const fast = { requestsPerMinute: 1e9, concurrency: 16 };
 const config = join(dir, 'config.json');
 writeFileSync(config, JSON.stringify({ limits: { v1: { ...fast, requestsPerMonth: null }, charts: fast, open: fast } }));
@@ -23,7 +28,7 @@ writeFileSync(config, JSON.stringify({ limits: { v1: { ...fast, requestsPerMonth
 /** One CLI command in a process of its own: its wall seconds and peak RSS in MB. */
 async function cli(args: string[]): Promise<string> {
   const started = performance.now();
-  const child = await run(process.execPath, ['bin/ds-mirror.js', ...args, '--db', db], {
+  const child = await run(process.execPath, ['bin/ds-mirror.js', ...args, ...store.args], {
     env: {
       ...process.env,
       DS_BASE_URL: sandbox.url,
@@ -39,7 +44,7 @@ async function cli(args: string[]): Promise<string> {
 }
 
 try {
-  const lines = [`scale ${values.scale}, SQLite`, '', '| command | wall s | peak RSS MB |', '|---|---|---|'];
+  const lines = [`scale ${values.scale}, ${store.name}`, '', '| command | wall s | peak RSS MB |', '|---|---|---|'];
   lines.push(await cli(['sync', 'v1', '--no-progress', '--config', config]));
   lines.push(await cli(['sync', 'v1', '--no-progress', '--config', config]));
   for (const ext of ['csv', 'parquet'])

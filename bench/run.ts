@@ -32,6 +32,7 @@ sections.push(
   await bench('Against the forty-line script a user would write, scale 10', 'bench/vs-script.ts', ['--scale', '10', '--runs', '3']),
 );
 sections.push(await bench('Mirror engine: /v1 sync on SQLite, scale 30 (peak RSS as scale grows)', 'bench/sync.ts', ['--scale', '30']));
+sections.push(await bench('Peak memory of the CLI, scale 30 (SQLite)', 'bench/peak-memory.ts', ['--scale', '30']));
 const cluster = await startPgCluster().catch((e: Error) => {
   sections.push(`## PostgreSQL\n\nnot measured: no PostgreSQL server could be started (${e.message})\n`);
   return null;
@@ -39,6 +40,9 @@ const cluster = await startPgCluster().catch((e: Error) => {
 if (cluster) {
   try {
     sections.push(await bench('Mirror engine: /v1 sync on PostgreSQL, scale 10', 'bench/sync.ts', ['--scale', '10', '--db', cluster.url]));
+    sections.push(
+      await bench('Peak memory of the CLI, scale 30 (PostgreSQL)', 'bench/peak-memory.ts', ['--scale', '30', '--db', cluster.url]),
+    );
     sections.push(
       await bench('History and analyst views on PostgreSQL: extra cost, scale 1', 'bench/history.ts', [
         '--scale',
