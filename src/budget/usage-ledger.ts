@@ -27,39 +27,67 @@ export class UsageLedger {
   /** Reserves up to `want` requests of `family` for the day of `at`, within its day and month quotas. */
   async reserve(family: QuotaFamily, want: number, quota: FamilyQuota, at: Date): Promise<Reservation> {
     const day = utcDay(at);
+    const month = day.slice(0, 7);
+    await this.ensureRows(family, day, month);
+    // Rows dated after today exist only when a clock stepped back or another worker's runs ahead: their
+    // requests were sent all the same, so they count against today and this month too.
+    const laterDays = quota.perDay === undefined ? 0 : await this.sum(family, nextDay(day), null);
+    const laterMonths = quota.perMonth === undefined ? 0 : await this.monthsAfter(family, month);
+    for (let tries = 0; tries < 20; tries++) {
+      const today = laterDays + (await this.requestsOn(family, day));
+      const monthSpent = laterMonths + (await this.requestsIn(family, month));
+      const dayRoom = quota.perDay === undefined ? Infinity : quota.perDay - today;
+      const monthRoom = quota.perMonth === undefined ? Infinity : quota.perMonth - monthSpent;
+      if (Math.min(dayRoom, monthRoom) <= 0) {
+        return dayRoom <= 0
+          ? { granted: 0, spent: 'day', limit: quota.perDay!, used: today }
+          : { granted: 0, spent: 'month', limit: quota.perMonth!, used: monthSpent };
+      }
+      const grant = Math.min(want, dayRoom, monthRoom);
+      // Each row is updated only while it has room, which is atomic on both stores (PostgreSQL re-checks
+      // after waiting on a concurrent update): the month's row serialises workers on any day of it.
+      if (await this.add(family, { month }, grant, quota.perMonth === undefined ? null : quota.perMonth - laterMonths)) {
+        if (await this.add(family, { day }, grant, quota.perDay === undefined ? null : quota.perDay - laterDays)) return { granted: grant };
+        await this.add(family, { month }, -grant, null);
+      }
+      // Another worker took some meanwhile: read again and retry with what is left.
+    }
+    return { granted: 0, spent: quota.perDay !== undefined ? 'day' : 'month', limit: quota.perDay ?? quota.perMonth ?? 0, used: NaN };
+  }
+
+  private async ensureRows(family: QuotaFamily, day: string, month: string): Promise<void> {
     await this.store.db
       .insertInto('usage_ledger')
       .values({ family, day, requests: 0 })
       .onConflict((oc) => oc.columns(['family', 'day']).doNothing())
       .execute();
-    // Earlier days of the month no longer grow, so the one row of today decides: a conditional update
-    // of that row is atomic on both stores, and PostgreSQL re-checks it after waiting on a concurrent one.
-    const earlier = quota.perMonth === undefined ? 0 : await this.sum(family, monthStartDay(at), day);
-    for (let tries = 0; tries < 20; tries++) {
-      const today = await this.requestsOn(family, day);
-      const room = Math.min(
-        quota.perDay === undefined ? Infinity : quota.perDay - today,
-        quota.perMonth === undefined ? Infinity : quota.perMonth - earlier - today,
-      );
-      if (room <= 0) {
-        const byDay = quota.perDay !== undefined && quota.perDay - today <= 0;
-        return byDay
-          ? { granted: 0, spent: 'day', limit: quota.perDay!, used: today }
-          : { granted: 0, spent: 'month', limit: quota.perMonth!, used: earlier + today };
-      }
-      const grant = Math.min(want, room);
-      let update = this.store.db
-        .updateTable('usage_ledger')
-        .set((eb) => ({ requests: eb('requests', '+', grant) }))
-        .where('family', '=', family)
-        .where('day', '=', day);
-      if (quota.perDay !== undefined) update = update.where('requests', '<=', quota.perDay - grant);
-      if (quota.perMonth !== undefined) update = update.where('requests', '<=', quota.perMonth - earlier - grant);
-      const [result] = await update.execute();
-      if (Number(result?.numUpdatedRows ?? 0n) === 1) return { granted: grant };
-      // Another worker took some meanwhile: read again and retry with what is left.
-    }
-    return { granted: 0, spent: quota.perDay !== undefined ? 'day' : 'month', limit: quota.perDay ?? quota.perMonth ?? 0, used: NaN };
+    await this.store.db
+      .insertInto('usage_months')
+      .values({ family, month, requests: 0 })
+      .onConflict((oc) => oc.columns(['family', 'month']).doNothing())
+      .execute();
+  }
+
+  /** Adds `count` to a day's or a month's row while it stays within `limit`; whether it did. */
+  private async add(family: QuotaFamily, row: { day: string } | { month: string }, count: number, limit: number | null): Promise<boolean> {
+    const db = this.store.db;
+    const [result] =
+      'day' in row
+        ? await db
+            .updateTable('usage_ledger')
+            .set((eb) => ({ requests: eb('requests', '+', count) }))
+            .where('family', '=', family)
+            .where('day', '=', row.day)
+            .$if(limit !== null, (q) => q.where('requests', '<=', limit! - count))
+            .execute()
+        : await db
+            .updateTable('usage_months')
+            .set((eb) => ({ requests: eb('requests', '+', count) }))
+            .where('family', '=', family)
+            .where('month', '=', row.month)
+            .$if(limit !== null, (q) => q.where('requests', '<=', limit! - count))
+            .execute();
+    return Number(result?.numUpdatedRows ?? 0n) === 1;
   }
 
   /** Records the quotas a run works under, for the family and the day of `at` (v_usage shows them beside the counts). */
@@ -75,15 +103,11 @@ export class UsageLedger {
   /** Gives back requests reserved on `day` and never sent. */
   async release(family: QuotaFamily, day: string, count: number): Promise<void> {
     if (count <= 0) return;
-    await this.store.db
-      .updateTable('usage_ledger')
-      .set((eb) => ({ requests: eb('requests', '-', count) }))
-      .where('family', '=', family)
-      .where('day', '=', day)
-      .execute();
+    await this.add(family, { day }, -count, null);
+    await this.add(family, { month: day.slice(0, 7) }, -count, null);
   }
 
-  /** Requests counted today and this calendar month (UTC), every worker's together. */
+  /** Requests counted on the day and in the calendar month (UTC) of `at`, every worker's together. */
   async usage(family: QuotaFamily, at: Date): Promise<Usage> {
     const day = utcDay(at);
     return { today: await this.requestsOn(family, day), month: await this.sum(family, monthStartDay(at), utcDay(renewsAt('month', at))) };
@@ -111,8 +135,9 @@ export class UsageLedger {
   }
 
   /**
-   * The service's own "allowance spent" for a family, while it lasts; a hold stored beyond a month from
-   * when it was set (an absurd header an older release believed) lasts a month from then.
+   * The service's own "allowance spent" for a family, while it lasts: never beyond a month from when it
+   * was set (an absurd header an older release believed), nor from now (a clock that ran ahead when it
+   * was set, or another worker's that does, cannot hold a family longer than the longest quota period).
    */
   async holdOf(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
     const row = await this.store.db
@@ -122,7 +147,13 @@ export class UsageLedger {
       .executeTakeFirst();
     if (!row) return null;
     const setAt = new Date(String(row.set_at));
-    const until = withinReason(new Date(String(row.until)), Number.isNaN(setAt.getTime()) ? at : setAt);
+    let until = withinReason(new Date(String(row.until)), Number.isNaN(setAt.getTime()) ? at : setAt);
+    if (!(setAt.getTime() <= at.getTime())) {
+      // Set "later" than now: a clock ran ahead then, or runs behind now. The month is counted from
+      // now, once, so that neither clock can hold the family longer than the longest quota period.
+      until = withinReason(until, at);
+      await this.hold({ family, until, reason: String(row.reason) }, at);
+    }
     return until.getTime() > at.getTime() ? { family, until, reason: String(row.reason) } : null;
   }
 
@@ -155,6 +186,27 @@ export class UsageLedger {
     return Number(row?.requests ?? 0);
   }
 
+  private async requestsIn(family: QuotaFamily, month: string): Promise<number> {
+    const row = await this.store.db
+      .selectFrom('usage_months')
+      .select('requests')
+      .where('family', '=', family)
+      .where('month', '=', month)
+      .executeTakeFirst();
+    return Number(row?.requests ?? 0);
+  }
+
+  /** Requests counted in months after `month` (a clock that stepped back over a month's end). */
+  private async monthsAfter(family: QuotaFamily, month: string): Promise<number> {
+    const row = (await this.store.db
+      .selectFrom('usage_months')
+      .select((eb) => eb.fn.sum('requests').as('n'))
+      .where('family', '=', family)
+      .where('month', '>', month)
+      .executeTakeFirst()) as { n: unknown } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
   /** Requests of `family` from `from` (inclusive) to `before` (exclusive; null = no end). */
   private async sum(family: QuotaFamily, from: string, before: string | null): Promise<number> {
     let q = this.store.db
@@ -170,6 +222,11 @@ export class UsageLedger {
 
 /** No quota period is longer than a calendar month: a renewal later than that (or no time at all) is one month after `from`. */
 export const LONGEST_HOLD_MS = 31 * 24 * 60 * 60_000;
+
+/** The UTC day after a ledger day. */
+function nextDay(day: string): string {
+  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 60 * 60_000));
+}
 
 function withinReason(until: Date, from: Date): Date {
   const latest = from.getTime() + LONGEST_HOLD_MS;

@@ -138,5 +138,6 @@ function receiverOptions(config: Config, env: NodeJS.ProcessEnv): Omit<ReceiverO
     maxBodyBytes: r.maxBodyBytes,
     allowUnsignedViews: r.allowUnsignedViews,
     secrets: loadSecrets(env, r.secretsFile),
+    views: config.monitoring?.views,
   };
 }

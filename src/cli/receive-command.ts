@@ -25,7 +25,10 @@ export function receiveCommand(program: Command, io: CliIo): void {
     .option('--port <n>', `port to listen on (default ${DEFAULT_RECEIVER_PORT})`, wholeNumber('--port'))
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .option('--path <path>', 'URL path of the webhook (default /webhooks)')
-    .option('--secrets-file <file>', 'webhook secrets, one per line (env DS_WEBHOOK_SECRETS adds comma-separated ones)')
+    .option(
+      '--secrets-file <file>',
+      'webhook secrets, one per line, or "<view id or slug> <secret>" for a view\'s own (env DS_WEBHOOK_SECRETS adds comma-separated ones)',
+    )
     .option('--allow-unsigned-view <viewId...>', 'accept unsigned deliveries for this view (one configured without a secret)')
     .option('--tolerance <seconds>', 'largest signature timestamp skew accepted (default 300)', wholeNumber('--tolerance'))
     .option('--max-body <bytes>', 'largest body accepted; larger gets 413 (default 1048576)', wholeNumber('--max-body'))
@@ -41,6 +44,7 @@ export function receiveCommand(program: Command, io: CliIo): void {
           host: flags.host ?? file.host,
           path: flags.path ?? file.path,
           secrets,
+          views: ctx.config.monitoring?.views,
           allowUnsignedViews: flags.allowUnsignedView ?? file.allowUnsignedViews,
           toleranceSec: flags.tolerance ?? file.toleranceSec,
           maxBodyBytes: flags.maxBody ?? file.maxBodyBytes,

@@ -1,6 +1,7 @@
 // Response checking: a status becomes a typed error, a 2xx body is parsed whole (or kept as bytes) and
 // checked as the caller asks, and the monitoring / token-unlock envelope `{error, data}` is an error
 // whenever `error` is not null.
+import { noteBrokenText } from '../broken-text.js';
 import type { ApiFamily } from './api-family.js';
 import {
   ApiEnvelopeError,
@@ -123,12 +124,15 @@ function badResponse(res: RawResponse, ctx: AttemptContext, problem: string): Ba
 
 function parseBody(res: RawResponse, ctx: AttemptContext): unknown {
   let body: unknown;
+  const text = res.body.toString('utf8');
   try {
-    body = JSON.parse(res.body.toString('utf8'));
+    body = JSON.parse(text);
   } catch (err) {
     // Often a body cut short on the way, or a proxy's HTML page; the retry layer tries again.
     throw badResponse(res, ctx, `a body that is not JSON (${(err as Error).message}; ${res.body.length} bytes)`);
   }
+  const data = (body as { data?: unknown } | null)?.data;
+  noteBrokenText(res.body, text, Array.isArray(data) ? data : [data]);
   if (ENVELOPE_FAMILIES.has(ctx.family)) {
     const error = (body as { error?: unknown } | null)?.error;
     if (error !== null && error !== undefined) {

@@ -22,12 +22,16 @@ export function backoffDelay(retry: number, backoff: Backoff, random: () => numb
   return Math.round(random() * ceiling);
 }
 
-/** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
+/**
+ * Retry-After as delta-seconds or an HTTP date (a day and month name, as RFC 9110 writes them); null
+ * when absent or unreadable, a negative number included, so the normal backoff applies.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | null {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined) return null;
   const text = v.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/[A-Za-z]{3}/.test(text)) return null;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }

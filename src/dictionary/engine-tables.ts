@@ -98,6 +98,17 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'usage_months',
+    group: 'bookkeeping',
+    description:
+      "Requests per quota family per calendar month (UTC): the sum of the month's usage_ledger days, kept as one row so that workers whose clocks fall on different days of a month never pass its quota together.",
+    columns: {
+      family: 'Quota family, as in usage_ledger.',
+      month: 'The calendar month, YYYY-MM (UTC).',
+      requests: "Requests sent that month: always the sum of the month's usage_ledger rows.",
+    },
+  },
+  {
     name: 'usage_quotas',
     group: 'bookkeeping',
     description: "The plan's quotas each run worked under, per quota family and UTC day: what `v_usage` sets the counts against.",

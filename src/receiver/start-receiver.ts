@@ -8,7 +8,9 @@ import { ConfigError } from '../errors.js';
 import type { Store } from '../store/types.js';
 import { GroupCommitter, type GroupResult } from './group-committer.js';
 import { openDeliveryWriter } from './open-delivery-writer.js';
+import type { WebhookSecrets } from './load-secrets.js';
 import { createSignatureVerifier } from './verify-signature.js';
+import { ViewRules } from './view-rules.js';
 import { WebhookRequests, type ReceiverStats } from './webhook-requests.js';
 
 export type { ReceiverStats } from './webhook-requests.js';
@@ -18,7 +20,10 @@ export interface ReceiverOptions {
   port: number;
   host?: string;
   path?: string;
-  secrets: readonly string[];
+  /** Shared secrets, or shared ones and each view's own (loadSecrets). */
+  secrets: readonly string[] | WebhookSecrets;
+  /** The configured monitoring views (ids or slugs): deliveries for any other view are refused. None: any view. */
+  views?: readonly string[];
   /** View ids whose deliveries may arrive without a signature (views configured without a secret). */
   allowUnsignedViews?: readonly string[];
   toleranceSec?: number;
@@ -54,6 +59,7 @@ interface ReceiverSettings {
 
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const settings = receiverSettings(opts);
+  const secrets = flatSecrets(opts.secrets);
   const log = (opts.logger ?? pino()).child({ component: 'receiver' });
   const stats: ReceiverStats = { received: 0, duplicates: 0, commits: 0, refused: {} };
   const writer = await openDeliveryWriter(opts.store);
@@ -62,7 +68,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     path: settings.path,
     maxBodyBytes: settings.maxBodyBytes,
     allowUnsigned: settings.allowUnsigned,
-    verifier: createSignatureVerifier(opts.secrets, settings.toleranceSec),
+    verifier: createSignatureVerifier(secrets.values, settings.toleranceSec),
+    views: new ViewRules(opts.store, { views: opts.views ?? [], secretViews: secrets.views, now: opts.now }),
     committer,
     stats,
     log,
@@ -76,7 +83,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     throw err;
   });
   const url = serverUrl(server, settings.path);
-  log.info({ url, secretCount: opts.secrets.length, unsignedViews: settings.allowUnsigned.size }, 'webhook receiver listening');
+  log.info({ url, secretCount: secrets.values.length, unsignedViews: settings.allowUnsigned.size }, 'webhook receiver listening');
 
   let closed: Promise<void> | undefined;
   const shutdown = async () => {
@@ -130,6 +137,16 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
+/** Every secret, in the verifier's order, beside the view each is bound to (null: shared). */
+function flatSecrets(given: readonly string[] | WebhookSecrets): { values: string[]; views: (string | null)[] } {
+  const s: WebhookSecrets = Array.isArray(given) ? { shared: [...given], byView: {} } : (given as WebhookSecrets);
+  const bound = Object.entries(s.byView).flatMap(([view, own]) => own.map((secret) => [view, secret] as const));
+  return {
+    values: [...s.shared, ...bound.map(([, secret]) => secret)],
+    views: [...s.shared.map(() => null), ...bound.map(([view]) => view)],
+  };
+}
+
 function serverUrl(server: Server, path: string): string {
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -149,7 +166,7 @@ async function closeServer(server: Server): Promise<void> {
 }
 
 function checkOptions(opts: ReceiverOptions, path: string, toleranceSec: number, maxBodyBytes: number, unsignedViews: number): void {
-  if (opts.secrets.length === 0 && unsignedViews === 0) {
+  if (flatSecrets(opts.secrets).values.length === 0 && unsignedViews === 0) {
     throw new ConfigError(
       'no webhook secret configured: set DS_WEBHOOK_SECRETS or a secrets file, or allow unsigned deliveries for a view',
     );

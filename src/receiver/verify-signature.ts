@@ -5,7 +5,8 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 
 export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'bad_signature' | 'stale_timestamp' | 'future_timestamp';
 
-export type SignatureResult = { ok: true } | { ok: false; reason: SignatureFailure };
+/** `signedBy`: the indices, in the verifier's secrets, of the secrets the signature matched. */
+export type SignatureResult = { ok: true; signedBy: number[] } | { ok: false; reason: SignatureFailure };
 
 const MAX_HEADER_LENGTH = 1024;
 const TIMESTAMP = /^\d{1,12}$/;
@@ -51,19 +52,21 @@ export function createSignatureVerifier(secrets: readonly string[], toleranceSec
       const parsed = parseSignatureHeader(header);
       if (parsed === null) return { ok: false, reason: 'malformed_signature' };
       // Every key is tried and every candidate compared, so timing does not tell which one matched.
-      let matched = false;
-      for (const key of keys) {
+      const signedBy: number[] = [];
+      keys.forEach((key, i) => {
         const expected = createHmac('sha256', key).update(`${parsed.t}.`).update(rawBody).digest();
+        let matched = false;
         for (const candidate of parsed.v1) {
           if (timingSafeEqual(expected, candidate)) matched = true;
         }
-      }
-      if (!matched) return { ok: false, reason: 'bad_signature' };
+        if (matched) signedBy.push(i);
+      });
+      if (signedBy.length === 0) return { ok: false, reason: 'bad_signature' };
       // Checked after the HMAC so the logged reason tells a replay from a forgery.
       const skew = Number(parsed.t) - Math.floor(nowMs / 1000);
       if (skew < -toleranceSec) return { ok: false, reason: 'stale_timestamp' };
       if (skew > toleranceSec) return { ok: false, reason: 'future_timestamp' };
-      return { ok: true };
+      return { ok: true, signedBy };
     },
   };
 }

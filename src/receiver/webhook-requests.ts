@@ -7,6 +7,7 @@ import { describeStoreError } from '../store/storage-errors.js';
 import { UnstorableDeliveryError, type GroupCommitter } from './group-committer.js';
 import { parseEnvelope } from './parse-envelope.js';
 import type { SignatureVerifier } from './verify-signature.js';
+import type { ViewRules } from './view-rules.js';
 
 export interface ReceiverStats {
   received: number;
@@ -30,6 +31,8 @@ export interface WebhookRequestsOptions {
   /** View ids whose deliveries may arrive without a signature. */
   allowUnsigned: ReadonlySet<string>;
   verifier: SignatureVerifier;
+  /** Which views a delivery may be for, and with which secret. */
+  views: ViewRules;
   committer: GroupCommitter;
   stats: ReceiverStats;
   log: Logger;
@@ -120,11 +123,11 @@ export class WebhookRequests {
 
   private onBody(res: ServerResponse, out: Outcome, sigHeader: string | undefined, body: Buffer): void {
     const { allowUnsigned } = this.opts;
-    let signed = false;
+    let signedBy: number[] | null = null;
     if (sigHeader !== undefined) {
       const sig = this.opts.verifier.verify(sigHeader, body, this.opts.now());
       if (!sig.ok) return this.refuse(res, out, 401, sig.reason);
-      signed = true;
+      signedBy = sig.signedBy;
     } else if (allowUnsigned.size === 0) {
       return this.refuse(res, out, 401, 'missing_signature');
     }
@@ -134,15 +137,19 @@ export class WebhookRequests {
     const { envelope } = parsed;
     out.delivery = envelope.id;
     out.view = envelope.data.view.id;
-    if (!signed && !allowUnsigned.has(envelope.data.view.id)) return this.refuse(res, out, 401, 'missing_signature');
+    if (signedBy === null && !allowUnsigned.has(envelope.data.view.id)) return this.refuse(res, out, 401, 'missing_signature');
 
     const receivedAt = new Date(this.opts.now()).toISOString();
-    this.opts.committer
-      .submit({ envelope, body: parsed.text, signed, receivedAt })
-      .then(
-        () => this.reply(res, out, 200, { ok: true }),
-        (err: unknown) => this.commitFailed(res, out, err),
-      )
+    this.opts.views
+      .refusal(envelope.data.view.id.toLowerCase(), signedBy)
+      .then((refusal) => {
+        if (refusal === 'view_not_configured') return this.refuse(res, out, 403, refusal);
+        if (refusal !== null) return this.refuse(res, out, 401, refusal);
+        return this.opts.committer.submit({ envelope, body: parsed.text, signed: signedBy !== null, receivedAt }).then(
+          () => this.reply(res, out, 200, { ok: true }),
+          (err: unknown) => this.commitFailed(res, out, err),
+        );
+      })
       .catch((err: unknown) => this.failed(res, out, err));
   }
 

@@ -100,6 +100,13 @@ export interface UsageLedgerTable {
   requests: Counter;
 }
 
+export interface UsageMonthsTable {
+  family: string;
+  /** YYYY-MM, UTC. */
+  month: string;
+  requests: Counter;
+}
+
 export interface QuotaHoldsTable {
   family: string;
   until: string;
@@ -197,6 +204,7 @@ export interface Database {
   page_hashes: PageHashesTable;
   fanout_parents: FanoutParentsTable;
   usage_ledger: UsageLedgerTable;
+  usage_months: UsageMonthsTable;
   quota_holds: QuotaHoldsTable;
   pace_slots: PaceSlotsTable;
   schema_objects: SchemaObjectsTable;

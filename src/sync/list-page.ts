@@ -8,6 +8,7 @@ import { keyString, type Store, type StoreTx } from '../store/types.js';
 import type { StreamContext, SyncSettings } from './context.js';
 import { contentHash } from '../content-hash.js';
 import { noteOverflowSuspects, recordsToRows } from './record-rows.js';
+import { noteBrokenText } from '../broken-text.js';
 import { afterParsing } from './full-collections.js';
 
 export interface ListPage {
@@ -97,6 +98,7 @@ export async function openListPage(stream: ListStream, written: WrittenPages, fe
     throw new DsMirrorError('DS_BAD_RESPONSE', `GET ${request} returned a body without a ${stream.records} array`);
   }
   noteOverflowSuspects(text, records);
+  noteBrokenText(body, text, records);
   afterParsing.parsed(body.length);
   return { page, request, hash, count: records.length, records, keys: null, firstKey: firstKey(stream, records) };
 }

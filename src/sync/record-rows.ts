@@ -1,6 +1,7 @@
 // Records → rows ready for the store: mapped columns, the record as received, and the content hash
 // that decides whether a re-fetched record is a change. Records that cannot be mirrored are set aside
 // with the reason (they go to quarantine; the sync goes on).
+import { brokenTextProblem } from '../broken-text.js';
 import { contentHash } from '../content-hash.js';
 import { missingRequired, toRow } from '../catalog/mapping.js';
 import type { ColumnMap } from '../catalog/types.js';
@@ -79,5 +80,6 @@ function rawText(record: unknown): string | { raw: string } {
   }
   // JSON.stringify writes NUL and unpaired surrogates as \u escapes: only then is the record walked.
   const suspect = record !== null && typeof record === 'object' && MAYBE_OVERFLOWED.has(record);
-  return suspect || raw.includes('\\u') ? (jsonProblem(record) ?? { raw }) : { raw };
+  const problem = brokenTextProblem(record, raw) ?? (suspect || raw.includes('\\u') ? jsonProblem(record) : null);
+  return problem ?? { raw };
 }

@@ -240,4 +240,10 @@ describe('backoff arithmetic', () => {
     expect(parseRetryAfter('soon', now)).toBeNull();
     expect(parseRetryAfter(undefined, now)).toBeNull();
   });
+
+  it('reads a negative or numeric-but-odd Retry-After as none, so the normal backoff applies', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    // Each of these parses as some date in JavaScript (the year -5, ...), which meant "retry at once".
+    for (const odd of ['-5', '-0.5', '-1', '12.5.2020', '', 'in 5 s']) expect(parseRetryAfter(odd, now), odd).toBeNull();
+  });
 });

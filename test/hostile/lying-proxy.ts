@@ -3,6 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+const NOT_UTF8 = Buffer.from([0xff]);
+
 export type Rewrite = (url: URL, body: { data: unknown[] } & Record<string, unknown>) => unknown;
 
 export interface LyingProxy {
@@ -11,14 +13,19 @@ export interface LyingProxy {
   close(): Promise<void>;
 }
 
-/** `rewriteText` edits the body's text after `rewrite` (what no parsed object can say, such as 1e400). */
+/**
+ * `rewriteText` edits the body's text after `rewrite` (what no parsed object can say, such as 1e400);
+ * each U+E000 it leaves is sent as the byte 0xFF, which no UTF-8 text holds.
+ */
 export async function startLyingProxy(
   upstream: { url: string; apiKey: string },
   rewrite: Rewrite,
   rewriteText: (url: URL, text: string) => string = (_url, text) => text,
 ): Promise<LyingProxy> {
   const server: Server = createServer(async (req, res) => {
-    const answer = await fetch(`${upstream.url}${req.url}`, { headers: { 'x-api-key': String(req.headers['x-api-key'] ?? '') } });
+    const headers: Record<string, string> = {};
+    for (const name of ['x-api-key', 'x-service-api-key']) if (req.headers[name]) headers[name] = String(req.headers[name]);
+    const answer = await fetch(`${upstream.url}${req.url}`, { headers });
     const text = await answer.text();
     const url = new URL(req.url ?? '/', 'http://proxy');
     let body = text;
@@ -31,7 +38,7 @@ export async function startLyingProxy(
     body = rewriteText(url, body);
     const date = answer.headers.get('date');
     res.writeHead(answer.status, { 'content-type': 'application/json', ...(date ? { date } : {}) });
-    res.end(body);
+    res.end(Buffer.concat(body.split('\uE000').flatMap((part, i) => (i ? [NOT_UTF8, Buffer.from(part)] : [Buffer.from(part)]))));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -20,6 +20,7 @@ for (const dialect of dialects) {
   describe(`events named by webhooks (${dialect})`, () => {
     let sb: Sandbox;
     let t: TestStore;
+    let lateEvent: { id: string; developments: number };
     beforeAll(async () => {
       sb = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 31 });
       t = await openTestStore(dialect);
@@ -65,6 +66,37 @@ for (const dialect of dialects) {
         );
       expect(await count(named!.id)).toBe(named!.developments.length);
       expect(await count(unnamed!.id)).toBe(before.get(unnamed!.id)); // no webhook, out of the window: the full pass will
+      lateEvent = { id: unnamed!.id, developments: sb.monitoring.events().find((e) => e.id === unnamed!.id)!.developments.length };
+    });
+
+    it('an id the service refuses is isolated and dropped with a notice; the others of its batch are read, and it is not asked again', async () => {
+      const unknown = '00000000-0000-4000-8000-00000000dead';
+      const receiver = await startReceiver({ store: t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+      try {
+        for (const eventId of [unknown, lateEvent.id]) {
+          const body = JSON.stringify(makeEnvelope({ eventId }));
+          const res = await request(receiver.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) },
+            body,
+          });
+          expect(res.statusCode).toBe(200);
+          await res.body.text();
+        }
+      } finally {
+        await receiver.close();
+      }
+      const run = await syncOnce(t.store, sb, ['monitoring-events'], { settings: incremental() });
+      expect(run.outcome).toBe('success');
+      expect(run.streams[0]!.notice).toMatch(new RegExp(`1 event id\\(s\\) named by webhooks are refused by the service.*${unknown}`));
+      const developments = await t.store.db
+        .selectFrom('v_events')
+        .select('development_count')
+        .where('id', '=', lateEvent.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(developments.development_count)).toBe(lateEvent.developments); // read although its batch held the refused id
+      const again = await syncOnce(t.store, sb, ['monitoring-events'], { settings: incremental() });
+      expect([again.outcome, again.streams[0]!.notice ?? null]).toEqual(['success', null]);
     });
   });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { readMark } from '../../src/sync/monitoring/pass-marks.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { syncOnce } from '../helpers/mirror.js';
+import { settings as baseSettings, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -52,5 +52,33 @@ describe.each(dialects)('events pass resumed on %s', (dialect) => {
     );
     const next = await syncOnce(store, sb, ['monitoring-events']);
     expect(next.streams[0].requests).toBeLessThan(Math.floor(events.length / 100) + 1);
+  });
+});
+
+describe.each(dialects)('a first events pass killed at any page, on %s', (dialect) => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ start: PINNED_START, scale: 1, seed: 22 });
+  });
+  afterAll(() => sb?.close());
+
+  it('resumes and finishes, whichever page it stopped after', async () => {
+    const events = sb.monitoring.events();
+    const pages = Math.ceil(events.length / 100);
+    expect(pages).toBeGreaterThanOrEqual(17); // a guard sized from one or two pages written (2 × pages + 10) would stop it
+    const none = { details: { minimumImportance: 'high', maxAgeDays: 0, maxPerRun: 0 } } as const;
+    for (const stopAfter of [1, 2, Math.floor(pages / 2), pages - 1]) {
+      const t = await openTestStore(dialect);
+      try {
+        const settings = { monitoring: { ...baseSettings().monitoring, ...none } };
+        const stopped = await syncOnce(t.store, sb, ['monitoring-events'], { maxRequests: stopAfter, settings });
+        expect([stopAfter, stopped.outcome]).toEqual([stopAfter, 'stopped']);
+        const resumed = await syncOnce(t.store, sb, ['monitoring-events'], { settings });
+        expect([stopAfter, resumed.outcome, resumed.streams[0]!.error ?? null]).toEqual([stopAfter, 'success', null]);
+        expect((await liveRaw(t.store, 'monitoring_events')).size).toBe(events.length);
+      } finally {
+        await t.cleanup();
+      }
+    }
   });
 });

@@ -10,8 +10,8 @@ describe('verifySignature', () => {
   const verifier = createSignatureVerifier(['old-secret', 'new-secret'], 300);
 
   it('accepts a signature made with any configured secret', () => {
-    expect(verifier.verify(sign('old-secret', body, t), body, nowMs)).toEqual({ ok: true });
-    expect(verifier.verify(sign('new-secret', body, t), body, nowMs)).toEqual({ ok: true });
+    expect(verifier.verify(sign('old-secret', body, t), body, nowMs)).toEqual({ ok: true, signedBy: [0] });
+    expect(verifier.verify(sign('new-secret', body, t), body, nowMs)).toEqual({ ok: true, signedBy: [1] });
   });
 
   it('refuses an unknown secret and a tampered body', () => {
@@ -28,8 +28,8 @@ describe('verifySignature', () => {
   it('refuses a timestamp outside the tolerance, in either direction, and keeps the edge', () => {
     expect(verifier.verify(sign('new-secret', body, t - 301), body, nowMs)).toEqual({ ok: false, reason: 'stale_timestamp' });
     expect(verifier.verify(sign('new-secret', body, t + 301), body, nowMs)).toEqual({ ok: false, reason: 'future_timestamp' });
-    expect(verifier.verify(sign('new-secret', body, t - 300), body, nowMs)).toEqual({ ok: true });
-    expect(verifier.verify(sign('new-secret', body, t + 300), body, nowMs)).toEqual({ ok: true });
+    expect(verifier.verify(sign('new-secret', body, t - 300), body, nowMs)).toEqual({ ok: true, signedBy: [1] });
+    expect(verifier.verify(sign('new-secret', body, t + 300), body, nowMs)).toEqual({ ok: true, signedBy: [1] });
   });
 
   it('refuses a timestamp that was changed after signing', () => {
@@ -60,8 +60,8 @@ describe('verifySignature', () => {
   it('accepts uppercase hex, spaces after commas and an unknown extra scheme', () => {
     const good = sign('new-secret', body, t);
     const v1 = good.split('v1=')[1];
-    expect(verifier.verify(`t=${t}, v1=${v1.toUpperCase()}`, body, nowMs)).toEqual({ ok: true });
-    expect(verifier.verify(`t=${t},v1=${v1},v2=whatever`, body, nowMs)).toEqual({ ok: true });
+    expect(verifier.verify(`t=${t}, v1=${v1.toUpperCase()}`, body, nowMs)).toEqual({ ok: true, signedBy: [1] });
+    expect(verifier.verify(`t=${t},v1=${v1},v2=whatever`, body, nowMs)).toEqual({ ok: true, signedBy: [1] });
   });
 
   it('parses every v1 candidate', () => {

@@ -39,6 +39,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
   page_hashes: { stream: true, variant: true, page: true, request: true, body_hash: true, records: true, keys: true, synced_at: true },
   fanout_parents: { stream: true, parent_key: true, row_hash: true, rows: true, synced_at: true },
   usage_ledger: { family: true, day: true, requests: true },
+  usage_months: { family: true, month: true, requests: true },
   quota_holds: { family: true, until: true, reason: true, set_at: true },
   pace_slots: { family: true, next_at: true },
   schema_objects: { name: true, definition_hash: true, applied_at: true },

@@ -42,7 +42,9 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
 
   const query = windowQuery(filters, resumeAt.start, settings.monitoring.params.events.start);
   const seen = new Set<string>();
-  const expectedRows = await liveEventCount(ctx, resumeAt.start);
+  // A first pass resumed holds only the pages written before it stopped: the list's length is unknown.
+  const firstPassResumed = !!saved && saved.start === null && (await readMark(store, FULL_PASS)).fullAt === null;
+  const expectedRows = firstPassResumed ? 0 : await liveEventCount(ctx, resumeAt.start);
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: resumeAt.page, expectedRows })) {
     const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     await writePage(ctx, page.records, seen, checkpoint);
