@@ -16,6 +16,27 @@ const incremental = () => {
   return { monitoring: { ...s.monitoring, fullPassEveryHours: 100_000 } };
 };
 
+/** One signed delivery naming each event, through a receiver on the store; the statuses. */
+async function deliverFor(t: TestStore, eventIds: readonly string[]): Promise<number[]> {
+  const receiver = await startReceiver({ store: t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+  try {
+    const statuses: number[] = [];
+    for (const eventId of eventIds) {
+      const body = JSON.stringify(makeEnvelope({ eventId }));
+      const res = await request(receiver.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) },
+        body,
+      });
+      statuses.push(res.statusCode);
+      await res.body.text();
+    }
+    return statuses;
+  } finally {
+    await receiver.close();
+  }
+}
+
 for (const dialect of dialects) {
   describe(`events named by webhooks (${dialect})`, () => {
     let sb: Sandbox;
@@ -43,19 +64,7 @@ for (const dialect of dialects) {
       expect(grown.length).toBeGreaterThanOrEqual(2);
       const [named, unnamed] = grown;
 
-      const receiver = await startReceiver({ store: t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
-      try {
-        const body = JSON.stringify(makeEnvelope({ eventId: named!.id }));
-        const res = await request(receiver.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) },
-          body,
-        });
-        expect(res.statusCode).toBe(200);
-        await res.body.text();
-      } finally {
-        await receiver.close();
-      }
+      expect(await deliverFor(t, [named!.id])).toEqual([200]);
 
       const run = await syncOnce(t.store, sb, ['monitoring-events'], { settings: incremental() });
       expect(run.outcome).toBe('success');
@@ -71,21 +80,7 @@ for (const dialect of dialects) {
 
     it('an id the service refuses is isolated and dropped with a notice; the others of its batch are read, and it is not asked again', async () => {
       const unknown = '00000000-0000-4000-8000-00000000dead';
-      const receiver = await startReceiver({ store: t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
-      try {
-        for (const eventId of [unknown, lateEvent.id]) {
-          const body = JSON.stringify(makeEnvelope({ eventId }));
-          const res = await request(receiver.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(SECRET, body, Math.floor(Date.now() / 1000)) },
-            body,
-          });
-          expect(res.statusCode).toBe(200);
-          await res.body.text();
-        }
-      } finally {
-        await receiver.close();
-      }
+      expect(await deliverFor(t, [unknown, lateEvent.id])).toEqual([200, 200]);
       const run = await syncOnce(t.store, sb, ['monitoring-events'], { settings: incremental() });
       expect(run.outcome).toBe('success');
       expect(run.streams[0]!.notice).toMatch(new RegExp(`1 event id\\(s\\) named by webhooks are refused by the service.*${unknown}`));
