@@ -35,12 +35,16 @@ ${stat('today', count(f.today), f.quota.perDay === undefined ? 'no daily quota' 
 ${stat('pace', f.quota.perMinute === undefined ? 'none' : `${count(f.quota.perMinute)}/min`, 'per-minute pace in use', 'ok')}
 </div>
 ${usageChart(f, todayIndex)}
-<p class="legend"><span class="key day"></span>that day <span class="key earlier"></span>month before it ${allowance === undefined ? null : html`<span class="key rule"></span>allowance ${count(allowance)} `}<span class="key projection"></span>schedule’s projection (${count(f.scheduledPerMonth)} a month)</p>
 </article>`;
 }
 
-/** Each day's bar stands on the month's total before it, so the bar tops trace the month so far. */
+/** With a monthly allowance, the month so far against it; without one, each day against the daily quota. */
 function usageChart(f: FamilyLine, todayIndex: number): SafeHtml {
+  return f.quota.perMonth === undefined ? dailyChart(f, todayIndex) : monthChart(f, f.quota.perMonth, todayIndex);
+}
+
+/** Each day's bar stands on the month's total before it, so the bar tops trace the month so far. */
+function monthChart(f: FamilyLine, allowance: number, todayIndex: number): SafeHtml {
   const earlier: number[] = [];
   let total = 0;
   for (const d of f.days) {
@@ -49,22 +53,36 @@ function usageChart(f: FamilyLine, todayIndex: number): SafeHtml {
   }
   const past = (i: number) => i <= todayIndex;
   const monthSoFar = earlier[todayIndex]! + f.days[todayIndex]!.requests;
-  return barChart({
-    title: `${f.label}: requests by day this month`,
+  return html`${barChart({
+    title: `${f.label}: requests this month, by day`,
     labels: f.days.map((d) => shortDay(d.day)),
     series: [
       { name: 'month before', className: 'earlier', values: earlier.map((v, i) => (past(i) ? v : 0)) },
       { name: 'requests', className: 'day', values: f.days.map((d, i) => (past(i) ? d.requests : 0)) },
     ],
-    rules:
-      f.quota.perMonth === undefined ? [] : [{ value: f.quota.perMonth, className: 'rule', label: `allowance ${count(f.quota.perMonth)}` }],
+    rules: [{ value: allowance, className: 'rule', label: `allowance ${count(allowance)}` }],
     projection: {
       fromSlot: todayIndex,
       fromValue: monthSoFar,
       toValue: f.projectedAtRenewal,
       label: `projected ~${count(f.projectedAtRenewal)} at renewal`,
     },
-  });
+  })}
+<p class="legend"><span class="key day"></span>that day <span class="key earlier"></span>month before it <span class="key rule"></span>allowance ${count(allowance)} <span class="key projection"></span>schedule’s projection (${count(f.scheduledPerMonth)} a month)</p>`;
+}
+
+/** Each day's requests, the daily quota if there is one, and what the schedule uses in an average day. */
+function dailyChart(f: FamilyLine, todayIndex: number): SafeHtml {
+  const perDay = f.scheduledPerMonth / Math.max(1, f.days.length);
+  const quota = f.quota.perDay;
+  return html`${barChart({
+    title: `${f.label}: requests per day this month`,
+    labels: f.days.map((d) => shortDay(d.day)),
+    series: [{ name: 'requests', className: 'day', values: f.days.map((d) => d.requests) }],
+    rules: quota === undefined ? [] : [{ value: quota, className: 'rule', label: `daily quota ${count(quota)}` }],
+    projection: { fromSlot: todayIndex, fromValue: perDay, toValue: perDay, label: `the schedule: ~${count(perDay)} a day` },
+  })}
+<p class="legend"><span class="key day"></span>requests that day ${quota === undefined ? null : html`<span class="key rule"></span>daily quota ${count(quota)} `}<span class="key projection"></span>schedule, ~${count(perDay)} a day</p>`;
 }
 
 export function stat(label: string, value: string, note: string, tone: string): SafeHtml {
