@@ -11,7 +11,7 @@ export function streamsSection(streams: readonly StreamLine[], now: string): Saf
   const hidden = streams.length - shown.length;
   return html`<section id="streams"><h2>Streams</h2>
 <div class="scroll"><table>
-<thead><tr><th>stream</th><th>state</th><th class="num">rows</th><th>last success</th><th>age / schedule</th><th class="num">quarantined</th><th>last error or notice</th></tr></thead>
+<thead><tr><th>stream</th><th>state</th><th class="num">rows</th><th>last success</th><th>age / at most</th><th class="num">quarantined</th><th>last error or notice</th></tr></thead>
 <tbody>${shown.map((s) => streamRow(s, now))}</tbody>
 </table></div>
 ${hidden > 0 ? html`<p class="muted">${hidden} more streams of the catalog are neither scheduled nor synced.</p>` : null}
