@@ -7,7 +7,7 @@ body{margin:0;background:var(--bg);color:var(--text);font:14px/1.45 system-ui,-a
 header,main{max-width:1400px;margin:0 auto;padding:12px 16px}
 header{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 16px;border-bottom:1px solid var(--line)}
 h1{font-size:18px;margin:0}h2{font-size:16px;margin:24px 0 8px}h3{font-size:14px;margin:0 0 8px;overflow-wrap:anywhere}
-.muted{color:var(--muted)}code{font-size:12px}
+.muted{color:var(--muted)}code{font-size:12px;white-space:nowrap}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,420px),1fr));gap:12px}
 .grid.small{grid-template-columns:repeat(auto-fill,minmax(min(100%,300px),1fr))}
 .panel{background:var(--panel);border:1px solid var(--line);border-radius:4px;padding:12px;min-width:0}
