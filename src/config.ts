@@ -90,6 +90,8 @@ export const fileSchema = z
     jobs: z.record(z.string(), z.object({ schedule: z.string(), enabled: z.boolean() }).partial().strict()),
     jobsDir: z.string().min(1),
     metricsPort: z.number().int().min(0).max(65535),
+    // The credential /healthz, /metrics and /status require; a daemon bound beyond loopback needs one.
+    metricsAuth: z.union([z.object({ bearerTokenFile: z.string() }).strict(), z.object({ basicAuthFile: z.string() }).strict()]),
     maxResponseBytes: z.number().int().min(1024),
     maxPagesPerList: z.number().int().min(1),
     maxDeleteShare: z.number().min(0).max(1),
@@ -165,6 +167,26 @@ export function requireService(config: Config): { baseUrl: string; apiKey: strin
   if (!config.baseUrl) throw new ConfigError('no service URL: set DS_BASE_URL, --base-url or "baseUrl" in the config file');
   if (!config.apiKey) throw new ConfigError('no API key: set DS_API_KEY (or "apiKeyFile" in the config file)');
   return { baseUrl: config.baseUrl, apiKey: config.apiKey };
+}
+
+/** What the daemon's HTTP endpoints require: a bearer token, or a user and password (basic auth). */
+export type HttpCredential = { bearer: string } | { basic: { user: string; password: string } };
+
+/** The configured `metricsAuth`, read from its file (secrets live in files, never in the config). */
+export function httpCredential(config: Config): HttpCredential | null {
+  const auth = config.metricsAuth;
+  if (!auth) return null;
+  if ('bearerTokenFile' in auth) {
+    const token = readSecretFile(auth.bearerTokenFile, 'metricsAuth.bearerTokenFile');
+    if (token.length < 16)
+      throw new ConfigError(`metricsAuth.bearerTokenFile ${auth.bearerTokenFile}: the token is shorter than 16 characters`);
+    return { bearer: token };
+  }
+  const pair = readSecretFile(auth.basicAuthFile, 'metricsAuth.basicAuthFile');
+  const colon = pair.indexOf(':');
+  if (colon < 1 || colon === pair.length - 1)
+    throw new ConfigError(`metricsAuth.basicAuthFile ${auth.basicAuthFile}: expected one line user:password`);
+  return { basic: { user: pair.slice(0, colon), password: pair.slice(colon + 1) } };
 }
 
 /** `all`, `top:N` or a list of ids/slugs → a fan-out selection. */

@@ -5,9 +5,9 @@ import { Option, type Command } from 'commander';
 import type { Logger } from 'pino';
 import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
 import { jobDefinitions } from '../scheduler/job-files.js';
-import { quotaGate } from '../budget/index.js';
+import { planQuotas, quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
-import { requireService, type Config } from '../config.js';
+import { httpCredential, requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
 import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
@@ -30,7 +30,9 @@ interface DaemonFlags {
 export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('daemon')
-    .description('Run the scheduled jobs (see `ds-mirror jobs`) and, when configured, the webhook receiver; serve /healthz and /metrics')
+    .description(
+      'Run the scheduled jobs (see `ds-mirror jobs`) and, when configured, the webhook receiver; serve /healthz, /metrics and /status',
+    )
     .option(
       '--metrics-port <n>',
       `port of /healthz and /metrics ("metricsPort"; default ${DEFAULT_METRICS_PORT}; 0 picks a free one)`,
@@ -62,6 +64,7 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   const jobs = configureJobs(jobDefinitions(ctx.config.jobsDir), ctx.config.jobs, ctx.config.timezone);
   const service = requireService(ctx.config);
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
+  const auth = httpCredential(ctx.config) ?? undefined;
   const store = await openConfiguredStore(ctx);
   await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
@@ -75,7 +78,12 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
         jobs,
         receiver,
         settings: syncSettings(ctx.config),
-        http: { port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
+        http: {
+          port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT,
+          host: flags.metricsHost,
+          auth,
+        },
+        quotas: planQuotas(ctx.config.limits),
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
         startupRun: flags.runAtStart,
@@ -123,7 +131,7 @@ function startedLine(daemon: Daemon, enabled: number): string {
   const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
   return (
     `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
-    `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
+    `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics, status ${daemon.url}/status${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
   );
 }
 

@@ -13,17 +13,20 @@ import { planQuotas, usageOf } from '../budget/index.js';
 import { DEFAULT_DETAILS, detailsBacklog } from '../sync/monitoring/development-details.js';
 import { syncSettings } from '../sync/settings.js';
 import { renderUsage } from './budget-command.js';
+import { writeStatusHtml } from './status-html.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
     .description('Show each stream: last success, rows, lag, last error, pending checkpoint')
     .option('--json', 'print JSON instead of a table')
-    .action(async (flags: { json?: boolean }, command: Command) => {
+    .option('--html <file>', "write the daemon's status page (/status) to a file instead")
+    .action(async (flags: { json?: boolean; html?: string }, command: Command) => {
       const ctx = commandContext(command, io);
       const store = await openConfiguredStore(ctx);
       try {
         const now = Date.now();
+        if (flags.html !== undefined) return await writeStatusHtml(store, ctx.config, flags.html, new Date(now));
         const totals = await readMirrorStats(store, now);
         const rows = [...(await streamRows(store, totals, now)), deliveriesRow(totals, now)];
         if (flags.json) {

@@ -3,6 +3,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import type { HttpCredential } from '../config.js';
+import { authorized, challenge, checkExposure } from './http-auth.js';
 
 export interface HealthServerOptions {
   port: number;
@@ -11,6 +13,10 @@ export interface HealthServerOptions {
   health: () => { ok: boolean; body: object };
   metrics: { contentType: string; render(): Promise<string> };
   logger: Logger;
+  /** The status page's HTML, rendered at each request (GET / and /status). */
+  statusPage?: () => Promise<string>;
+  /** Required on every path when set; a host beyond loopback without one is refused. */
+  auth?: HttpCredential;
 }
 
 export interface HealthServer {
@@ -20,6 +26,7 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(opts: HealthServerOptions): Promise<HealthServer> {
+  checkExposure(opts.host, opts.auth);
   const server = createServer(answerWith(opts));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -50,6 +57,11 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
   return (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
+    if (opts.auth && !authorized(req.headers.authorization, opts.auth)) {
+      res.setHeader('www-authenticate', challenge(opts.auth));
+      return send(res, 401, 'text/plain', 'unauthorized: send the credential configured in "metricsAuth"\n');
+    }
+    if (opts.statusPage && (path === '/' || path === '/status')) return answerPage(opts.statusPage(), res, opts.logger);
     if (path === '/healthz') {
       const { ok, body } = opts.health();
       return send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify(body)}\n`);
@@ -64,6 +76,20 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
       );
       return;
     }
-    send(res, 404, 'text/plain', 'not found: try /healthz or /metrics\n');
+    send(res, 404, 'text/plain', 'not found: try /healthz, /metrics or /status\n');
   };
+}
+
+function answerPage(page: Promise<string>, res: ServerResponse, logger: Logger): void {
+  page.then(
+    (text) => {
+      res.setHeader('x-frame-options', 'DENY');
+      res.setHeader('x-content-type-options', 'nosniff');
+      send(res, 200, 'text/html; charset=utf-8', text);
+    },
+    (err: unknown) => {
+      logger.error({ err: err instanceof Error ? err.message : String(err) }, 'status page could not be read');
+      send(res, 500, 'text/plain', 'status page unavailable: the database could not be read\n');
+    },
+  );
 }

@@ -16,6 +16,11 @@ import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer } from '../observability/health-server.js';
+import { statusPage } from '../observability/status-page/status-page.js';
+import { planQuotas } from '../budget/plan-quotas.js';
+import type { Quotas } from '../budget/quotas.js';
+import type { ScheduleEntry } from '../budget/projection.js';
+import type { HttpCredential } from '../config.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
 import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
 
@@ -27,7 +32,9 @@ export interface DaemonOptions {
   settings: SyncSettings;
   /** Every configured job; the disabled ones are listed in /healthz but never run. */
   jobs: readonly ScheduledJob[];
-  http: { port: number; host: string };
+  http: { port: number; host: string; auth?: HttpCredential };
+  /** The plan's quotas the status page draws (default: the standard plan's). */
+  quotas?: Quotas;
   /** Starts the webhook receiver in the same process. */
   receiver?: Omit<ReceiverOptions, 'store' | 'logger'>;
   progress?: Progress;
@@ -95,7 +102,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   let health = (): DaemonHealth => {
     throw new Error('the daemon is still starting');
   };
-  const servers = await startServers(opts, metrics, () => ({ ok: !life.stopping, body: health() }));
+  const page = pageOf(opts, enabled, () => health().jobs, now);
+  const servers = await startServers(opts, metrics, () => ({ ok: !life.stopping, body: health() }), page);
   parts.receiver = servers.receiver;
 
   const scheduler = startScheduler({
@@ -130,24 +138,40 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler, health: () => health(), stop };
 }
 
+/** The status page at each request: the store's figures with the scheduler's job states. */
+function pageOf(opts: DaemonOptions, schedule: ScheduleEntry[], jobs: () => DaemonHealth['jobs'], now: () => number) {
+  return async () =>
+    statusPage(opts.store, {
+      settings: opts.settings,
+      quotas: opts.quotas ?? planQuotas(),
+      schedule,
+      jobs: jobs(),
+      now: new Date(now()),
+      source: 'daemon',
+    });
+}
+
 /** The receiver (when configured) and the /healthz + /metrics server; a receiver started is closed if the other fails. */
 async function startServers(
   opts: DaemonOptions,
   metrics: DaemonMetrics,
   health: () => { ok: boolean; body: object },
+  statusPage: () => Promise<string>,
 ): Promise<{ receiver: Receiver | null; http: HealthServer }> {
   let receiver: Receiver | null = null;
   try {
     if (opts.receiver) receiver = await startReceiver({ ...opts.receiver, store: opts.store, logger: opts.logger });
-    const http = await startHealthServer({ ...opts.http, logger: opts.logger.child({ component: 'daemon' }), metrics, health }).catch(
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === 'EADDRINUSE')
-          throw new ConfigError(
-            `port ${opts.http.port} on ${opts.http.host} is in use: choose another with --metrics-port or "metricsPort"`,
-          );
-        throw err;
-      },
-    );
+    const http = await startHealthServer({
+      ...opts.http,
+      logger: opts.logger.child({ component: 'daemon' }),
+      metrics,
+      health,
+      statusPage,
+    }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE')
+        throw new ConfigError(`port ${opts.http.port} on ${opts.http.host} is in use: choose another with --metrics-port or "metricsPort"`);
+      throw err;
+    });
     return { receiver, http };
   } catch (err) {
     await receiver?.close();
