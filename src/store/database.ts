@@ -151,6 +151,10 @@ export interface AlertHistoryTable {
   source: 'webhook' | 'backfill';
   webhook_at: string | null;
   backfill_at: string | null;
+  /** When a backfill first found it by the view's own predicates; null if none has. */
+  reconstructed_at: string | null;
+  /** The view's predicates that reconstruction could not test, comma-separated ('' none); null if not reconstructed. */
+  unchecked_predicates: string | null;
 }
 
 export interface AlertDeliveriesTable {

@@ -65,6 +65,8 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     source: true,
     webhook_at: true,
     backfill_at: true,
+    reconstructed_at: true,
+    unchecked_predicates: true,
   },
   alert_deliveries: {
     delivery_id: true,
