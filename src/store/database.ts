@@ -53,6 +53,8 @@ export interface PassMarksTable {
   full_pass_at: string | null;
   high_water: string | null;
   updated_at: string;
+  /** Rows the list held at its last complete pass (views' match lists); null when unknown. */
+  list_rows: number | null;
 }
 
 /** The one service this mirror holds (0017). */

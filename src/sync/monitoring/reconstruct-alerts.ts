@@ -56,39 +56,35 @@ export function reconstructAlerts(view: Json, events: readonly Json[], since: nu
   return out;
 }
 
+const KEY = ['view_id', 'event_id', 'development_id'] as const;
+/** Rows per statement: 12 parameters each, within SQLite's 32,766 and PostgreSQL's 65,535. */
+const CHUNK = 1000;
+
 /**
  * New alerts inserted; those known before (a webhook's, an older backfill's) gain the reconstruction's
  * time and its unchecked predicates, and keep everything else. Returns how many were new.
  */
 export async function writeReconstructedAlerts(tx: StoreTx, viewId: string, alerts: readonly Row[]): Promise<number> {
-  const inserted = await tx.insertIgnore('alert_history', ['view_id', 'event_id', 'development_id'], alerts);
-  if (inserted === alerts.length) return inserted;
-  const now = alerts[0]!.reconstructed_at;
-  // Most alerts of a view share one unchecked list (the asset predicates it sets): one update per list.
-  const byUnchecked = new Map<string, Row[]>();
-  for (const a of alerts) {
-    const key = String(a.unchecked_predicates);
-    const group = byUnchecked.get(key);
-    if (group) group.push(a);
-    else byUnchecked.set(key, [a]);
-  }
-  for (const [unchecked, group] of byUnchecked) {
+  const eventIds = [...new Set(alerts.map((a) => String(a.event_id)))];
+  const existing = await tx.db
+    .selectFrom('alert_history')
+    .select(['event_id', 'development_id'])
+    .where('view_id', '=', viewId)
+    .where('event_id', 'in', eventIds)
+    .execute();
+  const known = new Set(existing.map((r) => `${r.event_id}|${r.development_id}`));
+  for (let i = 0; i < alerts.length; i += CHUNK) {
     await tx.db
-      .updateTable('alert_history')
-      .set((eb) => ({
-        reconstructed_at: eb.fn.coalesce('reconstructed_at', eb.val(now)),
-        backfill_at: eb.fn.coalesce('backfill_at', eb.val(now)),
-        unchecked_predicates: unchecked,
-      }))
-      .where('view_id', '=', viewId)
-      .where((eb) =>
-        eb(
-          eb.refTuple('event_id', 'development_id'),
-          'in',
-          group.map((a) => eb.tuple(String(a.event_id), String(a.development_id))),
-        ),
+      .insertInto('alert_history')
+      .values(alerts.slice(i, i + CHUNK) as Row[])
+      .onConflict((oc) =>
+        oc.columns([...KEY]).doUpdateSet((eb) => ({
+          reconstructed_at: eb.fn.coalesce('alert_history.reconstructed_at', eb.ref('excluded.reconstructed_at')),
+          backfill_at: eb.fn.coalesce('alert_history.backfill_at', eb.ref('excluded.backfill_at')),
+          unchecked_predicates: eb.ref('excluded.unchecked_predicates'),
+        })),
       )
       .execute();
   }
-  return inserted;
+  return alerts.filter((a) => !known.has(`${a.event_id}|${a.development_id}`)).length;
 }

@@ -92,10 +92,13 @@ async function syncMatches(ctx: StreamContext, view: Row, full: boolean, since: 
   let highWater = withinPresent(boundMillis(mark.highWater), present);
   const markIso = highWater === null ? null : new Date(highWater).toISOString();
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, markIso)));
-  const expectedRows = complete ? await knownMatches(ctx, viewId) : 0;
+  // The pass's page guard: bounded by the list's size at the last complete pass (unknown: the ceiling).
+  const expectedRows = complete ? (mark.rows ?? 0) : 0;
+  let rows = 0;
   const names = ctx.settings.monitoring.params.viewEvents;
 
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.viewEvents(viewId), query: {}, expectedRows, paging: names })) {
+    rows += page.records.length;
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');
     const started = events.map((e) => boundMillis(e.startedAt));
     // A match dated in the far future is kept, but the mark stays within the present.
@@ -115,6 +118,7 @@ async function syncMatches(ctx: StreamContext, view: Row, full: boolean, since: 
   const next: PassMark = {
     fullAt: complete ? ctx.now() : mark.fullAt,
     highWater: highWater === null ? null : new Date(highWater).toISOString(),
+    ...(complete ? { rows } : {}),
   };
   await store.transaction((tx) => saveMark(tx, markKey, next));
 }
@@ -137,14 +141,4 @@ function countPage(
   counts.excluded += page.found.excluded;
   counts.beforeSince += page.found.beforeSince;
   counts.unusable += page.read - page.usable;
-}
-
-/** Events the view is known to match (several developments of one event are one match of the list). */
-async function knownMatches(ctx: StreamContext, viewId: string): Promise<number> {
-  const row = (await ctx.store.db
-    .selectFrom('alert_history')
-    .select((eb) => eb.fn.count('event_id').distinct().as('n'))
-    .where('view_id', '=', viewId)
-    .executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
 }
