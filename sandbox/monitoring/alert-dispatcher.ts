@@ -1,16 +1,17 @@
 // Alert policies per monitoring view and the trigger of webhook deliveries: a new development that
 // matches a view whose policy is `immediately` + `webhook` is queued on the sender, once per view,
-// under one delivery id per development (the same id for every view it matches).
+// under one delivery id per development (the same id for every view it matches). A view alerts for a
+// development by its predicates, from its evaluationStartAt on.
 import type { AlertPolicy, WebhookSender } from '../webhooks/index.js';
 import { buildEnvelope } from '../webhooks/index.js';
 import type { EventWorld } from './event-world.js';
-import { eventId, eventTitle } from './event-text.js';
+import { developmentId, eventId, eventTitle } from './event-text.js';
 import type { ViewDefinition } from './monitoring-views.js';
 import { viewPredicate } from './monitoring-views.js';
-import { matchesDevelopment } from './predicate.js';
+import { matchesDevelopment, type Predicate } from './predicate.js';
 import { developmentSummaryRecord } from './records.js';
 import { Kind, seededUuid } from './seeded-random.js';
-import { rfc3339 } from './time-format.js';
+import { parseTimeBound, rfc3339 } from './time-format.js';
 
 const CADENCES = new Set(['immediately', 'daily', 'weekly']);
 
@@ -60,12 +61,29 @@ export class AlertDispatcher {
     return own === null ? undefined : (own ?? this.defaultPolicy);
   }
 
+  /** The view's predicates, and no development started before its evaluation start. */
+  private alertPredicate(v: ViewDefinition): Predicate {
+    const start = parseTimeBound(v.evaluationStartAt, 'start');
+    return { ...viewPredicate(this.w.assets, v), ...(Number.isNaN(start) ? {} : { start }) };
+  }
+
+  /** Every live (event, development) that alerts view `view` now, whether or not a delivery went out. */
+  alertsOf(view: number): { eventId: string; developmentId: string }[] {
+    const predicate = this.alertPredicate(this.views[view]!);
+    const out: { eventId: string; developmentId: string }[] = [];
+    for (let d = 0; d < this.w.dev.length; d++) {
+      if (matchesDevelopment(this.w, predicate, d))
+        out.push({ eventId: eventId(this.w, this.w.dev.cols.event[d]), developmentId: developmentId(this.w, d) });
+    }
+    return out;
+  }
+
   /** Queues the deliveries that the new developments trigger; `now` in Unix seconds. */
   dispatch(developments: readonly number[], now: number): QueuedDelivery[] {
     const targets = this.views.flatMap((v, i) => {
       const p = this.policy(i);
       const webhook = p && p.cadence === 'immediately' && p.delivery_types.includes('webhook') && p.webhook_url;
-      return webhook ? [{ view: v, policy: p, predicate: viewPredicate(this.w.assets, v) }] : [];
+      return webhook ? [{ view: v, policy: p, predicate: this.alertPredicate(v) }] : [];
     });
     const queued: QueuedDelivery[] = [];
     for (const d of developments) {

@@ -64,6 +64,8 @@ export interface MonitoringService {
   /** Sets (or, with null, removes) a view's alert policy; the view by UUID or slug. Throws on bad input. */
   setAlertPolicy(viewIdOrSlug: string, policy: AlertPolicy | null): void;
   alertPolicy(viewIdOrSlug: string): AlertPolicy | undefined;
+  /** Every live (event, development) a view alerts for now by its predicates (a test oracle). */
+  alertsOf(viewIdOrSlug: string): { eventId: string; developmentId: string }[];
   deliveries(): DeliveryLog[];
   /**
    * Resolves when no webhook attempt is in flight or ready to start. A delivery waiting for a retry
@@ -141,6 +143,7 @@ export function createMonitoringService(opts: MonitoringServiceOptions): Monitor
     assets: () => Array.from({ length: universe.size }, (_, i) => universe.ref(i, 'primary')),
     setAlertPolicy: (idOrSlug, policy) => alerts.setPolicy(viewIndex(idOrSlug), policy),
     alertPolicy: (idOrSlug) => alerts.policy(viewIndex(idOrSlug)),
+    alertsOf: (idOrSlug) => alerts.alertsOf(viewIndex(idOrSlug)),
     deliveries: () => sender.deliveries(),
     idle: () => sender.idle(),
   };

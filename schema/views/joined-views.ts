@@ -152,6 +152,26 @@ from monitoring_event_assets ea
         kind: 'text',
         description: 'Every webhook delivery id that carried it to this view, comma-separated in the order received; null if none.',
       },
+      {
+        name: 'known_by',
+        kind: 'text',
+        description:
+          "How the mirror knows the alert: 'webhook' (delivered), 'reconstructed' (a backfill found the development matches the view's " +
+          "own predicates), 'both', or 'event-match' (a backfill of an older ds-mirror: the view matched the event, the development's " +
+          'own match was never checked; leave these out of per-development counts).',
+      },
+      {
+        name: 'reconstructed_at',
+        kind: 'timestamp',
+        description: "When a backfill first reconstructed it from the view's predicates; null if none has.",
+      },
+      {
+        name: 'unchecked_predicates',
+        kind: 'text',
+        description:
+          "The view's predicates the reconstruction could not test from mirrored data, comma-separated (e.g. 'assetSectors'): the " +
+          "alert rests on the service having listed the event for them. '' when every predicate was tested; null if not reconstructed.",
+      },
     ],
     sql: (d) => {
       const matched = isoColumn(d, 'coalesce(a.matched_at, a.first_seen_at)');
@@ -174,7 +194,10 @@ from monitoring_event_assets ea
   ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
   ${isoColumn(d, 'a.first_seen_at')} as learned_at, ${isoColumn(d, 'a.webhook_at')} as webhook_at, ${isoColumn(d, 'a.backfill_at')} as backfill_at,
   (select p.delivery_id ${carried} order by p.received_at, p.delivery_id limit 1) as delivery_id,
-  (select string_agg(p.delivery_id, ',' order by p.received_at, p.delivery_id) ${carried}) as delivery_ids
+  (select string_agg(p.delivery_id, ',' order by p.received_at, p.delivery_id) ${carried}) as delivery_ids,
+  case when a.webhook_at is not null and a.reconstructed_at is not null then 'both' when a.webhook_at is not null then 'webhook'
+    when a.reconstructed_at is not null then 'reconstructed' else 'event-match' end as known_by,
+  ${isoColumn(d, 'a.reconstructed_at')} as reconstructed_at, a.unchecked_predicates
 from alert_history a
   left join monitoring_views v on v.id = a.view_id
   left join monitoring_events e on e.id = a.event_id`;

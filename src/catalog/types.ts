@@ -158,7 +158,7 @@ export interface CustomStream {
 export interface ViewPassOptions {
   /** Views to cover instead of the configured ones. */
   views?: readonly string[];
-  /** Only matches whose event started at or after this bound (RFC 3339, YYYY-MM-DD or Unix seconds). */
+  /** Only developments started at or after this bound (RFC 3339, YYYY-MM-DD or Unix seconds). */
   since?: string;
   /** Page through every match (the backfill); otherwise full passes follow fullPassEveryHours. */
   full?: boolean;
@@ -168,11 +168,16 @@ export interface ViewPassOptions {
   counts?: ViewMatchCounts;
 }
 
-/** Every record a views pass read: a view, or a match that is new, already known, before `since`, or unusable (no id). */
+/**
+ * Every record a views pass read (a view, a matching event, or one without an id) and every development
+ * of those events: an alert (new or already known), excluded by the view's predicates, or before `since`.
+ */
 export interface ViewMatchCounts {
   views: number;
+  events: number;
   newAlerts: number;
   known: number;
+  excluded: number;
   beforeSince: number;
   unusable: number;
 }

@@ -1,6 +1,7 @@
 // `ds-mirror backfill alerts [--view ...] [--since ...]`: fills alert_history from each view's matching
-// events, covering any time the webhook receiver missed. It runs the monitoring-views stream (same lease,
-// same run record) over every match, or only those since a date.
+// events, covering any time the webhook receiver missed: one alert per development the view's own
+// predicates accept. It runs the monitoring-views stream (same lease, same run record) over every match,
+// or only the developments since a date.
 import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
 import { quotaGate } from '../budget/index.js';
@@ -34,7 +35,10 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       collect,
     )
     .option('--force', 'backfill even though this mirror holds another service (it then records this one)')
-    .option('--since <date>', 'only events started at or after this date (RFC 3339, YYYY-MM-DD or Unix seconds)')
+    .option(
+      '--since <date>',
+      'only developments started at or after this date, of events started since then (RFC 3339, YYYY-MM-DD or Unix seconds)',
+    )
     .action(async (flags: BackfillFlags, command: Command) => {
       const ctx = commandContext(command, io);
       if (flags.since !== undefined && boundMillis(flags.since) === null) {
@@ -74,15 +78,22 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
     });
 }
 
-/** Every record read accounted for: the views, and each match new, known, before --since or unusable. */
+/**
+ * Every record read accounted for (the views, each matching event, each record without an id), and every
+ * development of those events: an alert (new or already known), excluded by the view's predicates, or
+ * started before --since.
+ */
 export function backfillSummary(asked: number, since: string | undefined, t: ViewMatchCounts, requests: number): string {
-  const matches = t.newAlerts + t.known + t.beforeSince + t.unusable;
-  const parts = [`${t.newAlerts} new`, `${t.known} already known`];
+  const read = t.views + t.events + t.unusable;
+  const alerts = t.newAlerts + t.known;
+  const developments = alerts + t.excluded + t.beforeSince;
+  const parts = [`${alerts} alerts (${t.newAlerts} new, ${t.known} already known)`, `${t.excluded} not matching the view's predicates`];
   if (t.beforeSince > 0) parts.push(`${t.beforeSince} started before ${since}`);
-  if (t.unusable > 0) parts.push(`${t.unusable} without an event id (not kept)`);
+  const unusable = t.unusable > 0 ? `, ${t.unusable} without an event id (not kept)` : '';
   return (
-    `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${t.views + matches} records read, ` +
-    `${t.views} view(s) and ${matches} matching events: ${parts.join(', ')}; ${requests} requests`
+    `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${read} records read, ` +
+    `${t.views} view(s) and ${t.events} matching events${unusable}; of their ${developments} developments: ${parts.join(', ')}; ` +
+    `${requests} requests`
   );
 }
 

@@ -64,6 +64,7 @@ export const engineTables: readonly TableSource[] = [
       full_pass_at: 'When the last complete (unwindowed) pass finished; null before the first.',
       high_water: "The newest startedAt seen (a view's matches; events read theirs from their table).",
       updated_at: 'When this row was last written.',
+      list_rows: "Rows a view's match list held at its last complete pass (bounds the next one's pages); null when unknown.",
     },
   },
   {

@@ -195,6 +195,10 @@ export const monitoringTables: readonly TableSource[] = [
       source: "How it first arrived: 'webhook' or 'backfill'.",
       webhook_at: 'When a webhook delivery of it was first received; null if none was.',
       backfill_at: 'When a backfill first read it; null if none has.',
+      reconstructed_at:
+        "When a backfill first found it by the view's own predicates (one alert per matching development); null if none has.",
+      unchecked_predicates:
+        "The view's predicates that reconstruction could not test from mirrored data, comma-separated; '' when it tested every one; null if not reconstructed.",
     },
   },
 ];

@@ -53,6 +53,8 @@ export interface PassMarksTable {
   full_pass_at: string | null;
   high_water: string | null;
   updated_at: string;
+  /** Rows the list held at its last complete pass (views' match lists); null when unknown. */
+  list_rows: number | null;
 }
 
 /** The one service this mirror holds (0017). */
@@ -158,6 +160,10 @@ export interface AlertHistoryTable {
   source: 'webhook' | 'backfill';
   webhook_at: string | null;
   backfill_at: string | null;
+  /** When a backfill first found it by the view's own predicates; null if none has. */
+  reconstructed_at: string | null;
+  /** The view's predicates that reconstruction could not test, comma-separated ('' none); null if not reconstructed. */
+  unchecked_predicates: string | null;
 }
 
 export interface AlertDeliveriesTable {

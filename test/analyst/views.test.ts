@@ -10,7 +10,16 @@ import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, neutral, syncAll } from './analyst-fixture.js';
 
 // When each store wrote a row: differs between two mirrors of the same data.
-const SYNC_TIMES = new Set(['first_seen_at', 'synced_at', 'valid_from', 'learned_at', 'webhook_at', 'backfill_at', 'detail_fetched_at']);
+const SYNC_TIMES = new Set([
+  'first_seen_at',
+  'synced_at',
+  'valid_from',
+  'learned_at',
+  'webhook_at',
+  'backfill_at',
+  'reconstructed_at',
+  'detail_fetched_at',
+]);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function viewRows(store: Store, view: string): Promise<string[]> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main.js';
 import { openStore } from '../../src/store/index.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { sandboxViewMatches } from './monitoring-fixtures.js';
+import { sandboxViewAlerts, sandboxViewMatches } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 
 let sb: Sandbox;
@@ -35,53 +35,66 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
+/** `event|development` of the view's alerts, sorted. */
 async function history(viewId: string): Promise<string[]> {
   const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
   try {
-    const rows = await store.db.selectFrom('alert_history').select('event_id').where('view_id', '=', viewId).execute();
-    return rows.map((r) => String(r.event_id)).sort();
+    const rows = await store.db.selectFrom('alert_history').select(['event_id', 'development_id']).where('view_id', '=', viewId).execute();
+    return rows.map((r) => `${r.event_id}|${r.development_id}`).sort();
   } finally {
     await store.close();
   }
 }
 
 describe('ds-mirror backfill alerts', () => {
-  it('fills alert_history with every match of the views in DS_MONITORING_VIEWS (a slug works too)', async () => {
-    const view = sb.monitoring.views()[0];
+  it('fills alert_history with the alerts of the views in DS_MONITORING_VIEWS (a slug works too)', async () => {
+    // A view with predicates, so that some developments of its matching events raise no alert.
+    const restricts = (v: ReturnType<Sandbox['monitoring']['views']>[number]) =>
+      v.minimumImportance !== '' ||
+      v.verified !== null ||
+      v.actionable !== null ||
+      v.governance !== null ||
+      v.intelSubcategories.length > 0;
+    const view = sb.monitoring.views().find((v) => restricts(v) && sandboxViewMatches(sb, v.id).length > 0)!;
     const res = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
     expect(res.code).toBe(0);
-    const matches = sandboxViewMatches(sb, view.id).length;
-    // Every record read accounted for: the view, and each match (all new on a first backfill).
+    const matches = sandboxViewMatches(sb, view.id);
+    const developments = matches.reduce((n, id) => n + sb.monitoring.event(id)!.developments.length, 0);
+    const alerts = sandboxViewAlerts(sb, view.id).length;
+    expect(alerts).toBeLessThan(developments);
+    // Every record read accounted for: the view, each match, and each development of the matches.
     expect(res.stdout).toContain(
-      `backfill of 1 view(s): ${matches + 1} records read, 1 view(s) and ${matches} matching events: ${matches} new, 0 already known;`,
+      `backfill of 1 view(s): ${matches.length + 1} records read, 1 view(s) and ${matches.length} matching events; ` +
+        `of their ${developments} developments: ${alerts} alerts (${alerts} new, 0 already known), ` +
+        `${developments - alerts} not matching the view's predicates;`,
     );
-    expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
+    expect(await history(view.id)).toEqual(sandboxViewAlerts(sb, view.id));
     const again = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
-    expect(again.stdout).toContain(`${matches} matching events: 0 new, ${matches} already known;`);
+    expect(again.stdout).toContain(`${alerts} alerts (0 new, ${alerts} already known)`);
   });
 
   it('names an unknown view, still fills the others, and exits 1', async () => {
-    const view = sb.monitoring.views()[1];
+    const view = sb.monitoring.views()[0]; // not the first test's (it has predicates)
     expect(await history(view.id)).toEqual([]);
     const res = await cli(['backfill', 'alerts', '--view', `no-such-view,${view.id}`]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('unknown monitoring view "no-such-view": check --view');
     expect(res.stderr).not.toContain('DS_MONITORING_VIEWS');
     expect(res.stdout).toContain('backfill of 1 of 2 view(s)');
-    expect(await history(view.id)).toEqual(sandboxViewMatches(sb, view.id).sort());
+    expect(await history(view.id)).toEqual(sandboxViewAlerts(sb, view.id));
   });
 
-  it('accounts for the matches read past --since as started before it', async () => {
+  it('accounts for the developments read past --since as started before it', async () => {
     const view = sb.monitoring.views()[0];
     const res = await cli(['backfill', 'alerts', '--view', view.id, '--since', '2100-01-01']);
     expect(res.code).toBe(0);
     const found =
-      /(\d+) records read, 1 view\(s\) and (\d+) matching events: 0 new, 0 already known, (\d+) started before 2100-01-01;/.exec(
+      /(\d+) records read, 1 view\(s\) and (\d+) matching events; of their (\d+) developments: 0 alerts \(0 new, 0 already known\), 0 not matching the view's predicates, (\d+) started before 2100-01-01;/.exec(
         res.stdout,
       );
     expect(found, res.stdout).not.toBeNull();
-    const [read, matches, before] = found!.slice(1).map(Number);
-    expect([read, before]).toEqual([matches + 1, matches]);
+    const [read, matches, developments, before] = found!.slice(1).map(Number);
+    expect([read, before]).toEqual([matches + 1, developments]);
     expect(matches).toBeGreaterThan(0);
   });
 

@@ -22,6 +22,14 @@ export function sandboxViewMatches(sb: Sandbox, viewId: string): string[] {
   }
 }
 
+/** `event|development` of every alert the sandbox's own rule gives the view now, sorted. */
+export function sandboxViewAlerts(sb: Sandbox, viewId: string): string[] {
+  return sb.monitoring
+    .alertsOf(viewId)
+    .map((a) => `${a.eventId}|${a.developmentId}`)
+    .sort();
+}
+
 export function parseJson(value: unknown): unknown {
   return typeof value === 'string' ? JSON.parse(value) : value;
 }

@@ -133,7 +133,7 @@ describe.each(dialects)('alerts per (view, development) on %s', (dialect) => {
       .where('view_id', '=', view.id)
       .where('development_id', '=', alert.development_id)
       .execute();
-    expect(shown).toMatchObject({ source: 'backfill', arrived_by: 'both', delivery_id: env.id, delivery_ids: env.id });
+    expect(shown).toMatchObject({ source: 'backfill', arrived_by: 'both', known_by: 'both', delivery_id: env.id, delivery_ids: env.id });
     expect(iso(shown.backfill_at)).toBe(iso(alert.backfill_at));
     expect(iso(shown.webhook_at)).not.toBeNull();
     expect(iso(shown.webhook_at)! >= iso(shown.backfill_at)!).toBe(true);

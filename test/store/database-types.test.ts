@@ -32,7 +32,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     last_run_id: true,
     updated_at: true,
   },
-  pass_marks: { stream: true, part: true, full_pass_at: true, high_water: true, updated_at: true },
+  pass_marks: { stream: true, part: true, full_pass_at: true, high_water: true, updated_at: true, list_rows: true },
   mirrored_service: { base_url: true, claimed_at: true },
   quarantine: { id: true, stream: true, reason: true, record: true, seen_at: true },
   leases: { name: true, owner: true, expires_at: true },
@@ -66,6 +66,8 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     source: true,
     webhook_at: true,
     backfill_at: true,
+    reconstructed_at: true,
+    unchecked_predicates: true,
   },
   alert_deliveries: {
     delivery_id: true,

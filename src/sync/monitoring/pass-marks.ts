@@ -10,6 +10,8 @@ export interface PassMark {
   fullAt: string | null;
   /** The newest `startedAt` seen (views' match lists; events use their table). */
   highWater: string | null;
+  /** Rows the list held at its last complete pass (views' match lists); kept as it was when absent. */
+  rows?: number | null;
 }
 
 /** Which mark: the stream, and what part of it (`full-pass` for the whole list, or a view id). */
@@ -24,15 +26,21 @@ const DAY_MS = 86_400_000;
 export async function readMark(store: Store, { stream, part }: MarkName): Promise<PassMark> {
   const row = await store.db
     .selectFrom('pass_marks')
-    .select(['full_pass_at', 'high_water'])
+    .select(['full_pass_at', 'high_water', 'list_rows'])
     .where('stream', '=', stream)
     .where('part', '=', part)
     .executeTakeFirst();
-  return { fullAt: row?.full_pass_at ?? null, highWater: row?.high_water ?? null };
+  const rows = row?.list_rows;
+  return { fullAt: row?.full_pass_at ?? null, highWater: row?.high_water ?? null, ...(rows == null ? {} : { rows: Number(rows) }) };
 }
 
 export async function saveMark(tx: StoreTx, { stream, part }: MarkName, mark: PassMark): Promise<void> {
-  const values = { full_pass_at: mark.fullAt, high_water: mark.highWater, updated_at: new Date().toISOString() };
+  const values = {
+    full_pass_at: mark.fullAt,
+    high_water: mark.highWater,
+    updated_at: new Date().toISOString(),
+    ...(mark.rows === undefined ? {} : { list_rows: mark.rows }),
+  };
   await tx.db
     .insertInto('pass_marks')
     .values({ stream, part, ...values })

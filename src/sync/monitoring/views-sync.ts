@@ -1,22 +1,23 @@
 // The monitoring-views stream and `backfill alerts`: each configured view (by id or slug-with-id-prefix;
-// there is no list endpoint) is mirrored, and its matching events fill alert_history keyed by
-// (view, event, development): each match is the alert of the event's newest development, the one whose
-// arrival would have raised it. An alert a webhook brought first is marked as found by the backfill too.
+// there is no list endpoint) is mirrored, and the developments of its matching events that the view's
+// own predicates accept fill alert_history, one alert per (view, development) as a webhook brings them
+// (reconstruct-alerts.ts). An alert a webhook brought first is marked as reconstructed too.
 // A view the service does not know is an error that names it; the other views still sync.
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { viewRecord } from '../../catalog/monitoring-records.js';
 import type { ViewMatchCounts, ViewPassOptions } from '../../catalog/types.js';
 import { AuthError, isClientError, NotFoundError } from '../../client/index.js';
 import { ConfigError, errorAction } from '../../errors.js';
-import type { Row, StoreTx } from '../../store/types.js';
+import type { Row } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
 import { writeRecords } from '../write-records.js';
 import { boundMillis, servicePresent, withinPresent } from '../time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
+import { reconstructAlerts, writeReconstructedAlerts, type PageAlerts } from './reconstruct-alerts.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
 
 export function emptyViewCounts(): ViewMatchCounts {
-  return { views: 0, newAlerts: 0, known: 0, beforeSince: 0, unusable: 0 };
+  return { views: 0, events: 0, newAlerts: 0, known: 0, excluded: 0, beforeSince: 0, unusable: 0 };
 }
 
 const STREAM = 'monitoring-views';
@@ -38,15 +39,7 @@ export async function syncViews(ctx: StreamContext, opts: ViewPassOptions): Prom
       return;
     }
     const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
-    if (view)
-      await syncMatches(
-        ctx,
-        String(view.id),
-        typeof view.name === 'string' ? view.name : null,
-        opts.full === true,
-        since,
-        opts.counts ?? emptyViewCounts(),
-      );
+    if (view) await syncMatches(ctx, view, opts.full === true, since, opts.counts ?? emptyViewCounts());
   }
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
 }
@@ -84,17 +77,12 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
 
 /**
  * The view's matches, newest first. A full pass reads them all; `since` stops below that bound; an
- * incremental run stops below the view's high-water mark minus the lookback.
+ * incremental run stops below the view's high-water mark minus the lookback. The list is ordered by
+ * the events' start, so a development added later to an older event waits for a full pass.
  */
-async function syncMatches(
-  ctx: StreamContext,
-  viewId: string,
-  viewName: string | null,
-  full: boolean,
-  since: number | null,
-  counts: ViewMatchCounts,
-): Promise<void> {
+async function syncMatches(ctx: StreamContext, view: Row, full: boolean, since: number | null, counts: ViewMatchCounts): Promise<void> {
   counts.views++;
+  const viewId = String(view.id);
   const { stats, store } = ctx;
   const markKey: MarkName = { stream: STREAM, part: viewId };
   const mark = await readMark(store, markKey);
@@ -104,17 +92,21 @@ async function syncMatches(
   let highWater = withinPresent(boundMillis(mark.highWater), present);
   const markIso = highWater === null ? null : new Date(highWater).toISOString();
   const from = since ?? (complete ? null : boundMillis(windowFrom(ctx.settings, STREAM, markIso)));
-  const expectedRows = complete ? await knownMatches(ctx, viewId) : 0;
+  // The pass's page guard: bounded by the list's size at the last complete pass (unknown: the ceiling).
+  const expectedRows = complete ? (mark.rows ?? 0) : 0;
+  let rows = 0;
   const names = ctx.settings.monitoring.params.viewEvents;
 
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.viewEvents(viewId), query: {}, expectedRows, paging: names })) {
+    rows += page.records.length;
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');
     const started = events.map((e) => boundMillis(e.startedAt));
     // A match dated in the far future is kept, but the mark stays within the present.
     for (const t of started) if (t !== null && (highWater === null || t > highWater)) highWater = withinPresent(t, present);
-    const alerts = alertRows(events, started, since, { id: viewId, name: viewName }, ctx.now());
-    const inserted = alerts.length ? await store.transaction((tx) => writeBackfilledAlerts(tx, viewId, alerts)) : 0;
-    countPage(ctx, counts, { read: page.records.length, usable: events.length, matched: alerts.length, inserted });
+    const found = reconstructAlerts(view, events, since, ctx.now());
+    const { alerts } = found;
+    const inserted = alerts.length ? await store.transaction((tx) => writeReconstructedAlerts(tx, viewId, alerts)) : 0;
+    countPage(ctx, counts, { read: page.records.length, usable: events.length, found, inserted });
     ctx.progress.advance(STREAM, stats);
     const oldest = Math.min(...started.map((t) => t ?? Infinity));
     if (ctx.signal.aborted && !page.last) {
@@ -126,96 +118,27 @@ async function syncMatches(
   const next: PassMark = {
     fullAt: complete ? ctx.now() : mark.fullAt,
     highWater: highWater === null ? null : new Date(highWater).toISOString(),
+    ...(complete ? { rows } : {}),
   };
   await store.transaction((tx) => saveMark(tx, markKey, next));
 }
 
-/** The key of a match whose event lists no development (a key column cannot be null). */
-const NO_DEVELOPMENT = '';
-
-/** alert_history rows of a page's usable matches at or after `since`. */
-function alertRows(
-  events: readonly Record<string, any>[],
-  started: readonly (number | null)[],
-  since: number | null,
-  view: { id: string; name: string | null },
-  now: string,
-): Row[] {
-  return events
-    .filter((_, i) => since === null || (started[i] ?? 0) >= since)
-    .map((e, i) => {
-      const latest = latestDevelopment(e);
-      // The match happened when its development started (the event's start when it has none), not now.
-      const matched = latest?.t ?? started[i];
-      return {
-        view_id: view.id,
-        event_id: e.id,
-        development_id: latest?.id ?? NO_DEVELOPMENT,
-        view_name: view.name,
-        matched_at: matched === null || matched === undefined ? null : new Date(matched).toISOString(),
-        first_seen_at: now,
-        source: 'backfill',
-        webhook_at: null,
-        backfill_at: now,
-      };
-    });
-}
-
-/** New alerts inserted; the ones webhooks brought first say the backfill found them too. Returns alerts new. */
-async function writeBackfilledAlerts(tx: StoreTx, viewId: string, alerts: readonly Row[]): Promise<number> {
-  const inserted = await tx.insertIgnore('alert_history', ['view_id', 'event_id', 'development_id'], alerts);
-  if (inserted < alerts.length) {
-    await tx.db
-      .updateTable('alert_history')
-      .set({ backfill_at: alerts[0]!.backfill_at })
-      .where('view_id', '=', viewId)
-      .where('backfill_at', 'is', null)
-      .where((eb) =>
-        eb(
-          eb.refTuple('event_id', 'development_id'),
-          'in',
-          alerts.map((a) => eb.tuple(String(a.event_id), String(a.development_id))),
-        ),
-      )
-      .execute();
-  }
-  return inserted;
-}
-
-/** A page's matches into the stream's stats and the caller's counts (every record accounted for). */
+/** A page's matches into the stream's stats and the caller's counts (every record and development accounted for). */
 function countPage(
   ctx: StreamContext,
   counts: ViewMatchCounts,
-  page: { read: number; usable: number; matched: number; inserted: number },
+  page: { read: number; usable: number; found: PageAlerts; inserted: number },
 ): void {
   const { stats } = ctx;
+  const matched = page.found.alerts.length;
   stats.fetched += page.read;
   stats.errors += page.read - page.usable;
   stats.inserted += page.inserted;
-  stats.unchanged += page.matched - page.inserted;
+  stats.unchanged += matched - page.inserted;
+  counts.events += page.usable;
   counts.newAlerts += page.inserted;
-  counts.known += page.matched - page.inserted;
-  counts.beforeSince += page.usable - page.matched;
+  counts.known += matched - page.inserted;
+  counts.excluded += page.found.excluded;
+  counts.beforeSince += page.found.beforeSince;
   counts.unusable += page.read - page.usable;
-}
-
-/** The development that would have raised the alert: the event's newest, with its start (null when unknown). */
-function latestDevelopment(event: Record<string, any>): { id: string; t: number | null } | null {
-  const developments: any[] = Array.isArray(event.developments) ? event.developments : [];
-  let best: { id: string; t: number } | null = null;
-  for (const d of developments) {
-    const t = boundMillis(d?.startedAt) ?? -Infinity;
-    if (typeof d?.id === 'string' && (best === null || t > best.t)) best = { id: d.id, t };
-  }
-  return best && { id: best.id, t: Number.isFinite(best.t) ? best.t : null };
-}
-
-/** Events the view is known to match (several developments of one event are one match of the list). */
-async function knownMatches(ctx: StreamContext, viewId: string): Promise<number> {
-  const row = (await ctx.store.db
-    .selectFrom('alert_history')
-    .select((eb) => eb.fn.count('event_id').distinct().as('n'))
-    .where('view_id', '=', viewId)
-    .executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
 }
