@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -29,14 +30,14 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The CLI's `sync v1 --full` through `proxyUrl`; resolves with its exit code and output once it exits. */
-function spawnSync(t: TestStore, proxyUrl: string, config: object) {
+/** The CLI's `sync v1 --full` (or `command`) through `proxyUrl`; resolves with its exit code and output once it exits. */
+function spawnSync(t: TestStore, proxyUrl: string, config: object, command = ['sync', 'v1', '--full', '--no-progress']) {
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ timeoutMs: NEVER_MS, ...config }));
   const db = t.schema ? ['--db', t.url, '--db-schema', t.schema] : ['--db', t.url];
   const child = spawn(
     process.execPath,
-    ['bin/ds-mirror.js', '--config', file, ...db, 'sync', 'v1', '--full', '--no-progress', '--stop-timeout', String(STOP_TIMEOUT_S)],
+    ['bin/ds-mirror.js', '--config', file, ...db, ...command, '--stop-timeout', String(STOP_TIMEOUT_S)],
     { env: { ...process.env, DS_BASE_URL: proxyUrl, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -95,6 +96,25 @@ for (const dialect of dialects) {
         proxy.honest();
         const next = await syncOnce(t.store, proxy, ['assets'], { settings: { mode: 'full' } });
         expect(next.streams.map((s) => [s.stream, s.outcome])).toEqual([['assets', 'success']]);
+      } finally {
+        await proxy.close();
+        await t.cleanup();
+      }
+    }, 180_000);
+
+    it('the daemon too: a run on a request that never answers cannot hold it past its bound (exit 1)', async () => {
+      const t = await openTestStore(dialect);
+      const proxy = await faultOnAssets({ hang: true });
+      try {
+        const only = { 'monthly-assets': { schedule: '0 0 1 1 *' } }; // run at start (never synced), then yearly
+        const off = Object.fromEntries(defaultJobs.filter((j) => j.name !== 'monthly-assets').map((j) => [j.name, { enabled: false }]));
+        const daemon = ['daemon', '--metrics-port', '0', '--no-receiver', '--run-at-start', 'all'];
+        const cli = spawnSync(t, proxy.url, { timezone: 'UTC', jobs: { ...off, ...only } }, daemon);
+        await waitFor('the request that never answers sent', () => (proxy.faults() >= 1 ? true : undefined), 120_000);
+        cli.child.kill('SIGTERM');
+        const { code, err } = await cli.exited;
+        expect(code).toBe(1);
+        expect(err).toMatch(/runs still going after 2000 ms|still running 2 s after the signal/);
       } finally {
         await proxy.close();
         await t.cleanup();
