@@ -2,19 +2,19 @@
 // receiver in one process, with /healthz and /metrics. SIGTERM or SIGINT stops it cleanly within
 // --stop-timeout; a second signal exits at once. Secrets come from the environment or files only.
 import { Option, type Command } from 'commander';
-import type { Logger } from 'pino';
 import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
-import { jobDefinitions } from '../scheduler/job-files.js';
+import { jobCatalog } from '../scheduler/job-files.js';
 import { planQuotas, quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { httpCredential, requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
+import { checkedJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
 import { claimService } from '../sync/mirrored-service.js';
 import { logProgress } from './progress-bars.js';
+import { onStopSignal } from './stop-signal.js';
 
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -61,14 +61,17 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
 /** Starts the jobs, the receiver and the HTTP endpoints, then waits for SIGTERM/SIGINT. */
 async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
   const ctx = commandContext(command, io);
-  const jobs = configureJobs(jobDefinitions(ctx.config.jobsDir), ctx.config.jobs, ctx.config.timezone);
+  // A job that cannot run (a bad file, a schedule that never fires) is refused in one line; the others run.
+  const files = jobCatalog(ctx.config.jobsDir);
+  const { jobs, refused } = checkedJobs(files.jobs, ctx.config.jobs, ctx.config.timezone);
+  refused.unshift(...files.refused);
   const service = requireService(ctx.config);
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
   const auth = httpCredential(ctx.config) ?? undefined;
   const store = await openConfiguredStore(ctx);
   await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
-  const stopRequested = stopSignal(ctx.logger);
+  const stop = onStopSignal(ctx.logger, flags.stopTimeout * 1000, EXIT.failed, 'stopping: no new runs; the pages in flight commit');
   const daemon = await closeOnError(
     () =>
       startDaemon({
@@ -87,14 +90,18 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
         startupRun: flags.runAtStart,
+        refused,
       }),
+    { close: async () => stop.release() },
     client,
     store,
   );
   // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
-  for (const problem of await scheduleProblems(store, ctx.config, jobs)) ctx.logger.warn({ problem }, `schedule over quota: ${problem}`);
+  // The database away at this moment must not end a daemon already serving: the check is only a warning.
+  const over = await scheduleProblems(store, ctx.config, jobs).catch(() => []);
+  for (const problem of over) ctx.logger.warn({ problem }, `schedule over quota: ${problem}`);
   io.stdout.write(startedLine(daemon, jobs.filter((j) => j.enabled).length));
-  ctx.logger.warn({ signal: await stopRequested }, 'signal received');
+  await stop.requested;
   // A run still writing after the bound: exit without closing the store under it (its transaction
   // rolls back; the checkpoint of the last committed page stays).
   if (!(await daemon.stop())) process.exit(EXIT.failed);
@@ -111,19 +118,6 @@ async function closeOnError<T>(step: () => Promise<T>, ...opened: { close(): Pro
     for (const resource of opened) await resource.close();
     throw err;
   }
-}
-
-/** Resolves on the first SIGINT/SIGTERM; a second one exits at once. */
-function stopSignal(logger: Logger): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    let signals = 0;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (++signals === 1) return resolve(signal);
-      logger.error({ signal }, 'second signal: exiting now; the next run resumes from the last checkpoint');
-      process.exit(EXIT.stopped);
-    };
-    process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-  });
 }
 
 function startedLine(daemon: Daemon, enabled: number): string {

@@ -1,9 +1,10 @@
 // `ds-mirror jobs`: the scheduled jobs as configured (defaults from jobs/, the user's overrides), with
-// their next run times. A job whose streams are unknown is flagged here, before the daemon refuses it.
+// their next run times. A job the daemon would refuse (a bad file, a schedule that never fires, an unknown
+// stream) is named here with its file and field, and the command exits 2.
 import type { Command } from 'commander';
-import { jobDefinitions } from '../scheduler/job-files.js';
+import { jobCatalog } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
+import { checkedJobs, nextRuns } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';
@@ -17,25 +18,15 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
     .action(async (flags: { next: number; json?: boolean }, command: Command) => {
       const ctx = commandContext(command, io);
       const { config } = ctx;
-      const jobs = configureJobs(jobDefinitions(config.jobsDir), config.jobs, config.timezone);
-      const problems: string[] = [];
-      const rows = jobs.map((job) => {
-        let problem: string | null = null;
-        if (job.enabled) {
-          try {
-            jobStreams(job);
-          } catch (err) {
-            problem = (err as Error).message;
-            problems.push(problem);
-          }
-        }
-        const next = job.enabled ? nextRuns(job, flags.next) : [];
-        return { job, next, problem };
-      });
+      // The jobs the daemon would run; each one it would refuse is one line naming its file and field.
+      const files = jobCatalog(config.jobsDir);
+      const { jobs, refused } = checkedJobs(files.jobs, config.jobs, config.timezone);
+      const problems = [...files.refused, ...refused].map((r) => r.problem);
+      const rows = jobs.map((job) => ({ job, next: job.enabled ? nextRuns(job, flags.next) : [] }));
       if (flags.json) {
         io.stdout.write(
           `${JSON.stringify(
-            rows.map(({ job, next, problem }) => ({ ...job, nextRuns: next.map((d) => d.toISOString()), problem })),
+            rows.map(({ job, next }) => ({ ...job, nextRuns: next.map((d) => d.toISOString()) })),
             null,
             2,
           )}\n`,
@@ -45,12 +36,12 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
         io.stdout.write(
           `${formatTable(
             ['job', 'enabled', 'schedule', 'mode', 'streams', `next run (${zone})`],
-            rows.map(({ job, next, problem }) => [
+            rows.map(({ job, next }) => [
               job.name,
               job.enabled ? 'yes' : 'no',
               job.schedule,
               job.mode,
-              problem ? `${job.streams.join(', ')} (unknown stream)` : job.streams.join(', '),
+              job.streams.join(', '),
               next.map((d) => localTime(d, zone)).join(', ') || null,
             ]),
           )}\n`,

@@ -1,7 +1,7 @@
 // `ds-mirror sync [streams...]`: one run over the chosen streams, with progress, a summary, and a
-// clean stop (checkpoint kept) on SIGINT/SIGTERM or when --max-requests is reached.
+// clean stop (checkpoint kept) on SIGINT/SIGTERM, within --stop-timeout whatever its streams are doing,
+// or when --max-requests is reached.
 import type { Command } from 'commander';
-import type { Logger } from 'pino';
 // Not budget/index.js: its schedule projection loads cron, which a sync never needs.
 import { planQuotas } from '../budget/plan-quotas.js';
 import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
@@ -13,7 +13,8 @@ import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient } from './context.js';
+import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient, wholeNumber } from './context.js';
+import { onStopSignal } from './stop-signal.js';
 import { claimService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
@@ -28,6 +29,7 @@ interface SyncFlags {
   pageWindow?: number;
   progress: boolean;
   force?: boolean;
+  stopTimeout: number;
 }
 
 export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void {
@@ -45,6 +47,12 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
     .option('--force', 'sync even though this mirror holds another service (it then records this one)')
+    .option(
+      '--stop-timeout <seconds>',
+      'on SIGTERM/SIGINT, how long the pages in flight may take to commit before the process exits anyway',
+      wholeNumber('--stop-timeout'),
+      30,
+    )
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const streams = resolveStreams(names);
@@ -83,7 +91,12 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
   await claimService(store, service.baseUrl, flags.force);
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
-  const stop = stopOnSignal(logger);
+  const stop = onStopSignal(
+    logger,
+    flags.stopTimeout * 1000,
+    EXIT.stopped,
+    'stopping: the pages in flight commit, then the run ends at its checkpoint',
+  );
   const estimates = await runEstimates(
     store,
     streams.map((d) => d.name),
@@ -101,17 +114,6 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
     stop.release();
     await client.close();
   }
-}
-
-/** SIGINT/SIGTERM end the run at its checkpoint: the pages in flight commit first. */
-function stopOnSignal(logger: Logger): { signal: AbortSignal; release: () => void } {
-  const stop = new AbortController();
-  const onSignal = () => {
-    logger.warn('stopping: the pages in flight commit, then the run ends at its checkpoint');
-    stop.abort();
-  };
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  return { signal: stop.signal, release: () => void process.off('SIGINT', onSignal).off('SIGTERM', onSignal) };
 }
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */

@@ -198,7 +198,7 @@ export class ResponseTooLargeError extends FailedRequest {
 
 /** The client's `maxRequests` budget is spent; no request was made. The engine stops at a checkpoint. */
 /** A call its caller abandoned (a page read ahead past the list's end): no further attempt was made. */
-export class AbandonedCallError extends DsMirrorError {
+export class AbandonedCallError extends StopError {
   constructor(endpoint: string) {
     super('DS_ABANDONED', `${endpoint} abandoned by its caller: no further attempt made`);
   }

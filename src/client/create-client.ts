@@ -189,12 +189,16 @@ function count(s: Sender, ctx: AttemptContext & Counted, n: 1 | -1): void {
   if (ctx.counter) ctx.counter.requests += n;
 }
 
-/** Waits for the family's pace: this process's, then every worker's where the gate shares one (a shared database). */
-async function pace(s: Sender, family: ApiFamily): Promise<void> {
+/**
+ * Waits for the family's pace: this process's, then every worker's where the gate shares one (a shared
+ * database). False when the caller abandoned the call during the wait: nothing was sent.
+ */
+async function pace(s: Sender, family: ApiFamily, signal: AbortSignal | undefined): Promise<boolean> {
   const { pacer } = s.lanes[family];
-  await pacer.take();
+  if (!(await pacer.take(signal))) return false;
   const shared = await s.opts.gate?.pace?.(family, pacer.intervalMs);
   if (shared && shared > 0) await sleep(shared);
+  return true;
 }
 
 /** The service's Date header against our clock: the sync keeps a window's mark within the service's present. */
@@ -215,8 +219,12 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Cou
   // Checked once, before the attempt is counted: an attempt admitted is sent, so counts stay exact.
   if (ctx.signal?.aborted) throw new AbandonedCallError(ctx.endpoint);
   await admit(s, ctx);
+  // A stopping run does not wait out a pause (a 429's, up to minutes): the attempt admitted is given back.
+  if (!(await pace(s, family, ctx.signal))) {
+    refund(s, ctx);
+    throw new AbandonedCallError(ctx.endpoint);
+  }
   if (ctx.attempt > 1) s.stats.retries++;
-  await pace(s, family);
   const started = performance.now();
   let status: number | null = null;
   try {

@@ -5,6 +5,9 @@
 // The interval is the window plus a margin for the network's jitter, divided by N: requests that leave
 // 303 ms apart cannot arrive 200 in one minute of the service's clock.
 
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+
 /** Spare time per window for the arrival jitter between this process and the service's counter. */
 export const WINDOW_MARGIN_MS = 1_000;
 const WINDOW_MS = 60_000;
@@ -17,7 +20,8 @@ export class MinutePacer {
   constructor(
     requestsPerMinute: number,
     private readonly now: () => number = () => performance.now(),
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = (ms, signal) =>
+      delay(ms, undefined, { signal }).catch(() => {}),
   ) {
     this.intervalMs = (WINDOW_MS + WINDOW_MARGIN_MS) / requestsPerMinute;
   }
@@ -27,10 +31,18 @@ export class MinutePacer {
     return Math.max(0, Math.max(this.nextAt, this.pausedUntil) - this.now());
   }
 
-  /** Resolves when the caller may send, and takes that moment: the next caller waits an interval from it. */
-  async take(): Promise<void> {
-    for (let wait = this.due(); wait > 0; wait = this.due()) await this.sleep(wait);
+  /**
+   * Resolves true when the caller may send, and takes that moment: the next caller waits an interval from
+   * it. An abort of `signal` ends the wait (a 429's pause may last minutes) with false, nothing taken.
+   */
+  async take(signal?: AbortSignal): Promise<boolean> {
+    for (let wait = this.due(); wait > 0; wait = this.due()) {
+      if (signal?.aborted) return false;
+      await (signal ? Promise.race([this.sleep(wait, signal), once(signal, 'abort')]) : this.sleep(wait));
+    }
+    if (signal?.aborted) return false;
     this.nextAt = this.now() + this.intervalMs;
+    return true;
   }
 
   /** Holds every request for `ms` (a 429's Retry-After applies to the family, not one request). */

@@ -63,8 +63,15 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
     }
     if (opts.statusPage && (path === '/' || path === '/status')) return answerPage(opts.statusPage(), res, opts.logger);
     if (path === '/healthz') {
-      const { ok, body } = opts.health();
-      return send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify(body)}\n`);
+      // Nothing a probe does may end the process: a health that cannot be read is a 500, not a crash.
+      let health: { ok: boolean; body: object };
+      try {
+        health = opts.health();
+      } catch (err) {
+        opts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'health could not be read');
+        return send(res, 500, 'text/plain', 'health unavailable\n');
+      }
+      return send(res, health.ok ? 200 : 503, 'application/json', `${JSON.stringify(health.body)}\n`);
     }
     if (path === '/metrics') {
       opts.metrics.render().then(

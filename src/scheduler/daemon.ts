@@ -3,7 +3,6 @@
 // stop (the pages in flight commit with their checkpoints), the receiver finishes its in-flight
 // deliveries, all within a bound.
 import type { Logger } from 'pino';
-import { resolveStreams } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import type { ApiClient } from '../client/index.js';
 import { ConfigError } from '../errors.js';
@@ -11,7 +10,9 @@ import { startReceiver, type Receiver, type ReceiverOptions } from '../receiver/
 import type { Store } from '../store/types.js';
 import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
-import type { ScheduledJob } from './configure-jobs.js';
+import { jobStreams, type ScheduledJob } from './configure-jobs.js';
+import type { RefusedJob } from './job-def.js';
+import { watchStore, type StoreWatch } from './store-watch.js';
 import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
@@ -44,6 +45,8 @@ export interface DaemonOptions {
   startupRun?: StartupRun;
   /** The time /healthz reports against (tests inject one). */
   now?: () => number;
+  /** Jobs refused before start (a job file that cannot be read): listed in /healthz, never run. */
+  refused?: readonly RefusedJob[];
 }
 
 export interface Daemon {
@@ -58,13 +61,20 @@ export interface Daemon {
 }
 
 export interface DaemonHealth {
-  /** `degraded`: up, but a family's quota is held (the service said it is spent), so its runs wait. */
-  status: 'ok' | 'degraded' | 'stopping';
+  /**
+   * `starting` until the jobs are scheduled; `degraded`: up, but not doing all its work (`reasons` says
+   * why); `stopping` once told to stop.
+   */
+  status: 'starting' | 'ok' | 'degraded' | 'stopping';
+  /** Why it is degraded, a line each: the database does not answer, a family's quota is held, a job is refused. */
+  reasons: string[];
   /** The families held, with their renewal and what the service said. */
   holds: HeldFamily[];
   startedAt: string;
   uptimeSeconds: number;
   jobs: (JobStatus & { enabled: boolean })[];
+  /** Jobs (or job files) never run, with the line naming the file and field to fix. */
+  refused: RefusedJob[];
   receiver: { url: string; received: number; duplicates: number; refused: Record<string, number> } | null;
   /** The soonest scheduled run, for someone wondering when the mirror will next move. */
   next: { job: string; at: string; inSeconds: number } | null;
@@ -72,62 +82,50 @@ export interface DaemonHealth {
   startup: StartupJob[];
 }
 
-/** A job's streams, or one line that names the job and the stream it does not know. */
-export function jobStreams(job: ScheduledJob): StreamDef[] {
-  try {
-    return resolveStreams(job.streams);
-  } catch (err) {
-    if (err instanceof ConfigError)
-      throw new ConfigError(`job ${job.name}: ${err.message} (disable it with jobs.${job.name}.enabled = false)`);
-    throw err;
-  }
+/** What the daemon has started so far, and whether it is stopping. */
+interface Life {
+  stopping: boolean;
+  receiver: Receiver | null;
+  /** Null while starting. */
+  scheduler: Scheduler | null;
+  startup: StartupJob[];
 }
+
+/** What /healthz reads besides the jobs: watched in the background, so a probe never waits on the database. */
+interface Watches {
+  startedAt: Date;
+  holds: HoldWatch;
+  store: StoreWatch;
+}
+
+type Runnable = { job: ScheduledJob; streams: StreamDef[] };
 
 export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const log = opts.logger.child({ component: 'daemon' });
-  const enabled = opts.jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
+  const { runnable, refused } = runnableJobs(opts);
+  for (const r of refused) log.error({ job: r.name }, `job refused (the others run): ${r.problem}`);
   const now = opts.now ?? Date.now;
-  const startedAt = new Date(now());
-  const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none');
-  const holds = watchHolds(opts.store, now);
-  await holds.refresh();
-  const life = { stopping: false };
-  const parts: { receiver: Receiver | null; scheduler?: Scheduler } = { receiver: null };
+  const watches: Watches = { startedAt: new Date(now()), holds: watchHolds(opts.store, now), store: watchStore(opts.store, now) };
+  const life: Life = { stopping: false, receiver: null, scheduler: null, startup: [] };
   const metrics = createDaemonMetrics({
     store: opts.store,
     client: opts.client,
-    receiver: () => parts.receiver?.stats() ?? null,
-    jobs: () => parts.scheduler?.status() ?? [],
+    receiver: () => life.receiver?.stats() ?? null,
+    jobs: () => life.scheduler?.status() ?? [],
   });
-  let health = (): DaemonHealth => {
-    throw new Error('the daemon is still starting');
-  };
-  const page = pageOf(opts, enabled, () => health().jobs, now);
+  const health = () => daemonHealth({ opts, life, refused, watches, at: now() });
+  // Listening first: a probe of a daemon still reading its history is answered `starting`, never refused.
+  const page = pageOf(opts, runnable, () => health().jobs, now);
   const servers = await startServers(opts, metrics, () => ({ ok: !life.stopping, body: health() }), page);
-  parts.receiver = servers.receiver;
-
-  const scheduler = startScheduler({
-    jobs: enabled,
-    logger: opts.logger,
-    run: runSyncWith(opts),
-    history: await jobHistory(
-      opts.store,
-      enabled.map((e) => e.job.name),
-    ),
-    onFinished: (e) => {
-      metrics.jobFinished(e);
-      void holds.refresh();
-    },
-    onSkipped: (job) => metrics.jobSkipped(job),
+  life.receiver = servers.receiver;
+  const scheduler = await scheduleJobs(opts, runnable, life, watches, metrics).catch(async (err: unknown) => {
+    await Promise.all([servers.http.close(), servers.receiver?.close()]);
+    throw err;
   });
-  parts.scheduler = scheduler;
-  const startupDone = runStartupJobs(startup, scheduler, log, () => life.stopping);
-  health = () =>
-    daemonHealth({ opts, scheduler, receiver: servers.receiver, startup, startedAt, at: now(), stopping: life.stopping, holds });
-
+  const startupDone = runStartupJobs(life.startup, scheduler, log, () => life.stopping);
   const { http, receiver } = servers;
   log.info(
-    { health: `${http.url}/healthz`, metrics: `${http.url}/metrics`, receiver: receiver?.url ?? null, jobs: enabled.length },
+    { health: `${http.url}/healthz`, metrics: `${http.url}/metrics`, receiver: receiver?.url ?? null, jobs: runnable.length },
     'daemon started',
   );
   let stopped: Promise<boolean> | undefined;
@@ -135,7 +133,51 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     life.stopping = true;
     return (stopped ??= stopDaemon({ log, scheduler, receiver, http, startupDone, timeoutMs: opts.stopTimeoutMs ?? 30_000 }));
   };
-  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler, health: () => health(), stop };
+  return { url: http.url, receiverUrl: receiver?.url ?? null, scheduler, health, stop };
+}
+
+/** The enabled jobs with their streams, and those refused (an unknown stream here, a bad file before). */
+function runnableJobs(opts: DaemonOptions): { runnable: Runnable[]; refused: RefusedJob[] } {
+  const runnable: Runnable[] = [];
+  const refused: RefusedJob[] = [...(opts.refused ?? [])];
+  for (const job of opts.jobs.filter((j) => j.enabled)) {
+    try {
+      runnable.push({ job, streams: jobStreams(job) });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      refused.push({ name: job.name, problem: err.message });
+    }
+  }
+  return { runnable, refused };
+}
+
+/** The start-up runs chosen, the quota holds and the jobs' history read, then the schedules started. */
+async function scheduleJobs(
+  opts: DaemonOptions,
+  runnable: Runnable[],
+  life: Life,
+  watches: Watches,
+  metrics: DaemonMetrics,
+): Promise<Scheduler> {
+  life.startup = await startupJobs(opts.store, runnable, opts.startupRun ?? 'none');
+  await Promise.all([watches.holds.refresh(), watches.store.refresh()]);
+  const history = await jobHistory(
+    opts.store,
+    runnable.map((e) => e.job.name),
+  );
+  life.scheduler = startScheduler({
+    jobs: runnable,
+    logger: opts.logger,
+    run: runSyncWith(opts),
+    history,
+    onFinished: (e) => {
+      metrics.jobFinished(e);
+      void watches.holds.refresh();
+      void watches.store.refresh();
+    },
+    onSkipped: (job) => metrics.jobSkipped(job),
+  });
+  return life.scheduler;
 }
 
 /** The status page at each request: the store's figures with the scheduler's job states. */
@@ -209,32 +251,36 @@ async function runStartupJobs(startup: StartupJob[], scheduler: Scheduler, log: 
 
 interface HealthSources {
   opts: DaemonOptions;
-  scheduler: Scheduler;
-  receiver: Receiver | null;
-  startup: readonly StartupJob[];
-  startedAt: Date;
+  life: Life;
+  refused: readonly RefusedJob[];
+  watches: Watches;
   /** Now, in milliseconds. */
   at: number;
-  stopping: boolean;
-  holds: HoldWatch;
 }
 
-function daemonHealth({ opts, scheduler, receiver, startup, startedAt, at, stopping, holds }: HealthSources): DaemonHealth {
-  const held = holds.current();
-  const statuses = scheduler.status();
+function daemonHealth({ opts, life, refused, watches, at }: HealthSources): DaemonHealth {
+  const held = watches.holds.current();
+  const statuses = life.scheduler?.status() ?? [];
   const states = new Map(statuses.map((s) => [s.name, s]));
   const soonest = statuses.filter((s) => s.nextRunAt !== null).sort((a, b) => Date.parse(a.nextRunAt!) - Date.parse(b.nextRunAt!))[0];
+  const reasons = [
+    watches.store.current(),
+    ...held.map((h) => `the ${h.family} quota is held until ${h.until}: ${h.reason}`),
+    ...refused.map((r) => `job ${r.name} refused: ${r.problem}`),
+  ].filter((r): r is string => r !== null);
   return {
-    status: stopping ? 'stopping' : held.length > 0 ? 'degraded' : 'ok',
+    status: life.stopping ? 'stopping' : !life.scheduler ? 'starting' : reasons.length > 0 ? 'degraded' : 'ok',
+    reasons,
     holds: held,
-    startedAt: startedAt.toISOString(),
-    uptimeSeconds: Math.round((at - startedAt.getTime()) / 1000),
+    startedAt: watches.startedAt.toISOString(),
+    uptimeSeconds: Math.round((at - watches.startedAt.getTime()) / 1000),
     jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleJobStatus(j, j.streams)), enabled: j.enabled })),
-    receiver: receiver ? { url: receiver.url, ...receiver.stats() } : null,
+    refused: [...refused],
+    receiver: life.receiver ? { url: life.receiver.url, ...life.receiver.stats() } : null,
     next: soonest
       ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) }
       : null,
-    startup: startup.map((s) => ({ ...s })),
+    startup: life.startup.map((s) => ({ ...s })),
   };
 }
 

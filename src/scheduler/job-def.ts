@@ -16,4 +16,13 @@ export interface JobDef {
   why?: string;
   /** IANA time zone of this job's schedule, over the configured `timezone`. */
   timeZone?: string;
+  /** The JSON file it was read from, named when the job is refused. */
+  file?: string;
+}
+
+/** A job (or a job file) the daemon will not run, with one line naming its file and field. */
+export interface RefusedJob {
+  /** The job's name, or the file's when it could not be read. */
+  name: string;
+  problem: string;
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import type { JobDef } from './job-def.js';
+import type { JobDef, RefusedJob } from './job-def.js';
 
 const jobFile = z
   .object({
@@ -30,6 +30,13 @@ export const DEFAULT_JOBS_DIR: string =
 
 /** Every `*.json` of `dir`, in name order, each checked; one clear line for the first bad one. */
 export function loadJobFiles(dir: string): JobDef[] {
+  const { jobs, refused } = readJobFiles(dir);
+  if (refused[0]) throw new ConfigError(refused[0].problem);
+  return jobs;
+}
+
+/** Every `*.json` of `dir`, in name order: the good ones, and a line for each bad one (the others still run). */
+export function readJobFiles(dir: string): { jobs: JobDef[]; refused: RefusedJob[] } {
   let files: string[];
   try {
     files = readdirSync(dir)
@@ -38,7 +45,17 @@ export function loadJobFiles(dir: string): JobDef[] {
   } catch (error) {
     throw new ConfigError(`cannot read the jobs folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return files.map((file) => parseJobFile(join(dir, file)));
+  const jobs: JobDef[] = [];
+  const refused: RefusedJob[] = [];
+  for (const file of files) {
+    try {
+      jobs.push(parseJobFile(join(dir, file)));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      refused.push({ name: file, problem: error.message });
+    }
+  }
+  return { jobs, refused };
 }
 
 function parseJobFile(path: string): JobDef {
@@ -53,14 +70,22 @@ function parseJobFile(path: string): JobDef {
     const issue = result.error.issues[0]!;
     throw new ConfigError(`${path}: ${issue.path.join('.') || '(the file)'}: ${issue.message}`);
   }
-  return result.data;
+  return { ...result.data, file: path };
 }
 
 /** The defaults, with a user's folder of jobs on top (same name: replaced; new name: added). */
 export function jobDefinitions(userDir?: string): JobDef[] {
+  const { jobs, refused } = jobCatalog(userDir);
+  if (refused[0]) throw new ConfigError(refused[0].problem);
+  return jobs;
+}
+
+/** Like jobDefinitions, with the user's files that cannot be read set apart instead of stopping the rest. */
+export function jobCatalog(userDir?: string): { jobs: JobDef[]; refused: RefusedJob[] } {
   const jobs = new Map(defaultJobs.map((j) => [j.name, j]));
-  if (userDir) for (const job of loadJobFiles(userDir)) jobs.set(job.name, job);
-  return [...jobs.values()];
+  const mine = userDir ? readJobFiles(userDir) : { jobs: [], refused: [] };
+  for (const job of mine.jobs) jobs.set(job.name, job);
+  return { jobs: [...jobs.values()], refused: mine.refused };
 }
 
 /** The default jobs: the files of the top-level `jobs/` folder, in name order (as `ds-mirror jobs` lists them). */

@@ -4,7 +4,7 @@ import type { ApiClient } from '../client/index.js';
 import type { FanoutSettings } from '../catalog/types.js';
 import type { MonitoringParams } from '../catalog/query-params.js';
 import type { Store, StreamRunStats, WriteCounts } from '../store/types.js';
-import type { ParseBudget } from './parse-budget.js';
+import type { ParseShare } from './parse-budget.js';
 
 /** Which parents a fan-out covers: every live row, the first N by the parent's order, or given ids/slugs. */
 import type { Selection } from '../config.js';
@@ -73,8 +73,8 @@ export interface StreamContext {
   signal: AbortSignal;
   now: () => string;
   stats: StreamRunStats;
-  /** The run's budget of records parsed and not yet written, shared by its lists. */
-  parsed: ParseBudget;
+  /** The stream's share of the run's budget of records parsed and not yet written, shared by its lists. */
+  parsed: ParseShare;
 }
 
 export function emptyStats(stream: string): StreamRunStats {

@@ -133,7 +133,7 @@ async function runStream(
     signal: AbortSignal.any([run.signal, lost.signal]),
     now: run.now,
     stats,
-    parsed: run.parsed,
+    parsed: run.parsed.share(),
   };
   progress.start(def.name, null);
   try {
@@ -144,6 +144,7 @@ async function runStream(
     recordFailure(ctx, error);
   } finally {
     clearInterval(renewal);
+    ctx.parsed.close(); // what a failure left taken (a page parsed, never written) goes back to the other lists
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
     // Recording the result may fail like the write before it (disk full): the stream's result is still returned.

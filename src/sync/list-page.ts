@@ -41,7 +41,12 @@ export async function fetchListPage(
   return {
     page,
     request: buildUrl('', stream.path, query),
-    body: await ctx.client.getBytes(stream.path, query, { check: jsonObjectBytes, keyless: stream.keyless, signal: abandoned }),
+    // A stopping run sends no further attempt of a page (a retry's wait ends at once): the stop is bounded.
+    body: await ctx.client.getBytes(stream.path, query, {
+      check: jsonObjectBytes,
+      keyless: stream.keyless,
+      signal: abandoned ? AbortSignal.any([abandoned, ctx.signal]) : ctx.signal,
+    }),
   };
 }
 

@@ -2,6 +2,7 @@
 // transaction, so an interrupted run resumes at the next page. The variants of a list (the asset
 // classes) are paged at the same time, each with its own place in the one checkpoint.
 import type { ListStream, Query } from '../catalog/types.js';
+import { errorAction } from '../errors.js';
 import type { Row, Store } from '../store/types.js';
 import type { StreamContext } from './context.js';
 import { futureDated, windowStart } from './date-window.js';
@@ -45,7 +46,9 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       });
     }),
   );
-  const failure = outcomes.find((o) => o.status === 'rejected');
+  // The variant that failed, not a sibling that stopped because of it.
+  const rejected = outcomes.filter((o) => o.status === 'rejected');
+  const failure = rejected.find((o) => errorAction(o.reason) !== 'stop') ?? rejected[0];
   if (failure) throw failure.reason;
   if (!checkpoints.complete()) {
     ctx.stats.outcome = 'stopped';

@@ -121,7 +121,7 @@ class VariantPass {
     const { parsed } = this.ctx;
     if (!parsed.tryTake(pageSize)) {
       await this.flush();
-      await parsed.take(pageSize);
+      await parsed.take(pageSize, this.ctx.signal);
     }
     const page = await openListPage(this.stream, written, fetched).catch((error: unknown) => {
       parsed.give(pageSize);

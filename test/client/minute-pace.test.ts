@@ -91,6 +91,24 @@ describe('the minute pace on a simulated clock', () => {
     pacer.pause(30_000);
     expect(pacer.due()).toBe(30_000);
   });
+
+  it('lets a caller that gives up leave a pause at once, taking nothing', async () => {
+    let now = 0;
+    const pacer = new MinutePacer(
+      600,
+      () => now,
+      () => new Promise(() => {}),
+    ); // a timer that never fires
+    pacer.pause(300_000); // a 429's five minutes
+    const stop = new AbortController();
+    const waiting = pacer.take(stop.signal);
+    stop.abort();
+    expect(await waiting).toBe(false);
+    expect(await pacer.take(AbortSignal.abort())).toBe(false);
+    now = 300_000;
+    expect(await pacer.take(stop.signal)).toBe(false); // free now, but its caller is gone
+    expect(await pacer.take()).toBe(true);
+  });
 });
 
 describe('a gateway that counts per minute', () => {

@@ -210,6 +210,34 @@ describe('an abandoned call', () => {
     }
   });
 
+  it(
+    "leaves a 429's pause of the whole family at once when abandoned, the attempt waiting there given back",
+    { timeout: 60_000 },
+    async () => {
+      const c = createClient({ baseUrl: server.baseUrl, apiKey: 'k-abandon-test', retries: 3, backoff: { initialMs: 1, maxMs: 1 } });
+      server.handle((_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '240' })); // four minutes, within a 429's wait
+      const first = new AbortController();
+      const paused = c.get('/v1/assets', undefined, { signal: first.signal }).catch((err: unknown) => err); // its 429 pauses the v1 family
+      await new Promise<void>((resolve) => {
+        const poll = () => (server.seen.length > 0 ? resolve() : setTimeout(poll, 5));
+        poll();
+      });
+      const abandoned = new AbortController();
+      const waiting = c.get('/v1/chains', undefined, { signal: abandoned.signal }).catch((err: unknown) => err);
+      await new Promise((r) => setTimeout(r, 50)); // it is now waiting in the pause
+      abandoned.abort();
+      try {
+        expect(await waiting).toBeInstanceOf(AbandonedCallError);
+        expect(server.seen.map((r) => r.url)).not.toContainEqual(expect.stringContaining('/v1/chains'));
+        expect(c.stats.requests).toBe(1); // the 429 only: the attempt admitted into the pause was given back
+      } finally {
+        first.abort();
+        await paused;
+        await c.close();
+      }
+    },
+  );
+
   it('sends nothing when abandoned before it starts', async () => {
     server.handle((_req, res) => json(res, 200, OK));
     const c = patient();

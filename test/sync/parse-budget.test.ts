@@ -37,6 +37,32 @@ describe('ParseBudget', () => {
     budget.give(10_000);
     expect(budget.tryTake(100)).toBe(true);
   });
+
+  it("gives back what a stream's share still holds when the stream ends, never more than it took", async () => {
+    const budget = new ParseBudget(200);
+    const failed = budget.share();
+    expect(failed.tryTake(100)).toBe(true); // a page parsed, then refused: never written, never given back
+    const other = budget.share();
+    let got = false;
+    const waiting = other.take(200).then(() => (got = true));
+    failed.close();
+    await waiting;
+    expect(got).toBe(true);
+    failed.give(100); // a late give of the closed share frees nothing twice
+    expect(budget.tryTake(1)).toBe(false);
+  });
+
+  it('ends a wait when the stream stops, and serves the waiter behind it', async () => {
+    const budget = new ParseBudget(100);
+    expect(budget.tryTake(60)).toBe(true);
+    const stop = new AbortController();
+    const stopped = budget.take(100, stop.signal);
+    const behind = budget.take(40);
+    stop.abort();
+    await expect(stopped).rejects.toMatchObject({ code: 'DS_STOPPING' });
+    await behind; // 60 + 40 fit once the 100 before it gave up
+    await expect(budget.take(1, AbortSignal.abort())).rejects.toMatchObject({ code: 'DS_STOPPING' });
+  });
 });
 
 for (const dialect of dialects) {

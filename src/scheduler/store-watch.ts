@@ -1,0 +1,51 @@
+// Whether the store answers, for /healthz: a daemon whose database is down is up but does no work
+// ("degraded"), and says so until a query succeeds again. Like the quota holds, it is read in the
+// background (a probe never waits on the database): at start, after every run, and when a probe finds
+// the answer older than a few seconds.
+import { sql } from 'kysely';
+import { describeStoreError } from '../store/storage-errors.js';
+import type { Store } from '../store/types.js';
+
+const FRESH_MS = 2_000;
+/** A query that has not answered by then counts as unreachable (a server that accepts and says nothing). */
+const PING_TIMEOUT_MS = 5_000;
+
+export interface StoreWatch {
+  /** Why the store is unreachable as last checked, or null when it answered; a stale answer starts a check. */
+  current(): string | null;
+  refresh(): Promise<void>;
+}
+
+export function watchStore(store: Store, now: () => number): StoreWatch {
+  let problem: string | null = null;
+  let checkedAt = -Infinity;
+  let checking: Promise<void> | null = null;
+  const refresh = () =>
+    (checking ??= ping(store)
+      .then(
+        () => (problem = null),
+        (err: unknown) => (problem = `the database does not answer: ${describeStoreError(err, store.location)}`),
+      )
+      .then(() => void (checkedAt = now()))
+      .finally(() => (checking = null)));
+  return {
+    current() {
+      if (now() - checkedAt > FRESH_MS) void refresh();
+      return problem;
+    },
+    refresh,
+  };
+}
+
+async function ping(store: Store): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    await Promise.race([sql`select 1`.execute(store.db), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,119 @@
+// One stream failing, in every way the client and the page guard can fail it, ends alone: the other
+// streams of a run of every /v1 stream complete, the failed one gives back its lease and its share of the
+// run's parse budget, and the run ends. The fault is told by a proxy in front of the sandbox, on page 2 of
+// the token assets (a page parsed, then refused, held budget that the other lists waited for, for ever).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { resolveStreams } from '../../src/catalog/index.js';
+import { runSync } from '../../src/sync/engine.js';
+import { fastClient, settings, silent } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore } from '../helpers/stores.js';
+import { startFaultyProxy, type Fault } from './faulty-proxy.js';
+
+/** The most pages any honest list of this sandbox has (scale 1), with room: a list that never ends passes it. */
+const MAX_PAGES = 40;
+
+type Record = { id: string } & { [field: string]: unknown };
+
+interface Case {
+  name: string;
+  /** The fault on the token assets' pages after the first, given the first page's records. */
+  fault: (page: number, first: readonly Record[]) => Fault;
+  error: RegExp;
+  client?: { timeoutMs: number; retries: number };
+}
+
+const CASES: Case[] = [
+  {
+    name: 'a record of page 1 again (offset drift, a paging loop)',
+    fault: (_page, first) => ({ rewrite: (body) => ({ ...body, data: [first[0], ...body.data.slice(1)] }) }),
+    error: /DS_PAGING_LOOP|served the records of page 1 again/,
+  },
+  {
+    name: 'a list that never ends (the page limit)',
+    fault: (page, first) => ({ rewrite: (body) => ({ ...body, data: first.map((r) => ({ ...r, id: `${r.id}-${page}` })) }) }),
+    error: new RegExp(`more than ${MAX_PAGES} full pages`),
+  },
+  { name: 'a proxy page instead of JSON', fault: () => ({ status: 200, body: '<html>bad gateway</html>' }), error: /JSON|json/ },
+  { name: 'a 400', fault: () => ({ status: 400, body: '{"error":"bad request"}' }), error: /400/ },
+  { name: 'a 503 past every retry', fault: () => ({ status: 503, body: '{"error":"unavailable"}' }), error: /503/ },
+  {
+    name: 'no answer past every retry (time-outs)',
+    fault: () => ({ hang: true }),
+    error: /timed out|DS_TIMEOUT|time-out|timeout/i,
+    client: { timeoutMs: 3_000, retries: 2 },
+  },
+];
+
+const v1 = resolveStreams(['v1']);
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 33 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/**
+ * The proxy: the case's fault on /v1/assets?asset_class=token past page 1; every other request honest, but
+ * answered only once the fault was told (or a moment has passed), so the others still have pages to parse.
+ */
+async function proxyFor(c: Case) {
+  let first: Record[] = [];
+  let told: () => void = () => {};
+  const fault = Promise.race([new Promise<void>((resolve) => (told = resolve)), sleep(5_000)]);
+  return startFaultyProxy(sandbox, (url) => {
+    if (url.pathname !== '/v1/assets' || url.searchParams.get('asset_class') !== 'token') return { wait: fault };
+    const page = Number(url.searchParams.get('page') ?? 1);
+    if (page === 1)
+      return {
+        rewrite: (body) => {
+          first = body.data as Record[];
+          return body;
+        },
+      };
+    setTimeout(told, 200);
+    return c.fault(page, first);
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`one failing stream in a run of every /v1 stream (${dialect})`, () => {
+    it.each(CASES)('$name: the stream fails alone, the others complete', async (c) => {
+      const t = await openTestStore(dialect);
+      const proxy = await proxyFor(c);
+      const client = fastClient(proxy, c.client ?? {});
+      try {
+        const result = await runSync({
+          client,
+          store: t.store,
+          logger: silent,
+          // A budget of two pages: a page a failed list would keep would stall every other list.
+          settings: settings({ mode: 'full', maxPagesPerList: MAX_PAGES, parsedRecordsAtOnce: 200 }),
+          streams: v1,
+        });
+        expect(proxy.faults()).toBeGreaterThan(0);
+        const assets = result.streams.find((s) => s.stream === 'assets')!;
+        expect(assets.outcome).toBe('failed');
+        expect(assets.error).toMatch(c.error);
+        const others = result.streams.filter((s) => s.stream !== 'assets');
+        expect(others.map((s) => [s.stream, s.outcome]).filter(([, o]) => o !== 'success')).toEqual([]);
+        expect(others.length).toBe(v1.length - 1);
+        for (const s of others) expect(s.error, s.stream).toBeNull();
+        // The lists a hang left at 0 records fetched: they read everything the sandbox has.
+        for (const name of ['projects', 'glossary', 'charts'])
+          expect(others.find((s) => s.stream === name)!.fetched, name).toBeGreaterThan(0);
+        expect(result.outcome).toBe('failed');
+        // Its lease is given back: the next run takes the stream at once.
+        expect(await t.store.leaseHolder('sync:assets')).toBeFalsy();
+      } finally {
+        await client.close();
+        await proxy.close();
+        await t.cleanup();
+      }
+    }, 120_000);
+  });
+}

@@ -1,0 +1,124 @@
+// SIGTERM ends `ds-mirror sync v1 --full` (the CLI, a child process) within its stop bound whatever the
+// failing stream is doing: waiting out retries of a 503 (the run itself stops, records it and exits 3), or
+// a request that never answers (the bound exits the process with 3, and the next run takes the stream
+// back at once). The lie is told by a proxy in front of the sandbox, on both stores.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { defaultJobs } from '../../src/scheduler/job-files.js';
+import { syncOnce } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { waitFor } from '../scheduler/scrape.js';
+import { startFaultyProxy, type Fault } from './faulty-proxy.js';
+
+const STOP_TIMEOUT_S = 2;
+/** Longer than any test here: a request that lasts it has not ended by itself. */
+const NEVER_MS = 600_000;
+
+let sandbox: Sandbox;
+let dir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 8 });
+  dir = mkdtempSync(join(tmpdir(), 'ds-mirror-stop-'));
+});
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The CLI's `sync v1 --full` (or `command`) through `proxyUrl`; resolves with its exit code and output once it exits. */
+function spawnSync(t: TestStore, proxyUrl: string, config: object, command = ['sync', 'v1', '--full', '--no-progress']) {
+  const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify({ timeoutMs: NEVER_MS, ...config }));
+  const db = t.schema ? ['--db', t.url, '--db-schema', t.schema] : ['--db', t.url];
+  const child = spawn(
+    process.execPath,
+    ['bin/ds-mirror.js', '--config', file, ...db, ...command, '--stop-timeout', String(STOP_TIMEOUT_S)],
+    { env: { ...process.env, DS_BASE_URL: proxyUrl, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (err += String(d)));
+  const exited = new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, out, err })),
+  );
+  return { child, exited };
+}
+
+/** Token assets past page 1 get `fault` until `honest` is set; the rest is honest. */
+async function faultOnAssets(fault: Fault) {
+  const lying = { on: true };
+  const proxy = await startFaultyProxy(sandbox, (url) =>
+    lying.on && url.pathname === '/v1/assets' && url.searchParams.get('asset_class') === 'token' && url.searchParams.get('page') !== '1'
+      ? fault
+      : null,
+  );
+  return { ...proxy, honest: () => void (lying.on = false) };
+}
+
+for (const dialect of dialects) {
+  describe(`SIGTERM ends sync v1 --full with a stream stuck (${dialect})`, () => {
+    it('while it waits out the retries of a 503: the run stops itself, records it and exits 3', async () => {
+      const t = await openTestStore(dialect);
+      const proxy = await faultOnAssets({ status: 503, body: '{"error":"unavailable"}' });
+      try {
+        const cli = spawnSync(t, proxy.url, { retries: 1000 });
+        await waitFor('the 503 retried', () => (proxy.faults() >= 3 ? true : undefined), 120_000);
+        cli.child.kill('SIGTERM');
+        const { code, out, err } = await cli.exited;
+        expect(code).toBe(3);
+        expect(out).toMatch(/run \d+: stopped/);
+        expect(err).not.toMatch(/still running/);
+        const assets = await t.store.db.selectFrom('sync_run_streams').selectAll().where('stream', '=', 'assets').executeTakeFirst();
+        expect(assets?.outcome).toBe('stopped');
+        expect(await t.store.leaseHolder('sync:assets')).toBeFalsy();
+      } finally {
+        await proxy.close();
+        await t.cleanup();
+      }
+    }, 180_000);
+
+    it('while a request never answers: the bound exits 3, and the next run takes the stream at once', async () => {
+      const t = await openTestStore(dialect);
+      const proxy = await faultOnAssets({ hang: true });
+      try {
+        const cli = spawnSync(t, proxy.url, {});
+        await waitFor('the request that never answers sent', () => (proxy.faults() >= 1 ? true : undefined), 120_000);
+        cli.child.kill('SIGTERM');
+        const { code, err } = await cli.exited; // long before the request's own time-out (NEVER_MS)
+        expect(code).toBe(3);
+        expect(err).toMatch(/still running 2 s after the signal: exiting/);
+        proxy.honest();
+        const next = await syncOnce(t.store, proxy, ['assets'], { settings: { mode: 'full' } });
+        expect(next.streams.map((s) => [s.stream, s.outcome])).toEqual([['assets', 'success']]);
+      } finally {
+        await proxy.close();
+        await t.cleanup();
+      }
+    }, 180_000);
+
+    it('the daemon too: a run on a request that never answers cannot hold it past its bound (exit 1)', async () => {
+      const t = await openTestStore(dialect);
+      const proxy = await faultOnAssets({ hang: true });
+      try {
+        const only = { 'monthly-assets': { schedule: '0 0 1 1 *' } }; // run at start (never synced), then yearly
+        const off = Object.fromEntries(defaultJobs.filter((j) => j.name !== 'monthly-assets').map((j) => [j.name, { enabled: false }]));
+        const daemon = ['daemon', '--metrics-port', '0', '--no-receiver', '--run-at-start', 'all'];
+        const cli = spawnSync(t, proxy.url, { timezone: 'UTC', jobs: { ...off, ...only } }, daemon);
+        await waitFor('the request that never answers sent', () => (proxy.faults() >= 1 ? true : undefined), 120_000);
+        cli.child.kill('SIGTERM');
+        const { code, err } = await cli.exited;
+        expect(code).toBe(1);
+        expect(err).toMatch(/runs still going after 2000 ms|still running 2 s after the signal/);
+      } finally {
+        await proxy.close();
+        await t.cleanup();
+      }
+    }, 180_000);
+  });
+}
