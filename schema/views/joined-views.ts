@@ -174,7 +174,7 @@ from monitoring_event_assets ea
   ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
   ${isoColumn(d, 'a.first_seen_at')} as learned_at, ${isoColumn(d, 'a.webhook_at')} as webhook_at, ${isoColumn(d, 'a.backfill_at')} as backfill_at,
   (select p.delivery_id ${carried} order by p.received_at, p.delivery_id limit 1) as delivery_id,
-  (select string_agg(p.delivery_id, ',' order by p.received_at, p.delivery_id) ${carried}) as delivery_ids
+  ${d.orderedList('p.delivery_id', carried, 'p.received_at, p.delivery_id')} as delivery_ids
 from alert_history a
   left join monitoring_views v on v.id = a.view_id
   left join monitoring_events e on e.id = a.event_id`;

@@ -47,6 +47,11 @@ export interface AnalystSql {
   time(expr: string): string;
   /** A stored `YYYY-MM-DD` text column as the store's date. */
   dateColumn(expr: string): string;
+  /**
+   * The values of `value` over the rows of `from` (a FROM clause with its WHERE), in `orderBy` order, joined
+   * by commas: a scalar subquery (SQLite before 3.44 has no ordered aggregate).
+   */
+  orderedList(value: string, from: string, orderBy: string): string;
   /** The UTC calendar day of a time (already in the store's form), and the Monday starting its ISO week. */
   dayOf(expr: string): string;
   weekOf(expr: string): string;

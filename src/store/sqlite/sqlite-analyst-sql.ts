@@ -24,6 +24,9 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   dateFromText: (v, isText) => `date(case when ${isText} then ${v} end)`,
   time: (e) => `strftime(${ISO_FORMAT}, ${e})`,
   dateColumn: (e) => e,
+  // group_concat takes the rows as the ordered subquery gives them (SQLite does not flatten an ordered
+  // subquery into an aggregate); `group_concat(x order by ...)` needs 3.44.
+  orderedList: (value, from, orderBy) => `(select group_concat(x, ',') from (select ${value} as x ${from} order by ${orderBy}))`,
   dayOf: (e) => `date(${e})`,
   weekOf: (e) => `date(${e}, '-6 days', 'weekday 1')`,
   doubleType: 'real',
