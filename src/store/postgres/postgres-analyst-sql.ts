@@ -22,6 +22,8 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   time: (e) => e,
   dateColumn: (e) => `cast(${e} as date)`,
   orderedList: (value, from, orderBy) => `(select string_agg(${value}, ',' order by ${orderBy}) ${from})`,
+  // PostgreSQL types a view's columns from their expressions, which the lifts already type.
+  typedView: (select) => select,
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,
   weekOf: (e) => `date_trunc('week', ${e} at time zone 'UTC')::date`,
   doubleType: 'double precision',

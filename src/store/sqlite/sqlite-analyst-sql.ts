@@ -3,11 +3,37 @@
 // order is time order.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import { groupColumns, type AnalystSql } from '../analyst-sql.js';
+import { groupColumns, type AnalystSql, type ValueKind } from '../analyst-sql.js';
 import { sqliteTables } from './sqlite-tables.js';
 
 const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
 const jsonPath = (path: string) => `'$.${path}'`;
+
+/**
+ * The declared type of each kind, and the column of view_column_types (migration 0041) that has it. Times
+ * and dates are TEXT: SQLite 3.44 and later report a view column that mixes a DATETIME or DATE (numeric
+ * affinity) branch with text values as BLOB, and TIMESTAMP reads as a time of day in Metabase.
+ */
+const DECLARED: Readonly<Record<ValueKind, readonly [column: string, cast: string]>> = {
+  text: ['text_value', 'text'],
+  json: ['text_value', 'text'],
+  timestamp: ['text_value', 'text'],
+  date: ['text_value', 'text'],
+  integer: ['integer_value', 'integer'],
+  double: ['real_value', 'real'],
+  boolean: ['boolean_value', 'integer'],
+};
+
+/**
+ * SQLite gives a view column a declared type only when it reads a table's column (in a compound SELECT,
+ * the first branch's): an empty first branch reads view_column_types, and the rows come after it, each
+ * cast to its kind's storage class so that SQLite 3.44 and later keep the first branch's type.
+ */
+function typedView(select: string, columns: readonly { name: string; kind: ValueKind }[]): string {
+  const typed = columns.map((c) => `t.${DECLARED[c.kind][0]} as "${c.name}"`).join(', ');
+  const cast = columns.map((c) => `cast(q."${c.name}" as ${DECLARED[c.kind][1]})`).join(', ');
+  return `select ${typed} from view_column_types t where 0\nunion all\nselect ${cast} from (\n${select}\n) q`;
+}
 
 export const SQLITE_ANALYST_SQL: AnalystSql = {
   jsonType: (doc, path) => `json_type(${doc}, ${jsonPath(path)})`,
@@ -27,6 +53,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   // group_concat takes the rows as the ordered subquery gives them (SQLite does not flatten an ordered
   // subquery into an aggregate); `group_concat(x order by ...)` needs 3.44.
   orderedList: (value, from, orderBy) => `(select group_concat(x, ',') from (select ${value} as x ${from} order by ${orderBy}))`,
+  typedView,
   dayOf: (e) => `date(${e})`,
   weekOf: (e) => `date(${e}, '-6 days', 'weekday 1')`,
   doubleType: 'real',
