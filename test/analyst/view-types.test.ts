@@ -8,7 +8,7 @@ import type { Dialect, Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 /** The declared type each kind reads as (SQLite has no time or date type: ISO text, docs/analyst.md says why). */
-export const DECLARED: Readonly<Record<Dialect, Readonly<Record<ValueKind, readonly string[]>>>> = {
+const DECLARED: Readonly<Record<Dialect, Readonly<Record<ValueKind, readonly string[]>>>> = {
   sqlite: {
     text: ['TEXT'],
     json: ['TEXT'],
