@@ -70,6 +70,10 @@ function tableHistoryView(table: string, columns: Readonly<Record<string, ValueK
   const names = Object.keys(columns);
   // Times in the store's one form (live rows and kept versions alike).
   const select = (d: ViewDialect) => names.map((c) => (columns[c] === 'timestamp' ? `${d.time(`r.${c}`)} as ${c}` : `r.${c}`)).join(', ');
+  const branches = (d: ViewDialect) => [
+    `select ${select(d)},\n  ${currentVersion(d, 'r')}\nfrom ${table} r\nwhere r.deleted_at is null`,
+    `select ${select(d)},\n  ${previousVersion(d, 'r')}\nfrom (${previousVersions(d, table, names)}) r`,
+  ];
   return {
     name: `v_${table}_history`,
     versionsOf: table,
@@ -80,10 +84,8 @@ function tableHistoryView(table: string, columns: Readonly<Record<string, ValueK
       ...names.map((name) => ({ name, kind: columns[name]!, description: `${table}.${name} in this version.` })),
       ...VERSION_COLUMNS,
     ],
-    sql: (d) =>
-      `select ${select(d)},\n  ${currentVersion(d, 'r')}\nfrom ${table} r\nwhere r.deleted_at is null\n` +
-      `union all\n` +
-      `select ${select(d)},\n  ${previousVersion(d, 'r')}\nfrom (${previousVersions(d, table, names)}) r`,
+    branches,
+    sql: (d) => branches(d).join('\nunion all\n'),
   };
 }
 

@@ -63,10 +63,10 @@ export interface AnalystSql {
    */
   orderedList(value: string, from: string, orderBy: string): string;
   /**
-   * A view's SELECT with each column of the declared type a tool reads (PRAGMA table_info,
-   * information_schema.columns) for its kind: the columns are given by name, in the view's order.
+   * A view's query, the UNION ALL of `selects`, with each column of the declared type a tool reads
+   * (PRAGMA table_info, information_schema.columns) for its kind: the columns by name, in the view's order.
    */
-  typedView(select: string, columns: readonly { name: string; kind: ValueKind }[]): string;
+  typedView(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string;
   /** The UTC calendar day of a time (already in the store's form), and the Monday starting its ISO week. */
   dayOf(expr: string): string;
   weekOf(expr: string): string;

@@ -23,7 +23,7 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   dateColumn: (e) => `cast(${e} as date)`,
   orderedList: (value, from, orderBy) => `(select string_agg(${value}, ',' order by ${orderBy}) ${from})`,
   // PostgreSQL types a view's columns from their expressions, which the lifts already type.
-  typedView: (select) => select,
+  typedView: (selects) => selects.join('\nunion all\n'),
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,
   weekOf: (e) => `date_trunc('week', ${e} at time zone 'UTC')::date`,
   doubleType: 'double precision',
