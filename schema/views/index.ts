@@ -15,7 +15,7 @@ export type { ValueKind, ViewDialect } from './lift.js';
 export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitoringViews, ...joinedViews, ...tableHistoryViews];
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {
-  return `create view ${view.name} as\n${view.sql(d)}`;
+  return `create view ${view.name} as\n${d.typedView(view.branches?.(d) ?? [view.sql(d)], view.columns)}`;
 }
 
 /** Drops every analyst view, newest first (a view may read an older one). */

@@ -194,7 +194,7 @@ from monitoring_event_assets ea
   ${matched} as matched_at, ${dayOf(d, matched)} as matched_on,
   ${isoColumn(d, 'a.first_seen_at')} as learned_at, ${isoColumn(d, 'a.webhook_at')} as webhook_at, ${isoColumn(d, 'a.backfill_at')} as backfill_at,
   (select p.delivery_id ${carried} order by p.received_at, p.delivery_id limit 1) as delivery_id,
-  (select string_agg(p.delivery_id, ',' order by p.received_at, p.delivery_id) ${carried}) as delivery_ids,
+  ${d.orderedList('p.delivery_id', carried, 'p.received_at, p.delivery_id')} as delivery_ids,
   case when a.webhook_at is not null and a.reconstructed_at is not null then 'both' when a.webhook_at is not null then 'webhook'
     when a.reconstructed_at is not null then 'reconstructed' else 'event-match' end as known_by,
   ${isoColumn(d, 'a.reconstructed_at')} as reconstructed_at, a.unchecked_predicates

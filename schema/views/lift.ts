@@ -1,19 +1,11 @@
 // How a view lifts one field of `raw` into a typed column. Every lift checks the JSON type first, so a
 // malformed value reads as null on both stores (a bare cast would give 0 on SQLite and an error on
 // PostgreSQL). The SQL of each step comes from the store's analyst-SQL dialect (src/store/analyst-sql.ts).
-import type { AnalystSql } from '../../src/store/analyst-sql.js';
+import type { AnalystSql, ValueKind } from '../../src/store/analyst-sql.js';
+
+export type { ValueKind };
 
 export type ViewDialect = AnalystSql;
-
-/** What a view column holds, the same on both stores (PostgreSQL type / SQLite storage in comments). */
-export type ValueKind =
-  | 'text'
-  | 'integer' // bigint / integer
-  | 'double' // double precision / real
-  | 'boolean' // boolean / 0-1 integer
-  | 'json' // jsonb / JSON text
-  | 'timestamp' // timestamptz / ISO 8601 UTC text
-  | 'date'; // date / YYYY-MM-DD text
 
 /** SQL for one dialect, given the alias of the row being read. */
 export type Lift = (d: ViewDialect, alias: string) => string;

@@ -3,7 +3,7 @@
 // raw record: v_changes). Previous versions read their columns from row_history.typed_row, kept since
 // migration 0039 (null before it: raw alone holds them). Tables with a lifted view have `<view>_history`.
 // test/analyst/typed-history.test.ts checks these columns against the tables of a migrated store.
-import type { ValueKind } from './lift.js';
+import type { ValueKind, ViewDialect } from './lift.js';
 import { currentVersion, previousVersion, previousVersions, VERSION_COLUMNS, type ViewSpec } from './view.js';
 
 /** Each table's own columns (not raw and the bookkeeping), in the table's order, with their kinds. */
@@ -13,11 +13,11 @@ const TABLES: Readonly<Record<string, Readonly<Record<string, ValueKind>>>> = {
     asset_id: 'integer',
     volume_24h: 'double',
     ath: 'double',
-    ath_date: 'integer',
+    ath_date: 'timestamp',
     ath_change_percentage: 'double',
     total_open_interest: 'double',
     total_liquidations: 'double',
-    updated_at: 'integer',
+    updated_at: 'timestamp',
     asset_code: 'text',
     asset_slug: 'text',
   },
@@ -28,28 +28,28 @@ const TABLES: Readonly<Record<string, Readonly<Record<string, ValueKind>>>> = {
     low: 'double',
     close: 'double',
     volume: 'double',
-    updated_at: 'integer',
+    updated_at: 'timestamp',
     asset_code: 'text',
     asset_slug: 'text',
   },
   asset_price: { asset_id: 'integer' },
   asset_supply: { asset_id: 'integer' },
   asset_transparency: { asset_id: 'integer', rating_id: 'integer' },
-  chains: { id: 'integer', slug: 'text', title: 'text', updated_at: 'integer' },
+  chains: { id: 'integer', slug: 'text', title: 'text', updated_at: 'timestamp' },
   charts: { id: 'integer', title: 'text', dashboards: 'json' },
-  glossary: { id: 'integer', slug: 'text', title: 'text', updated_at: 'integer' },
-  groups: { slug: 'text', id: 'integer', title: 'text', updated_at: 'integer' },
-  industries: { slug: 'text', id: 'integer', title: 'text', updated_at: 'integer' },
+  glossary: { id: 'integer', slug: 'text', title: 'text', updated_at: 'timestamp' },
+  groups: { slug: 'text', id: 'integer', title: 'text', updated_at: 'timestamp' },
+  industries: { slug: 'text', id: 'integer', title: 'text', updated_at: 'timestamp' },
   metrics: { identifier: 'text', title: 'text', data_type: 'text' },
   monitoring_categories: { slug: 'text', name: 'text', description: 'text' },
   monitoring_subcategories: { category_slug: 'text', slug: 'text', name: 'text', description: 'text' },
-  sectors: { slug: 'text', id: 'integer', title: 'text', updated_at: 'integer' },
+  sectors: { slug: 'text', id: 'integer', title: 'text', updated_at: 'timestamp' },
   transparency_ratings: {
     id: 'integer',
     asset_id: 'integer',
     summary: 'text',
-    created_at: 'integer',
-    updated_at: 'integer',
+    created_at: 'timestamp',
+    updated_at: 'timestamp',
     asset_code: 'text',
     asset_title: 'text',
     asset_slug: 'text',
@@ -68,7 +68,12 @@ const TABLES: Readonly<Record<string, Readonly<Record<string, ValueKind>>>> = {
 
 function tableHistoryView(table: string, columns: Readonly<Record<string, ValueKind>>): ViewSpec {
   const names = Object.keys(columns);
-  const select = names.map((c) => `r.${c}`).join(', ');
+  // Times in the store's one form (live rows and kept versions alike).
+  const select = (d: ViewDialect) => names.map((c) => (columns[c] === 'timestamp' ? `${d.time(`r.${c}`)} as ${c}` : `r.${c}`)).join(', ');
+  const branches = (d: ViewDialect) => [
+    `select ${select(d)},\n  ${currentVersion(d, 'r')}\nfrom ${table} r\nwhere r.deleted_at is null`,
+    `select ${select(d)},\n  ${previousVersion(d, 'r')}\nfrom (${previousVersions(d, table, names)}) r`,
+  ];
   return {
     name: `v_${table}_history`,
     versionsOf: table,
@@ -79,10 +84,8 @@ function tableHistoryView(table: string, columns: Readonly<Record<string, ValueK
       ...names.map((name) => ({ name, kind: columns[name]!, description: `${table}.${name} in this version.` })),
       ...VERSION_COLUMNS,
     ],
-    sql: (d) =>
-      `select ${select},\n  ${currentVersion(d, 'r')}\nfrom ${table} r\nwhere r.deleted_at is null\n` +
-      `union all\n` +
-      `select ${select},\n  ${previousVersion(d, 'r')}\nfrom (${previousVersions(d, table, names)}) r`,
+    branches,
+    sql: (d) => branches(d).join('\nunion all\n'),
   };
 }
 

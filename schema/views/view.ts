@@ -16,6 +16,8 @@ export interface ViewSpec {
   description: string;
   columns: readonly ViewColumn[];
   sql(d: ViewDialect): string;
+  /** A view that is a UNION ALL: its branches (sql joins them), each typed on its own (analyst-sql.ts, typedView). */
+  branches?(d: ViewDialect): string[];
   /** For a versions view: the mirrored table whose versions it shows. */
   versionsOf?: string;
 }
@@ -67,7 +69,10 @@ export function currentVersion(d: ViewDialect, r: string): string {
   );
 }
 export function previousVersion(d: ViewDialect, r: string): string {
-  return `${isoColumn(d, `${r}.valid_from`)}, ${isoColumn(d, `${r}.valid_to`)}, ${r}.change, ${r}.run_id, ${r}.ended_by_run_id`;
+  return (
+    `${isoColumn(d, `${r}.valid_from`)} as valid_from, ${isoColumn(d, `${r}.valid_to`)} as valid_to, ` +
+    `${r}.change as change, ${r}.run_id as run_id, ${r}.ended_by_run_id as ended_by_run_id`
+  );
 }
 
 /**
@@ -99,6 +104,13 @@ export function liftedView(o: LiftedViewOptions): ViewSpec[] {
       `from ${o.table} r\nwhere r.deleted_at is null`,
   };
   if (!o.history) return [live];
+  const branches = (d: ViewDialect) => [
+    `select\n  ${selectList(o.columns, d, 'r')},\n  ${currentVersion(d, 'r')}\nfrom ${o.table} r\nwhere r.deleted_at is null`,
+    `select\n  ${selectList(o.columns, d, 'r', true)},\n  ${previousVersion(d, 'r')}\n` +
+      (o.tableColumns
+        ? `from (${previousVersions(d, o.table, o.tableColumns)}) r`
+        : `from row_history r\nwhere r.table_name = '${o.table}'`),
+  ];
   const versions: ViewSpec = {
     name: `${o.name}_history`,
     versionsOf: o.table,
@@ -106,14 +118,8 @@ export function liftedView(o: LiftedViewOptions): ViewSpec[] {
       `Every kept version of ${o.table}: the current live rows (valid_to null) and the previous versions ` +
       `kept in row_history. As of a time T: valid_from <= T and (valid_to is null or valid_to > T).`,
     columns: [...o.columns, ...VERSION_COLUMNS],
-    sql: (d) =>
-      `select\n  ${selectList(o.columns, d, 'r')},\n  ${currentVersion(d, 'r')}\n` +
-      `from ${o.table} r\nwhere r.deleted_at is null\n` +
-      `union all\n` +
-      `select\n  ${selectList(o.columns, d, 'r', true)},\n  ${previousVersion(d, 'r')}\n` +
-      (o.tableColumns
-        ? `from (${previousVersions(d, o.table, o.tableColumns)}) r`
-        : `from row_history r\nwhere r.table_name = '${o.table}'`),
+    branches,
+    sql: (d) => branches(d).join('\nunion all\n'),
   };
   return [live, versions];
 }

@@ -25,6 +25,29 @@ export function isoTimeOf(field: string): (record: any) => unknown {
   };
 }
 
+/**
+ * A `/v1` time (Unix seconds) in the one form isoTimeOf writes; a text time (a record that spells it
+ * `updatedAt`) is put in that form too. Anything else is kept as given.
+ */
+export function unixTimeOf(source: string | ((record: unknown) => unknown)): (record: unknown) => unknown {
+  const get = typeof source === 'string' ? (record: unknown) => pick(record, source) : source;
+  return (record) => {
+    const value = get(record);
+    if (typeof value === 'number') {
+      const time = new Date(value * 1000);
+      return Number.isNaN(time.getTime()) ? null : time.toISOString();
+    }
+    if (typeof value !== 'string') return value ?? null;
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+  };
+}
+
+/** Unix-second fields, by column, as the store's one time form. */
+export function unixTimes(columns: Record<string, string>): Record<string, (record: unknown) => unknown> {
+  return Object.fromEntries(Object.entries(columns).map(([column, path]) => [column, unixTimeOf(path)]));
+}
+
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 
 /**

@@ -2,6 +2,7 @@
 // unlocks and the category taxonomy are lists the generic runner reads (one request each); events (with
 // their normalized children and the development-detail backlog) and views (configured ids, matches into
 // alert_history) name the hand-written runner in src/sync/monitoring/ that runs them.
+import { isoTimeOf } from './mapping.js';
 import type { ColumnMap, CustomStream, ListStream, ViewPassOptions } from './types.js';
 
 export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';
@@ -43,8 +44,8 @@ export const tokenUnlocks: ListStream = {
     symbol: 'symbol',
     name: 'name',
     slug: 'slug',
-    genesis_date: 'genesisDate',
-    projected_end_date: 'projectedEndDate',
+    genesis_date: isoTimeOf('genesisDate'),
+    projected_end_date: isoTimeOf('projectedEndDate'),
     category: 'category',
     sector: 'sector',
     tags: 'tags',

@@ -1,6 +1,6 @@
 // Per-item endpoints under a mirrored list: fetched for a configured selection of parents only
 // (every asset is 133,000 requests on the real service), so each is opt-in.
-import { toRow, same } from './mapping.js';
+import { toRow, same, unixTimes } from './mapping.js';
 import { pageNumber } from './paginator.js';
 import type { ColumnMap, FanoutParent, FanoutStream } from './types.js';
 
@@ -29,20 +29,29 @@ export const assetFanouts: readonly FanoutStream[] = [
     'asset-markets',
     'markets',
     'asset_markets',
-    same([
-      'volume_24h',
-      'ath',
-      'ath_date',
-      'ath_change_percentage',
-      'total_open_interest',
-      'total_liquidations',
-      'updated_at',
-      'asset_code',
-      'asset_slug',
-    ]),
+    {
+      ...same([
+        'volume_24h',
+        'ath',
+        'ath_date',
+        'ath_change_percentage',
+        'total_open_interest',
+        'total_liquidations',
+        'updated_at',
+        'asset_code',
+        'asset_slug',
+      ]),
+      ...unixTimes({ ath_date: 'ath_date', updated_at: 'updated_at' }),
+    },
     'Market details of selected assets (volume, ATH, open interest, liquidations)',
   ),
-  assetDetail('asset-ohlcv', 'ohlcv', 'asset_ohlcv', same(OHLCV), 'Last 24 h OHLCV of selected assets'),
+  assetDetail(
+    'asset-ohlcv',
+    'ohlcv',
+    'asset_ohlcv',
+    { ...same(OHLCV), ...unixTimes({ updated_at: 'updated_at' }) },
+    'Last 24 h OHLCV of selected assets',
+  ),
   assetDetail('asset-price', 'price', 'asset_price', {}, 'Price detail records of selected assets (raw)'),
   assetDetail('asset-market-cap', 'market-cap', 'asset_market_cap', {}, 'Market-cap detail records (raw)'),
   assetDetail('asset-supply', 'supply', 'asset_supply', {}, 'Supply detail records of selected assets (raw)'),

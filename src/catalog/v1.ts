@@ -1,6 +1,6 @@
 // The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
 // precious: the real `/v1` has a monthly quota).
-import { firstOf, isoDateOf, nested, same } from './mapping.js';
+import { firstOf, isoDateOf, nested, same, unixTimeOf, unixTimes } from './mapping.js';
 import { pageNumber } from './paginator.js';
 import type { ListStream } from './types.js';
 
@@ -38,7 +38,7 @@ const LIFTED = {
   id: 'id',
   slug: 'slug',
   title: firstOf('title', 'name'),
-  updated_at: firstOf('updated_at', 'updatedAt'),
+  updated_at: unixTimeOf(firstOf('updated_at', 'updatedAt')),
 };
 
 export const assets: ListStream = {
@@ -77,6 +77,12 @@ export const assets: ListStream = {
     ...nested('price', PRICE),
     ...Object.fromEntries(EQUITY.map((f) => [`equity_${f}`, `equity_market_data.${f}`])),
     ...nested('project', ['id', 'title', 'slug', 'image_url']),
+    ...unixTimes({
+      updated_at: 'updated_at',
+      market_cap_updated_at: 'market_cap.updated_at',
+      price_updated_at: 'price.updated_at',
+      equity_updated_at: 'equity_market_data.updated_at',
+    }),
   },
   required: ['id', 'code', 'title', 'slug', 'asset_class'],
   detectDeletes: true,
@@ -123,6 +129,7 @@ export const transparency: ListStream = {
       'asset_image_url',
       'download_url',
     ]),
+    ...unixTimes({ created_at: 'created_at', updated_at: 'updated_at' }),
     ...Object.fromEntries(
       RATINGS.flatMap((r) => [
         [`${r}_rating`, `${r}.rating`],
@@ -162,6 +169,7 @@ export const projects: ListStream = {
     ]),
     group_name: 'group',
     parent_project_id: 'parent_project.id',
+    ...unixTimes({ updated_at: 'updated_at' }),
   },
   required: ['id', 'title', 'slug'],
   detectDeletes: true,

@@ -1,8 +1,8 @@
 // The `/v1` catalog and market-data tables: the faithful mirror (raw plus lifted columns). Times from
-// the `/v1` services are Unix seconds here; the v_* views turn them into the store's time type.
+// the `/v1` services (Unix seconds) are kept in the store's time form, as every time is.
 import type { TableSource } from './types.js';
 
-const unix = (what: string) => `${what} (Unix seconds, as the API sends it).`;
+const unix = (what: string) => `${what} (sent as Unix seconds; kept in the store's time form).`;
 const pctNames: Record<string, string> = {
   btc_1h: 'in BTC over 1 hour',
   btc_24h: 'in BTC over 24 hours',

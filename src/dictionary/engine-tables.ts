@@ -145,6 +145,18 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'view_column_types',
+    group: 'bookkeeping',
+    description:
+      "Always empty: on SQLite every analyst view's first (empty) branch reads it, so that tools reading the view's columns see their declared types.",
+    columns: {
+      text_value: 'Declares TEXT (text, JSON, times and dates on SQLite).',
+      integer_value: 'Declares INTEGER.',
+      real_value: 'Declares REAL.',
+      boolean_value: 'Declares BOOLEAN (0/1 on SQLite).',
+    },
+  },
+  {
     name: 'pace_slots',
     group: 'bookkeeping',
     description:

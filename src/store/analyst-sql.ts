@@ -7,6 +7,16 @@
 import type { Kysely } from 'kysely';
 import type { TableInfo } from './types.js';
 
+/** What a view column holds, the same on both stores (PostgreSQL type / SQLite storage in comments). */
+export type ValueKind =
+  | 'text'
+  | 'integer' // bigint / integer
+  | 'double' // double precision / real
+  | 'boolean' // boolean / 0-1 integer
+  | 'json' // jsonb / JSON text
+  | 'timestamp' // timestamptz / ISO 8601 UTC text
+  | 'date'; // date / YYYY-MM-DD text
+
 /** What a JSON value is, as a test on `jsonType`'s result (`= 'number'`, `in ('array', 'object')`). */
 export type JsonTypeTests = Readonly<Record<'string' | 'number' | 'boolean' | 'container', string>>;
 
@@ -47,6 +57,16 @@ export interface AnalystSql {
   time(expr: string): string;
   /** A stored `YYYY-MM-DD` text column as the store's date. */
   dateColumn(expr: string): string;
+  /**
+   * The values of `value` over the rows of `from` (a FROM clause with its WHERE), in `orderBy` order, joined
+   * by commas: a scalar subquery (SQLite before 3.44 has no ordered aggregate).
+   */
+  orderedList(value: string, from: string, orderBy: string): string;
+  /**
+   * A view's query, the UNION ALL of `selects`, with each column of the declared type a tool reads
+   * (PRAGMA table_info, information_schema.columns) for its kind: the columns by name, in the view's order.
+   */
+  typedView(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string;
   /** The UTC calendar day of a time (already in the store's form), and the Monday starting its ISO week. */
   dayOf(expr: string): string;
   weekOf(expr: string): string;

@@ -18,9 +18,11 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 const TRIGGER = { name: 'chains_keep_history', table: 'chains' };
 
+const UPDATED = '2025-12-31T00:00:00.000Z';
+
 /** A chain written as a sync writes it, then changed (a new row_hash): its first version goes to row_history. */
 async function changeChain(store: Store, extra: Record<string, unknown> = {}): Promise<void> {
-  const row = { id: 1, slug: 'one', title: 'One', updated_at: 100, raw: '{"id":1}', row_hash: 'a', ...extra };
+  const row = { id: 1, slug: 'one', title: 'One', updated_at: UPDATED, raw: '{"id":1}', row_hash: 'a', ...extra };
   const at = '2026-01-01T00:00:00.000Z';
   await store.db
     .insertInto('chains')
@@ -32,7 +34,9 @@ async function changeChain(store: Store, extra: Record<string, unknown> = {}): P
 /** The typed_row of each version row_history kept of chains. */
 async function keptChains(store: Store): Promise<unknown[]> {
   const rows = await store.db.selectFrom('row_history').select('typed_row').where('table_name', '=', 'chains').execute();
-  return rows.map((r) => (typeof r.typed_row === 'string' ? JSON.parse(r.typed_row) : r.typed_row));
+  const typed = rows.map((r) => (typeof r.typed_row === 'string' ? JSON.parse(r.typed_row) : r.typed_row));
+  // A time kept as PostgreSQL's jsonb writes it (`+00:00`), in the one form to compare.
+  return typed.map((t) => (t?.updated_at ? { ...t, updated_at: new Date(t.updated_at).toISOString() } : t));
 }
 
 async function triggerNames(store: Store): Promise<string[]> {
@@ -88,7 +92,7 @@ for (const dialect of dialects) {
       const again = await t.openAnother();
       expect(await triggerNames(again)).toContain(TRIGGER.name);
       await changeChain(again);
-      expect(await keptChains(again)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: 100 }]);
+      expect(await keptChains(again)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: UPDATED }]);
     });
 
     it('a column a new migration adds to a mirrored table is kept in typed_row', async () => {
@@ -102,7 +106,7 @@ for (const dialect of dialects) {
       expect(outcome).toEqual({ results: [{ name: '9999-chain-rank', status: 'Success' }] });
 
       await changeChain(t.store, { rank: 7 });
-      expect(await keptChains(t.store)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: 100, rank: 7 }]);
+      expect(await keptChains(t.store)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: UPDATED, rank: 7 }]);
     });
 
     it('a column added by hand changes the definition: the trigger is made again on the next open', async () => {
@@ -110,7 +114,7 @@ for (const dialect of dialects) {
       await sql.raw('alter table chains add column rank integer').execute(t.store.db);
       const again = await t.openAnother();
       await changeChain(again, { rank: 7 });
-      expect(await keptChains(again)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: 100, rank: 7 }]);
+      expect(await keptChains(again)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: UPDATED, rank: 7 }]);
     });
 
     it("an older release's triggers (no typed_row, not in the ledger) are replaced by today's", async () => {
@@ -128,7 +132,7 @@ for (const dialect of dialects) {
 
       const again = await t.openAnother();
       await changeChain(again);
-      expect(await keptChains(again)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: 100 }]);
+      expect(await keptChains(again)).toEqual([{ id: 1, slug: 'one', title: 'One', updated_at: UPDATED }]);
     });
 
     it('history_settings outlive a remade trigger: a table turned off stays off', async () => {

@@ -21,6 +21,9 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   dateFromText: (v, isText) => `case when ${v} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${isText} then ${v}::date end`,
   time: (e) => e,
   dateColumn: (e) => `cast(${e} as date)`,
+  orderedList: (value, from, orderBy) => `(select string_agg(${value}, ',' order by ${orderBy}) ${from})`,
+  // PostgreSQL types a view's columns from their expressions, which the lifts already type.
+  typedView: (selects) => selects.join('\nunion all\n'),
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,
   weekOf: (e) => `date_trunc('week', ${e} at time zone 'UTC')::date`,
   doubleType: 'double precision',
