@@ -28,6 +28,7 @@ interface SyncFlags {
   pageWindow?: number;
   progress: boolean;
   force?: boolean;
+  confirmDeletions?: boolean;
 }
 
 export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void {
@@ -45,6 +46,7 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
     .option('--force', 'sync even though this mirror holds another service (it then records this one)')
+    .option('--confirm-deletions', 'delete what a complete pass was not served even beyond maxDeleteShare or under renamed keys (never when the list moved)')
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const streams = resolveStreams(names);
@@ -95,7 +97,9 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
     const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress, switchService: flags.force });
     progress.stop();
     io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
-    return result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok;
+    if (result.outcome === 'failed') return EXIT.failed;
+    if (result.outcome === 'stopped') return EXIT.stopped;
+    return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
   } finally {
     progress.stop();
     stop.release();
@@ -124,6 +128,11 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
   ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
+  const held = result.streams.filter((s) => (s.held ?? 0) > 0);
+  if (held.length > 0) {
+    const rows = held.reduce((n, s) => n + (s.held ?? 0), 0);
+    lines.push(`deletions held back: ${rows} rows of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`);
+  }
   if (result.outcome === 'stopped' && gate.refused.size === 0) {
     const why = maxRequests !== undefined && stats.requests >= maxRequests ? `--max-requests ${maxRequests} reached` : 'stopped';
     lines.push(`${why}: stopped cleanly at a checkpoint; the next run resumes there`);
