@@ -46,7 +46,10 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
     .option('--force', 'sync even though this mirror holds another service (it then records this one)')
-    .option('--confirm-deletions', 'delete what a complete pass was not served even beyond maxDeleteShare or under renamed keys (never when the list moved)')
+    .option(
+      '--confirm-deletions',
+      'delete what a complete pass was not served even beyond maxDeleteShare or under renamed keys (never when the list moved)',
+    )
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
       const streams = resolveStreams(names);

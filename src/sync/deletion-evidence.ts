@@ -50,7 +50,12 @@ export class PassKeys {
 }
 
 /** Why page 1, read again at the end of the pass, no longer holds the keys it held at its start; null if it does. */
-export async function firstPageMoved(ctx: StreamContext, stream: ListStream, variant: Variant, before: readonly string[]): Promise<string | null> {
+export async function firstPageMoved(
+  ctx: StreamContext,
+  stream: ListStream,
+  variant: Variant,
+  before: readonly string[],
+): Promise<string | null> {
   const query = pageQuery(stream, ctx.settings, listQuery(stream, ctx.settings, variant), 1, null);
   const page = await openListPage(stream, WrittenPages.none, await fetchListPage(ctx, stream, 1, query));
   const now = recordsToRows(page.records ?? [], stream).rows.map((row) => keyString(stream.key.map((k) => row[k])));

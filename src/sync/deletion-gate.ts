@@ -53,11 +53,11 @@ export async function judgeDeletions(ctx: StreamContext, c: Candidate): Promise<
     await clearHold(store, place);
     return { keep: new Set(), missing: missing.size, notice: null };
   }
-  return holdMass(ctx, c, { live, missing, what });
+  return holdMass(ctx, c, { live, missing });
 }
 
 /** More than the share: keys missing since long enough ago are deleted, the others held (from now, if new). */
-async function holdMass(ctx: StreamContext, c: Candidate, pass: { live: number; missing: Set<string>; what: string }): Promise<Verdict> {
+async function holdMass(ctx: StreamContext, c: Candidate, pass: { live: number; missing: Set<string> }): Promise<Verdict> {
   const place = { stream: c.stream, variant: c.variant };
   const now = ctx.now();
   const waitMs = (ctx.settings.confirmDeletionsAfterHours ?? DEFAULT_CONFIRM_AFTER_HOURS) * 3_600_000;
@@ -76,7 +76,7 @@ async function holdMass(ctx: StreamContext, c: Candidate, pass: { live: number; 
   const first = Math.min(...[...keep.values()].map(Date.parse));
   const share = Math.round((100 * pass.missing.size) / pass.live);
   const reason =
-    `${keep.size} rows of ${c.table}${c.variant ? ` (${c.variant})` : ''} held back: the pass was not served ${pass.what} (${share}%, ` +
+    `${keep.size} rows of ${c.table}${c.variant ? ` (${c.variant})` : ''} held back: the pass was not served ${pass.missing.size} of ${pass.live} rows (${share}%, ` +
     `more than maxDeleteShare); deleted when a complete pass from ${new Date(first + waitMs).toISOString()} finds them missing too, ` +
     'or by sync --full --confirm-deletions';
   await saveHold(ctx.store, place, keep, reason, now);

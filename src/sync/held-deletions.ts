@@ -30,7 +30,11 @@ export async function saveHold(store: Store, place: Place, keys: ReadonlyMap<str
   const chunk = store.adapter.rowsPerStatement(4);
   await store.transaction(async (tx) => {
     await tx.db.deleteFrom('held_deletions').where('stream', '=', place.stream).where('variant', '=', place.variant).execute();
-    for (let i = 0; i < rows.length; i += chunk) await tx.db.insertInto('held_deletions').values(rows.slice(i, i + chunk)).execute();
+    for (let i = 0; i < rows.length; i += chunk)
+      await tx.db
+        .insertInto('held_deletions')
+        .values(rows.slice(i, i + chunk))
+        .execute();
     await writeReason(tx.db, place, rows.length, reason, now);
   });
 }
@@ -62,7 +66,10 @@ export async function allHolds(store: Store): Promise<Hold[]> {
 
 async function writeReason(db: Store['db'], place: Place, rows: number, reason: string, now: string): Promise<void> {
   await db.deleteFrom('deletion_holds').where('stream', '=', place.stream).where('variant', '=', place.variant).execute();
-  await db.insertInto('deletion_holds').values({ ...place, held_rows: rows, reason, updated_at: now }).execute();
+  await db
+    .insertInto('deletion_holds')
+    .values({ ...place, held_rows: rows, reason, updated_at: now })
+    .execute();
 }
 
 /** PostgreSQL returns a timestamptz as a Date, SQLite as the ISO text it stored. */

@@ -30,7 +30,10 @@ export interface MonitoringListOptions {
 
 export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
   const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
-  const fetchPage = async (page: number, abandoned: AbortSignal): Promise<{ count: number; records: readonly unknown[]; total: unknown }> => {
+  const fetchPage = async (
+    page: number,
+    abandoned: AbortSignal,
+  ): Promise<{ count: number; records: readonly unknown[]; total: unknown }> => {
     const query = { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE };
     const body = await ctx.client.get<{ data: unknown[]; metadata?: { totalRows?: unknown } }>(opts.path, query, {
       check: dataArray,
