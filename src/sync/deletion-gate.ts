@@ -49,7 +49,8 @@ export async function judgeDeletions(ctx: StreamContext, c: Candidate): Promise<
     return { keep: missing, missing: missing.size, notice };
   }
   const share = settings.maxDeleteShare ?? DEFAULT_MAX_DELETE_SHARE;
-  if (settings.confirmDeletions || missing.size <= share * live) {
+  // One row at a time is never a mass deletion: a list of a few records may lose one.
+  if (settings.confirmDeletions || missing.size <= Math.max(1, share * live)) {
     await clearHold(store, place);
     return { keep: new Set(), missing: missing.size, notice: null };
   }
