@@ -241,9 +241,10 @@ class VariantPass {
       ctx.stats.notice = ctx.stats.notice ? `${ctx.stats.notice}; ${verdict.notice}` : verdict.notice;
     }
     ctx.stats.held = (ctx.stats.held ?? 0) + verdict.keep.size;
-    if (verdict.missing === 0 || verdict.keep.size === verdict.missing) return end !== null;
+    if (verdict.keep.size > 0 && verdict.keep.size === verdict.missing) return end !== null;
     // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
-    const deleted = await softDelete(ctx, stream.table, stream.key, new Set([...seen, ...verdict.keep]), variant.scope);
+    const deleted =
+      verdict.missing > 0 ? await softDelete(ctx, stream.table, stream.key, new Set([...seen, ...verdict.keep]), variant.scope) : 0;
     // Children follow a whole verdict only: a part held back leaves its parents' children for the next pass.
     const children =
       stream.child && verdict.keep.size === 0 ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
