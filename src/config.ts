@@ -95,6 +95,7 @@ export const fileSchema = z
     maxResponseBytes: z.number().int().min(1024),
     maxPagesPerList: z.number().int().min(1),
     maxDeleteShare: z.number().min(0).max(1),
+    confirmDeletionsAfterHours: z.number().min(0),
   })
   .partial()
   .strict();

@@ -2,6 +2,7 @@
 // truncated bodies (a Content-Length, then the socket closes early), a proxy's 200 HTML page and added
 // latency. The HTML page can also be aimed: the next N requests under one path get it, the rest do not.
 import { Rng } from '../core/prng.js';
+import { type Lies, tellLies, validateLies } from './lies.js';
 
 export interface ChaosOptions {
   /** Share of requests answered 500 or 503 (half each). */
@@ -21,6 +22,8 @@ export interface ChaosOptions {
    * held mid-list, as a test that stops it there needs (a stall, not a time-out race).
    */
   hold?: { path: string; fromPage: number };
+  /** Lists that answer 200 with a lie (lies.ts): empty, cut short, a key twice, renamed keys, offset drift. */
+  lies?: Lies;
   /** Added to every faulted and served request. */
   latencyMs?: number;
   /** Retry-After value of a 429, in seconds (default 1). */
@@ -30,7 +33,7 @@ export interface ChaosOptions {
 
 export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate' | 'html';
 
-const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html' | 'hold'>> = {
+const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html' | 'hold' | 'lies'>> = {
   '5xx': 'rate5xx',
   '429': 'rate429',
   reset: 'rateReset',
@@ -69,7 +72,7 @@ export function validateChaos(o: ChaosOptions): ChaosOptions {
   if (o.html && !(Number.isInteger(o.html.times) && o.html.times >= 0)) throw new Error('chaos html.times must be a whole number >= 0');
   if (o.hold && !(Number.isInteger(o.hold.fromPage) && o.hold.fromPage >= 1))
     throw new Error('chaos hold.fromPage must be a whole number >= 1');
-  return { ...o, html: o.html && { ...o.html }, hold: o.hold && { ...o.hold } };
+  return { ...o, html: o.html && { ...o.html }, hold: o.hold && { ...o.hold }, lies: o.lies && validateLies(o.lies) };
 }
 
 export class Chaos {
@@ -94,6 +97,16 @@ export class Chaos {
     const hold = this.opts?.hold;
     if (!hold || !path.startsWith(hold.path)) return false;
     return Number(new URLSearchParams(search).get('page') ?? 1) >= hold.fromPage;
+  }
+
+  /** Whether a lie is aimed at lists under `path`. */
+  lying(path: string): boolean {
+    return Object.values(this.opts?.lies ?? {}).some((lie: { path: string }) => path.startsWith(lie.path));
+  }
+
+  /** The list page a lying service serves instead of `body` (see lies.ts). */
+  lie<T extends { data: unknown[] }>(path: string, search: string, body: T, pageOf: (page: number) => T | null): T {
+    return this.opts?.lies ? (tellLies(this.opts.lies, path, search, body, pageOf) as T) : body;
   }
 
   get latencyMs(): number {

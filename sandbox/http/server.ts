@@ -131,6 +131,7 @@ export class ApiServer {
     } catch (err) {
       out = errorResponse(err);
     }
+    if (out.status === 200 && this.deps.chaos.lying(path)) out = this.lie(req, path, search, out, monitoringPath);
     // Rejected credentials are not the team's requests: they count against no quota.
     const tightest = family && out.status !== 401 ? this.deps.quota.record(family) : null;
     const headers = tightest ? rateLimitHeaders(tightest) : {};
@@ -155,6 +156,20 @@ export class ApiServer {
     }
     this.cache.set(world.epoch, url, out);
     return out;
+  }
+
+  /** A list page as a lying service serves it; `pageOf` reads the honest neighbours a sliding list needs. */
+  private lie(req: IncomingMessage, path: string, search: string, out: CachedResponse, monitoringPath: boolean): CachedResponse {
+    const parse = (r: CachedResponse) => (r.status === 200 && r.contentType === JSON_TYPE ? JSON.parse(r.body.toString('utf8')) : null);
+    const body = parse(out);
+    if (!Array.isArray(body?.data)) return out;
+    const pageOf = (page: number) => {
+      const query = new URLSearchParams(search);
+      query.set('page', String(page));
+      const q = query.toString();
+      return parse(monitoringPath ? this.monitoring(req, path, q) : this.v1(req, `${path}?${q}`, path, q));
+    };
+    return json(200, this.deps.chaos.lie(path, search, body, pageOf));
   }
 
   private monitoring(req: IncomingMessage, path: string, search: string): CachedResponse {

@@ -14,6 +14,7 @@ import { DEFAULT_DETAILS, detailsBacklog } from '../sync/monitoring/development-
 import { syncSettings } from '../sync/settings.js';
 import { renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';
+import { allHolds, type Hold } from '../sync/held-deletions.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
@@ -28,12 +29,14 @@ export function statusCommand(program: Command, io: CliIo): void {
         const now = Date.now();
         if (flags.html !== undefined) return await writeStatusHtml(store, ctx.config, flags.html, new Date(now));
         const totals = await readMirrorStats(store, now);
-        const rows = [...(await streamRows(store, totals, now)), deliveriesRow(totals, now)];
+        const holds = await allHolds(store);
+        const rows = [...(await streamRows(store, totals, now, holds)), deliveriesRow(totals, now)];
         if (flags.json) {
           io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
         }
         io.stdout.write(`${renderStatus(rows)}\n`);
+        io.stdout.write(renderHolds(holds));
         io.stdout.write(await renderBudgetSection(store, ctx.config, now));
       } finally {
         await store.close();
@@ -51,10 +54,12 @@ interface StatusRow {
   synced: { inserted: number; updated: number; deleted: number };
   requests: number;
   errors: number;
+  /** Deletions a complete pass held back (rows kept live it was not served), per variant, with why. */
+  heldDeletions: { variant: string; rows: number; reason: string; since: string }[];
 }
 
 /** One row per catalog stream: its state, its live rows, and its totals over every run. */
-async function streamRows(store: Store, totals: MirrorStats, now: number): Promise<StatusRow[]> {
+async function streamRows(store: Store, totals: MirrorStats, now: number, holds: readonly Hold[]): Promise<StatusRow[]> {
   const rows: StatusRow[] = [];
   for (const stream of allStreams()) {
     const t = totals.streams.find((s) => s.stream === stream.name);
@@ -69,6 +74,9 @@ async function streamRows(store: Store, totals: MirrorStats, now: number): Promi
       synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
       requests: t?.requests ?? 0,
       errors: t?.errors ?? 0,
+      heldDeletions: holds
+        .filter((h) => h.stream === stream.name)
+        .map((h) => ({ variant: h.variant, rows: h.rows, reason: h.reason, since: h.updatedAt })),
     });
   }
   return rows;
@@ -97,6 +105,7 @@ function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
     synced: { inserted: received, updated: 0, deleted: 0 },
     requests: 0,
     errors: 0,
+    heldDeletions: [],
   };
 }
 
@@ -106,7 +115,7 @@ function secondsSince(at: string | null, now: number): number | null {
 
 function renderStatus(rows: readonly StatusRow[]): string {
   return formatTable(
-    ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'requests', 'errors', 'last error'],
+    ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'held', 'requests', 'errors', 'last error'],
     rows.map((r) => [
       r.stream,
       r.rows,
@@ -114,11 +123,19 @@ function renderStatus(rows: readonly StatusRow[]): string {
       r.lagSeconds === null ? null : humanLag(r.lagSeconds),
       r.checkpoint ? 'yes' : null,
       `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`,
+      r.heldDeletions.reduce((n, h) => n + h.rows, 0) || null,
       r.requests,
       r.errors,
       r.lastError,
     ]),
   );
+}
+
+/** Why each held deletion waits, and how to end the wait. */
+function renderHolds(holds: readonly Hold[]): string {
+  if (holds.length === 0) return '';
+  const lines = holds.map((h) => `- ${h.stream}${h.variant ? ` (${h.variant})` : ''}, ${h.updatedAt}: ${h.reason}`);
+  return `\nDeletions held back (rows kept live):\n${lines.join('\n')}\n`;
 }
 
 /** What the plan has left, and the details still waiting (`ds-mirror budget` says more). */

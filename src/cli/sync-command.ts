@@ -30,6 +30,7 @@ interface SyncFlags {
   progress: boolean;
   force?: boolean;
   stopTimeout: number;
+  confirmDeletions?: boolean;
 }
 
 export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void {
@@ -52,6 +53,10 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
       'on SIGTERM/SIGINT, how long the pages in flight may take to commit before the process exits anyway',
       wholeNumber('--stop-timeout'),
       30,
+    )
+    .option(
+      '--confirm-deletions',
+      'delete what a complete pass was not served even beyond maxDeleteShare or under renamed keys (never when the list moved)',
     )
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
@@ -108,7 +113,9 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service }: S
     const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress, switchService: flags.force });
     progress.stop();
     io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
-    return result.outcome === 'failed' ? EXIT.failed : result.outcome === 'stopped' ? EXIT.stopped : EXIT.ok;
+    if (result.outcome === 'failed') return EXIT.failed;
+    if (result.outcome === 'stopped') return EXIT.stopped;
+    return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
   } finally {
     progress.stop();
     stop.release();
@@ -126,6 +133,11 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
   ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
+  const held = result.streams.filter((s) => (s.held ?? 0) > 0);
+  if (held.length > 0) {
+    const rows = held.reduce((n, s) => n + (s.held ?? 0), 0);
+    lines.push(`deletions held back: ${rows} rows of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`);
+  }
   if (result.outcome === 'stopped' && gate.refused.size === 0) {
     const why = maxRequests !== undefined && stats.requests >= maxRequests ? `--max-requests ${maxRequests} reached` : 'stopped';
     lines.push(`${why}: stopped cleanly at a checkpoint; the next run resumes there`);

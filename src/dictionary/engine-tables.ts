@@ -174,6 +174,30 @@ export const engineTables: readonly TableSource[] = [
     columns: { name: 'Lease name.', owner: 'Who holds it.', expires_at: 'When it lapses unless renewed.' },
   },
   {
+    name: 'held_deletions',
+    group: 'bookkeeping',
+    description:
+      'Rows a complete pass was not served but kept live, because it would have deleted more than maxDeleteShare: deleted when a complete pass hours later misses them too, or by sync --confirm-deletions.',
+    columns: {
+      stream: 'Stream name.',
+      variant: 'Variant of the list (e.g. asset class); empty for a list without variants.',
+      key: "The row's key as the mirror compares keys (several columns joined by NUL).",
+      held_at: 'When a complete pass first missed it.',
+    },
+  },
+  {
+    name: 'deletion_holds',
+    group: 'bookkeeping',
+    description: 'Why deletions of a stream are held back, as `status` shows it: one row per stream and variant while rows are kept.',
+    columns: {
+      stream: 'Stream name.',
+      variant: 'Variant of the list; empty for a list without variants.',
+      held_rows: 'Rows kept live that the last complete pass was not served.',
+      reason: 'What was held back, why, and what ends the wait.',
+      updated_at: 'When the last complete pass said it.',
+    },
+  },
+  {
     name: 'page_hashes',
     group: 'bookkeeping',
     description: 'The hash of each list page as last written: a page served again byte for byte is skipped whole.',

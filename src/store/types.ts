@@ -85,6 +85,8 @@ export interface StreamRunStats {
   absent?: number;
   /** Something a person should know that is not an error (e.g. --metric-projects matched nothing). */
   notice?: string | null;
+  /** Rows a complete pass was not served but kept live: deletions held back for evidence (deletion-gate.ts). */
+  held?: number;
 }
 
 export interface Lease {

@@ -27,8 +27,12 @@ export interface SyncSettings {
   topAssets?: number;
   /** Ceiling of pages one list may serve in one run (default 10,000); below it, twice what the mirror last saw. */
   maxPagesPerList?: number;
-  /** A pass that would soft-delete more than this share of a list's live rows re-reads its last page first (default 0.05). */
+  /** A pass that would soft-delete more than this share of a list's live rows holds them back (default 0.05). */
   maxDeleteShare?: number;
+  /** A held mass deletion is done by a complete pass at least this many hours after the one that held it (default 6). */
+  confirmDeletionsAfterHours?: number;
+  /** The operator confirmed the deletions a complete pass would hold back (not those of a list that moved). */
+  confirmDeletions?: boolean;
   /** Records parsed and not yet written at once, across the run's lists (default: PARSED_RECORDS_AT_ONCE). */
   parsedRecordsAtOnce?: number;
 }

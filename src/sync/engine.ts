@@ -31,6 +31,8 @@ export interface RunOptions {
   job?: string;
   /** Switch a mirror that holds another service to this client's (`--force`); refused otherwise. */
   switchService?: boolean;
+  /** The run's clock (rows' times, held deletions' waits); the system's by default. */
+  clock?: () => Date;
 }
 
 export interface RunResult {
@@ -57,7 +59,7 @@ export async function runSync(opts: RunOptions): Promise<RunResult> {
 
 async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   const { store } = opts;
-  const now = () => new Date().toISOString();
+  const now = () => (opts.clock?.() ?? new Date()).toISOString();
   const signal = opts.signal ?? new AbortController().signal;
   // One mirror, one service: a run against another one would soft-delete the first one's rows.
   await claimService(store, opts.client.service, opts.switchService).catch((err: unknown) => {

@@ -11,6 +11,8 @@ export interface SettingsFlags {
   select?: readonly string[];
   metricProjects?: string;
   pageWindow?: number;
+  /** `--confirm-deletions`: the operator's word for deletions that would otherwise wait (deletion-gate.ts). */
+  confirmDeletions?: boolean;
 }
 
 export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): SyncSettings {
@@ -35,6 +37,8 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     topAssets: config.topAssets,
     maxPagesPerList: config.maxPagesPerList,
     maxDeleteShare: config.maxDeleteShare,
+    confirmDeletionsAfterHours: config.confirmDeletionsAfterHours,
+    confirmDeletions: flags.confirmDeletions === true,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},

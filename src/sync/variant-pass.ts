@@ -13,7 +13,8 @@ import { pageGuardFor, type PageGuard } from './page-guard.js';
 import type { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
-import { endInDoubt } from './deletion-evidence.js';
+import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
+import { judgeDeletions } from './deletion-gate.js';
 
 export type Variant = NonNullable<ListStream['variants']>[number];
 
@@ -48,7 +49,9 @@ class VariantPass {
   private readonly startPage: number;
   private readonly guard: PageGuard;
   /** Keys of every row served in this pass, and of the child rows: what deletion detection keeps. */
-  private readonly seen = new Set<string>();
+  private readonly keys = new PassKeys();
+  /** Keys page 1 held when read: read again before deleting, it shows whether the list moved. */
+  private firstPageKeys: string[] | null = null;
   private readonly childSeen = new Set<string>();
   /** Page transactions in flight, oldest first: the next pages are mapped while earlier ones commit. */
   private readonly writing: Promise<void>[] = [];
@@ -146,7 +149,7 @@ class VariantPass {
     // CHECKPOINT_EVERY unchanged pages.
     if (!page.records && !last && !this.ctx.signal.aborted && ++this.unchangedSinceCheckpoint < CHECKPOINT_EVERY) {
       this.run.progress.markDone(page.page);
-      this.count(nothingWritten(page.keys ?? [], page.count), page.count);
+      this.count(nothingWritten(page.keys ?? [], page.count), page);
       return;
     }
     this.unchangedSinceCheckpoint = 0;
@@ -197,16 +200,17 @@ class VariantPass {
     });
     pages.forEach((page, i) => {
       this.run.progress.markDone(page.page);
-      this.count(written[i]!, page.count);
+      this.count(written[i]!, page);
     });
   }
 
   /** A page's rows into the stream's stats and the keys deletion detection keeps. */
-  private count(written: Written, records: number): void {
+  private count(written: Written, page: ListPage): void {
     const { stats } = this.ctx;
-    for (const k of written.keys) this.seen.add(k);
+    for (const k of written.keys) this.keys.add(k);
+    if (page.page === 1) this.firstPageKeys = written.keys;
     for (const k of written.childKeys) this.childSeen.add(k);
-    stats.fetched += records + written.childRecords;
+    stats.fetched += page.count + written.childRecords;
     stats.errors += written.rejected;
     addWrites(stats, written.counts);
     this.ctx.progress.advance(this.stream.name, stats);
@@ -220,18 +224,38 @@ class VariantPass {
       ctx.logger.info({ variant: variant.name }, 'pass resumed from a checkpoint: deletions are detected by the next complete pass');
       return false;
     }
-    await keepUncovered(ctx, stream, this.seen);
-    const doubt = await endInDoubt(ctx, stream, variant, { lastPage: this.lastPage, lastCount: this.lastCount, seen: this.seen.size });
-    if (doubt) {
-      ctx.logger.warn({ variant: variant.name, doubt }, 'deletions held back: the end of the list is not consistent');
-      ctx.stats.notice = doubt;
-      return true;
+    const { seen } = this.keys;
+    await keepUncovered(ctx, stream, seen);
+    const end = await endInDoubt(ctx, stream, variant, { lastPage: this.lastPage, lastCount: this.lastCount, seen: seen.size });
+    const verdict = await judgeDeletions(ctx, {
+      stream: stream.name,
+      variant: variant.name,
+      table: stream.table,
+      key: stream.key,
+      scope: variant.scope,
+      seen,
+      doubt: async () => end ?? this.keys.doubt() ?? (await this.firstPageDoubt()),
+    });
+    if (verdict.notice) {
+      ctx.logger.warn({ variant: variant.name, notice: verdict.notice }, 'deletions held back or confirmed');
+      ctx.stats.notice = ctx.stats.notice ? `${ctx.stats.notice}; ${verdict.notice}` : verdict.notice;
     }
+    ctx.stats.held = (ctx.stats.held ?? 0) + verdict.keep.size;
+    if (verdict.keep.size > 0 && verdict.keep.size === verdict.missing) return end !== null;
     // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
-    const deleted = await softDelete(ctx, stream.table, stream.key, this.seen, variant.scope);
-    const children = stream.child ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
+    const deleted =
+      verdict.missing > 0 ? await softDelete(ctx, stream.table, stream.key, new Set([...seen, ...verdict.keep]), variant.scope) : 0;
+    // Children follow a whole verdict only: a part held back leaves its parents' children for the next pass.
+    const children =
+      stream.child && verdict.keep.size === 0 ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
     ctx.stats.deleted += deleted + children;
     return false;
+  }
+
+  /** A list of more than one page reads page 1 again: records that moved across its end shifted every page. */
+  private async firstPageDoubt(): Promise<string | null> {
+    if (this.lastPage < 2 || this.firstPageKeys === null) return null;
+    return firstPageMoved(this.ctx, this.stream, this.variant, this.firstPageKeys);
   }
 }
 

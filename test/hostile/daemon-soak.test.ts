@@ -84,7 +84,9 @@ describe.each(['sqlite', 'postgres'] as const)('the daemon left alone (%s)', (di
       const streams = resolveStreams(defaultJobs.flatMap((j) => j.streams));
       // `sync --full`: every list read whole from page 1, so what the service no longer serves is deleted too
       // (incremental runs leave that to complete passes: windowed lists never make one, a stopped one resumes).
-      const quiet = await runSync({ client, store, logger: silent, settings: { ...soakSettings, mode: 'full' }, streams });
+      // The soak removes far more than maxDeleteShare between complete passes: the operator confirms it.
+      const full = { ...soakSettings, mode: 'full' as const, confirmDeletions: true };
+      const quiet = await runSync({ client, store, logger: silent, settings: full, streams });
       expect(quiet.streams.filter((s) => s.outcome !== 'success').map((s) => [s.stream, s.outcome, s.error])).toEqual([]);
       // A run whose end could not be recorded (its connection cut at that moment, every try) was closed by this one.
       const runs = await store.db.selectFrom('sync_runs').select(['id', 'outcome', 'finished_at']).execute();

@@ -25,6 +25,7 @@ describe.each(dialects)('children of removed events (%s)', (dialect) => {
     const settings = {
       mode: 'full' as const,
       monitoring: { views: [], events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
+      maxDeleteShare: 0.5, // 10% removed at once would otherwise wait for a second pass (held-deletions tests)
     };
     expect((await syncOnce(t.store, sb, ['monitoring-events'], { settings })).outcome).toBe('success');
     const removed = (await sb.advance({ seconds: 86_400, updateFraction: 0, addFraction: 0, removeFraction: 0.1 })).monitoring.events

@@ -30,6 +30,8 @@ describe.each(dialects)('mirroring a slice on %s', (dialect) => {
           details: ALL_DETAILS,
           ...m,
         },
+        // 20% removed at once is beyond maxDeleteShare, which would hold it back (held-deletions tests).
+        maxDeleteShare: 0.5,
       },
     });
 

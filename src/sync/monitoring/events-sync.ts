@@ -17,6 +17,8 @@ import { eventFilters } from '../../catalog/configured-filters.js';
 import { boundMillis, presentLimit, servicePresent } from '../time-bound.js';
 import { eventsToReread, rereadEvents } from './event-rereads.js';
 import { monitoringPages } from './monitoring-pages.js';
+import { PassKeys } from '../deletion-evidence.js';
+import { judgeDeletions } from '../deletion-gate.js';
 import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
@@ -41,13 +43,14 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
   ctx.logger.debug({ start: resumeAt.start }, resumeAt.start === null ? 'complete events pass' : 'windowed events pass');
 
   const query = windowQuery(filters, resumeAt.start, settings.monitoring.params.events.start);
-  const seen = new Set<string>();
+  const keys = new PassKeys();
   // A first pass resumed holds only the pages written before it stopped: the list's length is unknown.
   const firstPassResumed = !!saved && saved.start === null && (await readMark(store, FULL_PASS)).fullAt === null;
   const expectedRows = firstPassResumed ? 0 : await liveEventCount(ctx, resumeAt.start);
   for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: resumeAt.page, expectedRows })) {
     const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
-    await writePage(ctx, page.records, seen, checkpoint);
+    keys.page(page.records.length, page.total);
+    await writePage(ctx, page.records, keys, checkpoint);
     ctx.progress.advance(STREAM, ctx.stats);
     if (ctx.signal.aborted && !page.last) {
       ctx.stats.outcome = 'stopped';
@@ -55,8 +58,8 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
     }
   }
 
-  if (resumeAt.start !== null) await rereadNamedEvents(ctx, resumeAt.start, seen);
-  if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, seen);
+  if (resumeAt.start !== null) await rereadNamedEvents(ctx, resumeAt.start, keys.seen);
+  if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, keys);
   else if (resumeAt.start === null) {
     // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
     // it is the day's full pass, not one to start again from page 1; only its removals wait for the next.
@@ -108,7 +111,7 @@ async function liveEventCount(ctx: StreamContext, start: string | null): Promise
 async function writePage(
   ctx: StreamContext,
   records: readonly unknown[],
-  seen: Set<string>,
+  seen: { add(key: string): unknown },
   checkpoint: EventsCheckpoint | null,
 ): Promise<void> {
   const { stats } = ctx;
@@ -194,12 +197,22 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
   return Number(removed?.numUpdatedRows ?? 0n);
 }
 
-/** After a complete pass: events not served are soft-deleted, and so are their developments; their other children are deleted. */
-async function detectRemovals(ctx: StreamContext, seen: ReadonlySet<string>): Promise<void> {
+/**
+ * After a complete pass: events not served are soft-deleted (when the pass is evidence enough, see
+ * deletion-gate.ts), and so are their developments; their other children are deleted.
+ */
+async function detectRemovals(ctx: StreamContext, keys: PassKeys): Promise<void> {
   const { store, stats } = ctx;
   const now = ctx.now();
-  const deleted = await store.softDeleteMissing(eventRecord.table, eventRecord.key, seen, {}, now);
-  stats.deleted += deleted;
+  const { seen } = keys;
+  const candidate = { stream: STREAM, variant: '', table: eventRecord.table, key: eventRecord.key, scope: {}, seen };
+  const verdict = await judgeDeletions(ctx, { ...candidate, doubt: async () => keys.doubt() });
+  if (verdict.notice) {
+    ctx.logger.warn({ notice: verdict.notice }, 'deletions held back or confirmed');
+    stats.notice = verdict.notice;
+  }
+  stats.held = verdict.keep.size;
+  stats.deleted += await store.softDeleteMissing(eventRecord.table, eventRecord.key, new Set([...seen, ...verdict.keep]), {}, now);
   await store.transaction(async (tx) => {
     const [orphans] = await tx.db
       .updateTable('monitoring_developments')

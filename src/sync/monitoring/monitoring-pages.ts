@@ -14,6 +14,8 @@ export interface MonitoringPage {
   page: number;
   records: readonly unknown[];
   last: boolean;
+  /** The count of the whole list the page reports (`metadata.totalRows`), as served. */
+  total: unknown;
 }
 
 export interface MonitoringListOptions {
@@ -28,10 +30,16 @@ export interface MonitoringListOptions {
 
 export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
   const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
-  const fetchPage = async (page: number, abandoned: AbortSignal): Promise<{ count: number; records: readonly unknown[] }> => {
+  const fetchPage = async (
+    page: number,
+    abandoned: AbortSignal,
+  ): Promise<{ count: number; records: readonly unknown[]; total: unknown }> => {
     const query = { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE };
-    const body = await ctx.client.get<{ data: unknown[] }>(opts.path, query, { check: dataArray, signal: abandoned });
-    return { count: body.data.length, records: body.data };
+    const body = await ctx.client.get<{ data: unknown[]; metadata?: { totalRows?: unknown } }>(opts.path, query, {
+      check: dataArray,
+      signal: abandoned,
+    });
+    return { count: body.data.length, records: body.data, total: body.metadata?.totalRows };
   };
   const expectedRows = opts.expectedRows ?? 0;
   const guard = pageGuardFor(opts.path, expectedRows, MONITORING_PAGE_SIZE, ctx.settings.maxPagesPerList);
@@ -44,6 +52,6 @@ export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListO
   })) {
     // A service that ignored `page` (or cycled through pages) would be followed forever: stop instead.
     guard.check(page, [fetched.records.length > 0 ? contentHash(JSON.stringify(fetched.records[0]) ?? '') : undefined]);
-    yield { page, records: fetched.records, last };
+    yield { page, records: fetched.records, last, total: fetched.total };
   }
 }

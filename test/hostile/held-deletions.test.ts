@@ -1,0 +1,174 @@
+// A consistent lie deletes nothing. The sandbox's lies (a list answered empty, cut short, a key twice in a
+// page, keys renamed in case or spacing, a record gone mid-pass) each leave every row live, say why in the
+// stream's notice and in `deletion_holds`, and write no deletion to history; a complete pass hours later
+// that agrees (the injected clock moves), or --confirm-deletions, does delete; an honest small removal is
+// deleted at once. On both stores, over real HTTP.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import type { Lies } from '../../sandbox/http/lies.js';
+import { resolveStreams } from '../../src/catalog/index.js';
+import { runSync } from '../../src/sync/engine.js';
+import { allHolds } from '../../src/sync/held-deletions.js';
+import type { SyncSettings } from '../../src/sync/context.js';
+import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const T0 = Date.parse('2026-03-01T00:00:00Z');
+const HOUR = 3_600_000;
+const TABLES: Record<string, { table: string; path: string }> = {
+  charts: { table: 'charts', path: '/v1/charts' },
+  'token-unlocks': { table: 'token_unlock_assets', path: '/token-unlocks/v1/assets' },
+};
+
+for (const dialect of dialects) {
+  describe(`held deletions on ${dialect}`, () => {
+    let sandbox: Sandbox;
+    let t: TestStore;
+    const live = async (stream: string) => new Set((await liveRecords(t.store, TABLES[stream]!.table, ['id'])).keys());
+    const served = () => new Set(sandbox.records('charts').map((r) => String((r as { id: unknown }).id)));
+    const lie = (lies: Lies | null) => sandbox.setChaos(lies ? { lies } : null);
+
+    /** One complete pass of `stream` at `hours` after T0; its stream's result. */
+    async function full(stream: string, hours: number, extra: Partial<SyncSettings> = {}) {
+      const client = fastClient(sandbox);
+      try {
+        const run = await runSync({
+          client,
+          store: t.store,
+          logger: silent,
+          settings: settings({ mode: 'full', pageWindow: 1, ...extra }),
+          streams: resolveStreams([stream]),
+          clock: () => new Date(T0 + hours * HOUR),
+        });
+        return run.streams[0]!;
+      } finally {
+        await client.close();
+      }
+    }
+    const deletions = async () =>
+      (await t.store.db.selectFrom('row_history').select('change').where('change', '=', 'deleted').execute()).length;
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ start: PINNED_START, scale: 5, seed: 3 });
+    });
+    beforeEach(async () => {
+      t = await openTestStore(dialect);
+      expect((await full('charts', 0)).outcome).toBe('success');
+      expect((await live('charts')).size).toBe(sandbox.records('charts').length);
+      expect((await live('charts')).size).toBeGreaterThan(200); // three pages of 100
+    });
+    afterEach(async () => {
+      lie(null);
+      await t?.cleanup();
+    });
+    afterAll(async () => {
+      await sandbox?.close();
+    });
+
+    it('a list answered empty keeps every row until a complete pass 6 h later agrees', async () => {
+      const rows = (await live('charts')).size;
+      lie({ empty: { path: '/v1/charts' } });
+      const first = await full('charts', 1);
+      expect([first.outcome, first.deleted, first.held]).toEqual(['success', 0, rows]);
+      expect(first.notice).toMatch(
+        new RegExp(
+          `^${rows} rows of charts held back: the pass was not served ${rows} of ${rows} rows \\(100%, more than maxDeleteShare\\)`,
+        ),
+      );
+      expect(first.notice).toMatch(/from 2026-03-01T07:00:00.000Z finds them missing too, or by sync --full --confirm-deletions$/);
+      expect((await live('charts')).size).toBe(rows);
+      expect(await deletions()).toBe(0);
+      expect(await allHolds(t.store)).toEqual([expect.objectContaining({ stream: 'charts', variant: '', rows, reason: first.notice })]);
+      // The same lie told again sooner than 6 h later is not agreement: the wait runs from the first pass.
+      const again = await full('charts', 6.5);
+      expect([again.deleted, again.held, (await live('charts')).size, await deletions()]).toEqual([0, rows, rows, 0]);
+      const agreed = await full('charts', 7);
+      expect([agreed.deleted, agreed.held ?? 0, (await live('charts')).size]).toEqual([rows, 0, 0]);
+      expect(agreed.notice).toBe(`${rows} rows deleted that a complete pass at least 6 h earlier missed too`);
+      expect([await deletions(), await allHolds(t.store)]).toEqual([rows, []]);
+    });
+
+    it('a list cut to 40% keeps the rest; an honest pass clears the hold; --confirm-deletions deletes at once', async () => {
+      const rows = (await live('charts')).size;
+      const kept = Math.floor(rows * 0.4);
+      lie({ cut: { path: '/v1/charts', afterRecords: kept } });
+      const cut = await full('charts', 1);
+      expect([cut.deleted, cut.held, (await live('charts')).size, await deletions()]).toEqual([0, rows - kept, rows, 0]);
+      lie(null);
+      const honest = await full('charts', 2);
+      expect([honest.deleted, honest.held ?? 0, honest.notice ?? null, await allHolds(t.store)]).toEqual([0, 0, null, []]);
+      lie({ cut: { path: '/v1/charts', afterRecords: kept } });
+      const confirmed = await full('charts', 3, { confirmDeletions: true });
+      expect([confirmed.deleted, confirmed.held ?? 0, (await live('charts')).size]).toEqual([rows - kept, 0, kept]);
+      expect(await deletions()).toBe(rows - kept);
+    });
+
+    it('a key served twice in a page is no basis for deleting, even confirmed; an honest pass deletes nothing', async () => {
+      const rows = (await live('charts')).size;
+      lie({ duplicate: { path: '/v1/charts', page: 2 } });
+      for (const confirm of [false, true]) {
+        const pass = await full('charts', 1, { confirmDeletions: confirm });
+        expect([pass.deleted, pass.held, (await live('charts')).size]).toEqual([0, 1, rows]);
+        expect(pass.notice).toMatch(
+          /^1 of \d+ rows of charts not deleted: 1 key\(s\) served twice in one pass \(e\.g\. \d+\): the list moved under the pass/,
+        );
+      }
+      expect((await allHolds(t.store))[0]?.rows).toBe(1);
+      lie(null);
+      const honest = await full('charts', 2);
+      expect([honest.deleted, honest.held ?? 0, await deletions(), await allHolds(t.store)]).toEqual([0, 0, 0, []]);
+    });
+
+    it('a record gone mid-pass (offset drift) deletes no row that exists; the next stable pass deletes only it', async () => {
+      const rows = (await live('charts')).size;
+      const gone = String((sandbox.records('charts')[0] as { id: unknown }).id);
+      lie({ drift: { path: '/v1/charts', afterPage: 1 } });
+      const drifted = await full('charts', 1);
+      expect([drifted.deleted, drifted.held, (await live('charts')).size]).toEqual([0, 1, rows]);
+      expect(drifted.notice).toMatch(
+        /not deleted: page 1 served 100 records at the start of the pass and 100, not the same ones, at its end/,
+      );
+      // The list is stable now (without its first record): the pass that sees it so deletes that one record.
+      const stable = await full('charts', 2);
+      expect([stable.deleted, stable.held ?? 0, stable.notice ?? null]).toEqual([1, 0, null]);
+      const after = await live('charts');
+      expect([after.size, after.has(gone)]).toEqual([rows - 1, false]);
+    });
+
+    it('keys back in another case or spacing delete nothing; --confirm-deletions takes the operator at their word', async () => {
+      expect((await full('token-unlocks', 0)).outcome).toBe('success');
+      const before = await live('token-unlocks');
+      expect(before.size).toBeGreaterThan(50);
+      for (const how of ['upper', 'space'] as const) {
+        const deletedBefore = await deletions();
+        lie({ renameIds: { path: '/token-unlocks/v1/assets', how } });
+        const renamed = await full('token-unlocks', 1);
+        expect([renamed.deleted, renamed.held]).toEqual([0, before.size]);
+        expect(renamed.notice).toMatch(/records came back under keys that differ only in case or spacing \(".+" came back as ".+"\)/);
+        const now = await live('token-unlocks');
+        expect([[...before].filter((id) => !now.has(id)), await deletions()]).toEqual([[], deletedBefore]);
+        // The honest list again: the rows the lie added differ from it only in case or spacing too, and
+        // stay until the operator confirms.
+        lie(null);
+        expect((await full('token-unlocks', 2)).held).toBe(before.size);
+        const cleaned = await full('token-unlocks', 3, { confirmDeletions: true });
+        expect([cleaned.deleted, await live('token-unlocks')]).toEqual([before.size, before]);
+      }
+      lie({ renameIds: { path: '/token-unlocks/v1/assets', how: 'upper' } });
+      const confirmed = await full('token-unlocks', 3, { confirmDeletions: true });
+      expect(confirmed.deleted).toBeGreaterThanOrEqual(before.size);
+      expect([...(await live('token-unlocks'))].every((id) => id === id.toUpperCase())).toBe(true);
+    });
+
+    it('an honest small removal is deleted at once, and says nothing', async () => {
+      const change = await sandbox.advance({ seconds: 3600, updateFraction: 0, addFraction: 0, removeFraction: 0.02 });
+      const removed = change.resources.charts?.removed.length ?? 0;
+      expect(removed).toBeGreaterThan(0);
+      const pass = await full('charts', 1);
+      expect([pass.deleted, pass.held ?? 0, pass.notice ?? null]).toEqual([removed, 0, null]);
+      expect(await live('charts')).toEqual(served());
+      expect([await deletions(), await allHolds(t.store)]).toEqual([removed, []]);
+    });
+  });
+}
