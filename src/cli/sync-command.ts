@@ -7,6 +7,7 @@ import { planQuotas } from '../budget/plan-quotas.js';
 import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
 import type { ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
+import type { SyncBudget } from './sync-budget.js';
 import { requireService } from '../config.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
@@ -44,16 +45,28 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--metric-projects <names>', 'project names for metric-series (comma-separated)')
     .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
-    .option('--force', 'sync even though this mirror holds another service (it then records this one)')
+    .option(
+      '--force',
+      "sync even though this mirror holds another service (it then records this one), or though the run would leave the rest of the month's schedule short",
+    )
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
-      const streams = resolveStreams(names);
+      const asked = resolveStreams(names);
       const settings = syncSettings(ctx.config, flags);
       const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
       const store = await openConfiguredStore(ctx);
       try {
-        if (service) setExit(await syncOnce({ ctx, io, flags, store, settings, streams, service }));
-        else io.stdout.write(await planOutput(ctx, store, settings, streams));
+        const at = new Date();
+        const budget = await import('./sync-budget.js');
+        const plan = await budget.syncBudget(ctx.config, store, settings, asked, at);
+        const streams = plan.readings.map((r) => r.reads);
+        if (!service) return void io.stdout.write(await planOutput(ctx, store, settings, plan, at));
+        const refusal = flags.force ? null : await budget.runRefusal(ctx.config, store, settings, plan, at);
+        if (refusal) {
+          io.stderr.write(`${refusal}\n`);
+          return setExit(EXIT.stopped);
+        }
+        setExit(await syncOnce({ ctx, io, flags, store, settings, streams, service }));
       } finally {
         await store.close();
       }
@@ -71,10 +84,17 @@ interface SyncJob {
 }
 
 /** Loaded only for --plan: the plan's output reaches the scheduler's modules (budget-command), and prom-client with them. */
-async function planOutput(ctx: CommandContext, store: Store, settings: SyncSettings, streams: StreamDef[]): Promise<string> {
-  const [{ planRun }, { renderPlan }] = await Promise.all([import('../budget/run-plan.js'), import('./plan-output.js')]);
-  const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
-  return renderPlan(plan);
+async function planOutput(ctx: CommandContext, store: Store, settings: SyncSettings, budget: SyncBudget, at: Date): Promise<string> {
+  const [{ planRun }, { renderPlan }, { periodAfter }] = await Promise.all([
+    import('../budget/run-plan.js'),
+    import('./plan-output.js'),
+    import('./sync-budget.js'),
+  ]);
+  const streams = budget.readings.map((r) => r.reads);
+  const quotas = planQuotas(ctx.config.limits);
+  const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', quotas, at);
+  const period = await periodAfter(store, settings, budget, quotas, plan, at);
+  return renderPlan(plan, budget.readings, period);
 }
 
 /** One run with progress and a summary; returns the exit code. */

@@ -1,0 +1,100 @@
+// Whether the rest of this period's schedule fits what is left of it: for each quota a family has (its
+// UTC day, its calendar month), what was used, plus the schedule's runs still due before the renewal,
+// plus a run about to start, against the quota. A projection of a whole month says whether the schedule
+// can ever fit; this says whether it fits now, so `budget`, /healthz and a sync's refusal tell the truth
+// on the day a month is already spent.
+import type { FamilyUsage } from './budget-report.js';
+import type { Projection, ScheduleEntry } from './projection.js';
+import { renewsAt, type QuotaFamily } from './quotas.js';
+import { firesBetween } from './schedule-fires.js';
+
+export interface PeriodFit {
+  family: QuotaFamily;
+  period: 'day' | 'month';
+  quota: number;
+  used: number;
+  /** The schedule's requests from now until the renewal. */
+  scheduled: number;
+  /** The requests of a run about to start (0 for the schedule alone). */
+  run: number;
+  renewsAt: string;
+  /** Some per-run cost came from the published real sizes. */
+  estimated: boolean;
+  fits: boolean;
+}
+
+/** One entry per family and quota period; `run` adds a run's requests per family. */
+export function periodFits(
+  projection: Projection,
+  schedule: readonly ScheduleEntry[],
+  usage: readonly FamilyUsage[],
+  at: Date,
+  run: Partial<Record<QuotaFamily, number>> = {},
+): PeriodFit[] {
+  const fits: PeriodFit[] = [];
+  for (const u of usage) {
+    for (const period of ['day', 'month'] as const) {
+      const quota = period === 'day' ? u.quota.perDay : u.quota.perMonth;
+      if (quota === undefined) continue;
+      const renewal = renewsAt(period, at);
+      const scheduled = scheduledUntil(projection, schedule, u.family, at, renewal);
+      const used = period === 'day' ? u.today : u.month;
+      const extra = run[u.family] ?? 0;
+      fits.push({
+        family: u.family,
+        period,
+        quota,
+        used,
+        scheduled,
+        run: extra,
+        renewsAt: renewal.toISOString(),
+        estimated: projection.estimated,
+        fits: used + extra + scheduled <= quota,
+      });
+    }
+  }
+  return fits;
+}
+
+/** The family's requests of every job's runs in [from, to). */
+function scheduledUntil(projection: Projection, schedule: readonly ScheduleEntry[], family: QuotaFamily, from: Date, to: Date): number {
+  let total = 0;
+  schedule.forEach(({ job }, i) => {
+    const perRun = projection.jobs[i]!.perRun.filter((c) => c.family === family).reduce((n, c) => n + c.requests, 0);
+    if (perRun > 0) total += perRun * firesBetween(job, from, to);
+  });
+  return Math.ceil(total);
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** One line: the figures of a period, e.g. `1,397 used + ~120 scheduled until 2026-12-01 00:00 UTC = 1,517 of 2,500`. */
+export function fitFigures(f: PeriodFit): string {
+  const run = f.run > 0 ? ` + ${count(f.run)} this run` : '';
+  const total = f.used + f.run + f.scheduled;
+  const margin = f.fits ? `${count(f.quota - total)} to spare` : `${count(total - f.quota)} over`;
+  return `${count(f.used)} used${run} + ${f.estimated ? '~' : ''}${count(f.scheduled)} scheduled until ${when(f.renewsAt)} = ${count(total)} of ${count(f.quota)} (${margin})`;
+}
+
+/** Why a family's work is stalled or about to be, for /healthz: an allowance spent, or a schedule that no longer fits. */
+export interface BudgetAlarm {
+  family: QuotaFamily;
+  period: 'day' | 'month';
+  renewsAt: string;
+  reason: string;
+}
+
+export function budgetAlarms(fits: readonly PeriodFit[]): BudgetAlarm[] {
+  return fits
+    .filter((f) => !f.fits || f.used >= f.quota)
+    .map((f) => ({
+      family: f.family,
+      period: f.period,
+      renewsAt: f.renewsAt,
+      reason:
+        f.used >= f.quota
+          ? `the ${f.family} ${f.period}'s allowance is spent (${count(f.used)} of ${count(f.quota)}); its runs wait for the renewal`
+          : `the rest of the ${f.period}'s schedule no longer fits: ${fitFigures(f)}`,
+    }));
+}
