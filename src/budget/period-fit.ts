@@ -20,6 +20,8 @@ export interface PeriodFit {
   renewsAt: string;
   /** Some per-run cost came from the published real sizes. */
   estimated: boolean;
+  /** The service said the family's allowance is spent, until then (a quota hold). */
+  heldUntil: string | null;
   fits: boolean;
 }
 
@@ -40,6 +42,8 @@ export function periodFits(
       const scheduled = scheduledUntil(projection, schedule, u.family, at, renewal);
       const used = period === 'day' ? u.today : u.month;
       const extra = run[u.family] ?? 0;
+      // A hold the service announced stops every request of the family, whatever the ledger counted.
+      const held = u.hold !== null && u.hold.until.getTime() > at.getTime();
       fits.push({
         family: u.family,
         period,
@@ -49,7 +53,8 @@ export function periodFits(
         run: extra,
         renewsAt: renewal.toISOString(),
         estimated: projection.estimated,
-        fits: used + extra + scheduled <= quota,
+        heldUntil: held ? u.hold!.until.toISOString() : null,
+        fits: used + extra + scheduled <= quota && !(held && extra + scheduled > 0),
       });
     }
   }
@@ -73,8 +78,9 @@ const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 export function fitFigures(f: PeriodFit): string {
   const run = f.run > 0 ? ` + ${count(f.run)} this run` : '';
   const total = f.used + f.run + f.scheduled;
-  const margin = f.fits ? `${count(f.quota - total)} to spare` : `${count(total - f.quota)} over`;
-  return `${count(f.used)} used${run} + ${f.estimated ? '~' : ''}${count(f.scheduled)} scheduled until ${when(f.renewsAt)} = ${count(total)} of ${count(f.quota)} (${margin})`;
+  const margin = total <= f.quota ? `${count(f.quota - total)} to spare` : `${count(total - f.quota)} over`;
+  const held = f.heldUntil ? `; the service holds it until ${when(f.heldUntil)}` : '';
+  return `${count(f.used)} used${run} + ${f.estimated ? '~' : ''}${count(f.scheduled)} scheduled until ${when(f.renewsAt)} = ${count(total)} of ${count(f.quota)} (${margin}${held})`;
 }
 
 /** Why a family's work is stalled or about to be, for /healthz: an allowance spent, or a schedule that no longer fits. */
@@ -87,14 +93,14 @@ export interface BudgetAlarm {
 
 export function budgetAlarms(fits: readonly PeriodFit[]): BudgetAlarm[] {
   return fits
-    .filter((f) => !f.fits || f.used >= f.quota)
+    .filter((f) => !f.fits || f.used >= f.quota || f.heldUntil !== null)
     .map((f) => ({
       family: f.family,
       period: f.period,
-      renewsAt: f.renewsAt,
+      renewsAt: f.heldUntil ?? f.renewsAt,
       reason:
-        f.used >= f.quota
-          ? `the ${f.family} ${f.period}'s allowance is spent (${count(f.used)} of ${count(f.quota)}); its runs wait for the renewal`
+        f.used >= f.quota || f.heldUntil !== null
+          ? `the ${f.family} ${f.period}'s allowance is spent (${f.heldUntil ? 'the service said so' : `${count(f.used)} of ${count(f.quota)}`}); its runs wait for the renewal`
           : `the rest of the ${f.period}'s schedule no longer fits: ${fitFigures(f)}`,
     }));
 }

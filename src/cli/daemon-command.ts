@@ -5,11 +5,22 @@ import { Option, type Command } from 'commander';
 import type { Logger } from 'pino';
 import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
 import { jobDefinitions } from '../scheduler/job-files.js';
-import { quotaGate } from '../budget/index.js';
+import { planQuotas, quotaGate } from '../budget/index.js';
+import { watchBudget } from '../budget/budget-health.js';
+import { runFitter } from '../budget/run-fit.js';
+import type { Store } from '../store/types.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
+import {
+  configureJobs,
+  jobStreams,
+  startDaemon,
+  STARTUP_RUNS,
+  type Daemon,
+  type ScheduledJob,
+  type StartupRun,
+} from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
@@ -52,7 +63,10 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
         .choices(STARTUP_RUNS)
         .default('never-synced'),
     )
-    .option('--force', 'run even though this mirror holds another service (it then records this one)')
+    .option(
+      '--force',
+      "run even though this mirror holds another service (it then records this one), and make start-up runs that would leave the month's schedule short",
+    )
     .action((flags: DaemonFlags, command: Command) => runDaemon(flags, command, io, setExit));
 }
 
@@ -65,6 +79,8 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   const store = await openConfiguredStore(ctx);
   await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
+  const budget = daemonBudget(ctx.config, store, jobs, flags.force);
+  await budget.watch.refresh();
   const stopRequested = stopSignal(ctx.logger);
   const daemon = await closeOnError(
     () =>
@@ -75,10 +91,15 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
         jobs,
         receiver,
         settings: syncSettings(ctx.config),
-        http: { port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
+        http: {
+          port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT,
+          host: flags.metricsHost,
+          budget: () => budget.watch.current(),
+        },
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
         startupRun: flags.runAtStart,
+        startupBudget: budget.startup,
       }),
     client,
     store,
@@ -120,11 +141,24 @@ function stopSignal(logger: Logger): Promise<NodeJS.Signals> {
 
 function startedLine(daemon: Daemon, enabled: number): string {
   const { next, startup } = daemon.health();
-  const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
+  const now = startup.filter((s) => s.state !== 'refused');
+  const refused = startup.filter((s) => s.state === 'refused');
+  const starting =
+    (now.length ? `; running now: ${now.map((s) => s.job).join(', ')}` : '') +
+    (refused.length
+      ? `; refused at start (the month's schedule would be short; see the log): ${refused.map((s) => s.job).join(', ')}`
+      : '');
   return (
     `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
     `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
   );
+}
+
+/** The month's truth for /healthz, and the start-up runs' check (none under --force). */
+function daemonBudget(config: Config, store: Store, jobs: readonly ScheduledJob[], force?: boolean) {
+  const schedule = jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
+  const input = { store, settings: syncSettings(config), schedule, quotas: planQuotas(config.limits) };
+  return { watch: watchBudget({ ...input, now: Date.now }), startup: force ? undefined : runFitter(input) };
 }
 
 function receiverOptions(config: Config, env: NodeJS.ProcessEnv): Omit<ReceiverOptions, 'store' | 'logger'> | undefined {

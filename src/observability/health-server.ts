@@ -11,6 +11,8 @@ export interface HealthServerOptions {
   health: () => { ok: boolean; body: object };
   metrics: { contentType: string; render(): Promise<string> };
   logger: Logger;
+  /** Families whose allowance is spent or whose schedule no longer fits before the renewal: /healthz says `degraded`. */
+  budget?: () => readonly { family: string; renewsAt: string; reason: string }[];
 }
 
 export interface HealthServer {
@@ -52,7 +54,10 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
     if (path === '/healthz') {
       const { ok, body } = opts.health();
-      return send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify(body)}\n`);
+      const budget = opts.budget?.() ?? [];
+      const status = (body as { status?: string }).status;
+      const answer = budget.length > 0 ? { ...body, status: status === 'ok' ? 'degraded' : status, budget } : body;
+      return send(res, ok ? 200 : 503, 'application/json', `${JSON.stringify(answer)}\n`);
     }
     if (path === '/metrics') {
       opts.metrics.render().then(

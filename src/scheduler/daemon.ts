@@ -15,9 +15,9 @@ import type { ScheduledJob } from './configure-jobs.js';
 import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
-import { startHealthServer, type HealthServer } from '../observability/health-server.js';
+import { startHealthServer, type HealthServer, type HealthServerOptions } from '../observability/health-server.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
-import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
+import { startupJobs, type StartupBudget, type StartupJob, type StartupRun } from './startup-runs.js';
 
 export interface DaemonOptions {
   store: Store;
@@ -27,7 +27,7 @@ export interface DaemonOptions {
   settings: SyncSettings;
   /** Every configured job; the disabled ones are listed in /healthz but never run. */
   jobs: readonly ScheduledJob[];
-  http: { port: number; host: string };
+  http: { port: number; host: string; budget?: HealthServerOptions['budget'] };
   /** Starts the webhook receiver in the same process. */
   receiver?: Omit<ReceiverOptions, 'store' | 'logger'>;
   progress?: Progress;
@@ -35,6 +35,8 @@ export interface DaemonOptions {
   stopTimeoutMs?: number;
   /** Jobs run once at start, one after the other (default `none`; the CLI's default is `never-synced`). */
   startupRun?: StartupRun;
+  /** Refuses a start-up run that would leave the rest of the month's schedule short (omit: --force). */
+  startupBudget?: StartupBudget;
   /** The time /healthz reports against (tests inject one). */
   now?: () => number;
 }
@@ -81,7 +83,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const enabled = opts.jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
   const now = opts.now ?? Date.now;
   const startedAt = new Date(now());
-  const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none');
+  const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none', opts.startupBudget);
+  for (const s of startup.filter((r) => r.state === 'refused')) log.warn({ job: s.job }, s.reason);
   const holds = watchHolds(opts.store, now);
   await holds.refresh();
   const life = { stopping: false };
@@ -174,6 +177,7 @@ function runSyncWith(opts: DaemonOptions): RunJob {
 async function runStartupJobs(startup: StartupJob[], scheduler: Scheduler, log: Logger, stopping: () => boolean): Promise<void> {
   for (const s of startup) {
     if (stopping()) return;
+    if (s.state === 'refused') continue;
     s.state = 'running';
     log.info({ job: s.job, why: s.reason }, 'start-up run');
     await scheduler
