@@ -3,9 +3,8 @@
 // plus a run about to start, against the quota. A projection of a whole month says whether the schedule
 // can ever fit; this says whether it fits now, so `budget`, /healthz and a sync's refusal tell the truth
 // on the day a month is already spent.
-import type { FamilyUsage } from './budget-report.js';
 import type { Projection, ScheduleEntry } from './projection.js';
-import { renewsAt, type QuotaFamily } from './quotas.js';
+import { renewsAt, type FamilyQuota, type QuotaFamily } from './quotas.js';
 import { firesBetween } from './schedule-fires.js';
 
 export interface PeriodFit {
@@ -23,6 +22,15 @@ export interface PeriodFit {
   /** The service said the family's allowance is spent, until then (a quota hold). */
   heldUntil: string | null;
   fits: boolean;
+}
+
+/** A family's use as budget-report's usageOf reads it. */
+interface FamilyUsage {
+  family: QuotaFamily;
+  quota: FamilyQuota;
+  today: number;
+  month: number;
+  hold: { until: Date } | null;
 }
 
 /** One entry per family and quota period; `run` adds a run's requests per family. */
