@@ -13,7 +13,8 @@ import { startReceiver } from '../src/receiver/index.js';
 import { openStore } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
-import { formatTable } from '../src/cli/table.js';
+import { quotaGate } from '../src/budget/quota-gate.js';
+import { runSummary, SUMMARY_LEGEND } from '../src/cli/run-summary.js';
 
 const DEFAULT_DB = 'data/demo.db';
 const DB = `sqlite:${process.env.DS_DEMO_DB ?? DEFAULT_DB}`;
@@ -42,40 +43,25 @@ for (const view of views) {
 }
 
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
-const client = createClient({
-  baseUrl: sandbox.url,
-  apiKey: sandbox.apiKey,
-  limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
-});
+const limits = { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast };
+// The usage ledger counts the demo's requests as it would a real mirror's (`status` shows them); the
+// sandbox has no monthly quota to keep, so the plan's is lifted.
+const gate = quotaGate(store, { ...limits, v1: { ...fast, requestsPerMonth: null } });
+const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits, gate });
 const settings = syncSettings({ monitoring: { views: views.map((v) => v.id) } });
 try {
   const first = await runSync({ client, store, logger, settings, streams: resolveStreams(['all']) });
-  say(`\nfirst sync (run ${first.runId}): ${first.outcome}`);
-  say(summary(first.streams));
+  say(`\nfirst sync (run ${first.runId}): ${first.outcome}, ${requests(first.streams)} requests`);
+  say(runSummary(first.streams));
+  say(SUMMARY_LEGEND);
 
   await sandbox.advance({ seconds: 6 * 3600, updateFraction: 0.01, addFraction: 0.01, removeFraction: 0.005 });
   await sandbox.monitoring.idle();
   const second = await runSync({ client, store, logger, settings, streams: resolveStreams(['all']) });
-  say(`\nincremental sync after 6 sandbox hours (run ${second.runId}): ${second.outcome}`);
-  say(summary(second.streams));
+  say(`\nincremental sync after 6 sandbox hours (run ${second.runId}): ${second.outcome}, ${requests(second.streams)} requests`);
+  say(runSummary(second.streams));
 
-  const sent = sandbox.monitoring.deliveries();
-  const stats = receiver.stats();
-  const landed = await store.db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  const pairs = await store.db
-    .selectFrom('alert_deliveries')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  const alerts = await store.db
-    .selectFrom('alert_history')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  say(
-    `\nwebhooks: ${sent.length} sent by the sandbox, ${stats.received} received (${stats.duplicates} duplicates), ${Number(landed?.n)} delivery ids, ${Number(pairs?.n)} (delivery, view) pairs, ${Number(alerts?.n)} alerts`,
-  );
+  say(await webhookLines(sandbox.monitoring.deliveries().length, receiver.stats()));
   say(`\nthe demo mirror is in ${DB}; try: npx ds-mirror --db ${DB} status`);
   say('against the real service, `npx ds-mirror sync` writes data/mirror.db: a mirror of its own');
 } finally {
@@ -85,19 +71,23 @@ try {
   await sandbox.close();
 }
 
-function summary(
-  streams: readonly {
-    stream: string;
-    fetched: number;
-    inserted: number;
-    updated: number;
-    unchanged: number;
-    deleted: number;
-    requests: number;
-  }[],
-): string {
-  return formatTable(
-    ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'requests'],
-    streams.map((s) => [s.stream, s.fetched, s.inserted, s.updated, s.unchanged, s.deleted, s.requests]),
-  );
+function requests(streams: readonly { requests: number }[]): string {
+  return streams.reduce((n, s) => n + s.requests, 0).toLocaleString('en-US');
+}
+
+/** What the receiver took in, and the alerts the mirror holds (one per view and development) by how they first arrived. */
+async function webhookLines(sent: number, stats: { received: number; duplicates: number }): Promise<string> {
+  const count = async (table: string, where?: [string, string]) => {
+    let q = store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    if (where) q = q.where(where[0], '=', where[1]);
+    return Number(((await q.executeTakeFirst()) as { n: unknown } | undefined)?.n ?? 0).toLocaleString('en-US');
+  };
+  return [
+    `\nwebhooks: the sandbox sent ${sent} POSTs, the receiver took ${stats.received} (${stats.duplicates} retries of one it had): ` +
+      `${await count('webhook_deliveries')} distinct delivery ids, ${await count('alert_deliveries')} (delivery, view) pairs ` +
+      '(one delivery id goes to every view its development matches)',
+    `alerts (alert_history: one per view and development): ${await count('alert_history')} in all, ` +
+      `${await count('alert_history', ['source', 'webhook'])} first arrived by webhook, ` +
+      `${await count('alert_history', ['source', 'backfill'])} first found by reading each view's matches (the monitoring-views stream)`,
+  ].join('\n');
 }

@@ -5,6 +5,7 @@ import { allStreams } from '../catalog/index.js';
 import { detailsBacklog, DEFAULT_DETAILS } from '../sync/monitoring/development-details.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
+import { periodFits, type PeriodFit } from './period-fit.js';
 import { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 import { QUOTA_FAMILIES, renewsAt, type FamilyQuota, type QuotaFamily, type Quotas } from './quotas.js';
 import { UsageLedger, type QuotaHold } from './usage-ledger.js';
@@ -24,6 +25,8 @@ export interface BudgetReport {
   at: string;
   usage: FamilyUsage[];
   schedule: Projection;
+  /** The rest of this day's and month's schedule against what is left of them. */
+  period: PeriodFit[];
   backlog: { inScope: number; pending: number };
 }
 
@@ -58,10 +61,13 @@ export async function budgetReport(
   quotas: Quotas,
   at: Date,
 ): Promise<BudgetReport> {
+  const usage = await usageOf(store, quotas, at);
+  const projection = await projectSchedule(store, settings, schedule, quotas, at, allStreams());
   return {
     at: at.toISOString(),
-    usage: await usageOf(store, quotas, at),
-    schedule: await projectSchedule(store, settings, schedule, quotas, at, allStreams()),
+    usage,
+    schedule: projection,
+    period: periodFits(projection, schedule, usage, at),
     backlog: await detailsBacklog(store, settings.monitoring.details ?? DEFAULT_DETAILS),
   };
 }

@@ -4,6 +4,7 @@ export { planQuotas, type PlanLimits } from './plan-quotas.js';
 export { QuotaError, quotaMessage } from './quota-error.js';
 export { QuotaGate, quotaGate } from './quota-gate.js';
 export { budgetReport, usageOf, type BudgetReport, type FamilyUsage } from './budget-report.js';
+export { periodFits, fitFigures, budgetAlarms, type PeriodFit, type BudgetAlarm } from './period-fit.js';
 export { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 export { runCost, familyOf, type StreamCost } from './cost-model.js';
 export { planRun, type RunPlan } from './run-plan.js';

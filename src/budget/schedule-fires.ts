@@ -81,11 +81,36 @@ function countFires(job: { schedule: string; timeZone?: string }, from: Date): F
   return { runs, maxGapMs: gaps.maxGapMs, runsPerDay: two.runsPerDay };
 }
 
-/** Fires minute by minute over `months` calendar months (UTC) from the one holding `from`. */
-function scan(job: { schedule: string; timeZone?: string }, from: Date, months: number) {
+function parsed(job: { schedule: string; timeZone?: string }) {
   const c = new CronTime(job.schedule, job.timeZone) as unknown as Parsed;
   const size = (f: Field) => Object.keys(f).length;
-  const all = { dom: size(c.dayOfMonth) === 31, dow: size(c.dayOfWeek) >= 7, seconds: size(c.second) };
+  return { c, all: { dom: size(c.dayOfMonth) === 31, dow: size(c.dayOfWeek) >= 7, seconds: size(c.second) } };
+}
+
+/** Fires in [from, to): the runs still due before a quota renews. */
+export function firesBetween(job: { schedule: string; timeZone?: string }, from: Date, to: Date): number {
+  const { c, all } = parsed(job);
+  const offset = offsetMs(job.timeZone, from);
+  let runs = 0;
+  for (let t = Math.ceil(from.getTime() / MINUTE_MS) * MINUTE_MS; t < to.getTime(); t += MINUTE_MS)
+    runs += firesInMinute(c, all, t + offset);
+  return runs;
+}
+
+/** The job's last fire at or before `at` (within about 13 months), or null. */
+export function lastFireAtOrBefore(job: { schedule: string; timeZone?: string }, at: Date): Date | null {
+  const { c, all } = parsed(job);
+  const offset = offsetMs(job.timeZone, at);
+  const end = monthStart(at, -13);
+  for (let t = Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS; t >= end; t -= MINUTE_MS) {
+    if (firesInMinute(c, all, t + offset) > 0) return new Date(t);
+  }
+  return null;
+}
+
+/** Fires minute by minute over `months` calendar months (UTC) from the one holding `from`. */
+function scan(job: { schedule: string; timeZone?: string }, from: Date, months: number) {
+  const { c, all } = parsed(job);
   const offset = offsetMs(job.timeZone, from);
   const bounds = Array.from({ length: months + 1 }, (_, i) => monthStart(from, i));
   const perMonth = new Array<number>(months).fill(0);

@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import { jobDefinitions } from '../scheduler/job-files.js';
 import {
   budgetReport,
+  fitFigures,
+  type PeriodFit,
   planQuotas,
   QUOTA_FAMILIES,
   UsageLedger,
@@ -35,7 +37,7 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
       try {
         const report = await budgetReport(store, syncSettings(ctx.config), schedule, planQuotas(ctx.config.limits), new Date());
         io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBudget(report));
-        if (report.schedule.problems.length > 0) setExit(EXIT.failed);
+        if (report.schedule.problems.length > 0 || report.period.some((f) => !f.fits)) setExit(EXIT.failed);
       } finally {
         await store.close();
       }
@@ -105,6 +107,15 @@ function perRunText(costs: readonly StreamCost[]): string {
   return paid.length === 0 ? '0' : `${mark}${n(total)}${paid.length > 1 ? ` (${named}${paid.length > 2 ? ', ...' : ''})` : ''}`;
 }
 
+/** What is left of this day and month against the schedule's runs still due before each renewal. */
+function periodLines(period: readonly PeriodFit[]): string[] {
+  if (period.length === 0) return [];
+  return [
+    'This period: what is used, plus the runs the schedule still makes before each renewal:',
+    ...period.map((f) => `${FAMILY_NAMES[f.family]}, this ${f.period}: ${fitFigures(f)}${f.fits ? '' : ': does not fit'}`),
+  ];
+}
+
 function age(ms: number | null): string {
   if (ms === null) return 'not scheduled';
   const minutes = ms / 60_000;
@@ -134,11 +145,14 @@ export function renderBudget(r: BudgetReport): string {
       `${FAMILY_NAMES[u.family]}: ${s.estimated ? '~' : ''}${n(s.perMonth[u.family])} a month${month}, up to ${n(s.perDay[u.family])} a day`,
     );
   }
+  out.push('', ...periodLines(r.period));
+  const short = r.period.filter((f) => !f.fits).map((f) => `the rest of this ${f.period} (${f.family}): ${fitFigures(f)}`);
+  const problems = [...s.problems, ...short];
   out.push(
     '',
-    s.problems.length === 0
-      ? 'The schedule fits the quotas.'
-      : `The schedule does not fit the quotas:\n${s.problems.map((p) => `  - ${p}`).join('\n')}`,
+    problems.length === 0
+      ? 'The schedule fits the quotas: a whole month of it, and the rest of this one.'
+      : `The schedule does not fit the quotas:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
   );
   out.push('', 'What it buys: how old each stream can get (the longest time between two runs that refresh it):');
   out.push(

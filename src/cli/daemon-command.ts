@@ -5,10 +5,21 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_RECEIVER_PORT } from './receive-command.js';
 import { jobCatalog } from '../scheduler/job-files.js';
 import { planQuotas, quotaGate } from '../budget/index.js';
+import { watchBudget } from '../budget/budget-health.js';
+import { runFitter } from '../budget/run-fit.js';
+import type { Store } from '../store/types.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { httpCredential, requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import { checkedJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
+import {
+  checkedJobs,
+  jobStreams,
+  startDaemon,
+  STARTUP_RUNS,
+  type Daemon,
+  type ScheduledJob,
+  type StartupRun,
+} from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
@@ -54,7 +65,10 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
         .choices(STARTUP_RUNS)
         .default('never-synced'),
     )
-    .option('--force', 'run even though this mirror holds another service (it then records this one)')
+    .option(
+      '--force',
+      "run even though this mirror holds another service (it then records this one), and make start-up runs that would leave the month's schedule short",
+    )
     .action((flags: DaemonFlags, command: Command) => runDaemon(flags, command, io, setExit));
 }
 
@@ -71,6 +85,8 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   const store = await openConfiguredStore(ctx);
   await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
+  const budget = daemonBudget(ctx.config, store, jobs, flags.force);
+  await closeOnError(() => budget.watch.refresh(), store);
   const stop = onStopSignal(ctx.logger, flags.stopTimeout * 1000, EXIT.failed, 'stopping: no new runs; the pages in flight commit');
   const daemon = await closeOnError(
     () =>
@@ -85,11 +101,13 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
           port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT,
           host: flags.metricsHost,
           auth,
+          budget: () => budget.watch.current(),
         },
         quotas: planQuotas(ctx.config.limits),
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
         startupRun: flags.runAtStart,
+        startupBudget: budget.startup,
         refused,
       }),
     { close: async () => stop.release() },
@@ -122,11 +140,33 @@ async function closeOnError<T>(step: () => Promise<T>, ...opened: { close(): Pro
 
 function startedLine(daemon: Daemon, enabled: number): string {
   const { next, startup } = daemon.health();
-  const starting = startup.length ? `; running now: ${startup.map((s) => s.job).join(', ')}` : '';
+  const now = startup.filter((s) => s.state !== 'refused');
+  const refused = startup.filter((s) => s.state === 'refused');
+  const starting =
+    (now.length ? `; running now: ${now.map((s) => s.job).join(', ')}` : '') +
+    (refused.length
+      ? `; refused at start (the month's schedule would be short; see the log): ${refused.map((s) => s.job).join(', ')}`
+      : '');
   return (
     `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
     `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics, status ${daemon.url}/status${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
   );
+}
+
+/** The month's truth for /healthz, and the start-up runs' check (none under --force). */
+function daemonBudget(config: Config, store: Store, jobs: readonly ScheduledJob[], force?: boolean) {
+  // A job with an unknown stream is refused by the daemon; the budget leaves it out too.
+  const schedule = jobs
+    .filter((j) => j.enabled)
+    .flatMap((job) => {
+      try {
+        return [{ job, streams: jobStreams(job) }];
+      } catch {
+        return [];
+      }
+    });
+  const input = { store, settings: syncSettings(config), schedule, quotas: planQuotas(config.limits) };
+  return { watch: watchBudget({ ...input, now: Date.now }), startup: force ? undefined : runFitter(input) };
 }
 
 function receiverOptions(config: Config, env: NodeJS.ProcessEnv): Omit<ReceiverOptions, 'store' | 'logger'> | undefined {

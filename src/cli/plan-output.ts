@@ -1,16 +1,25 @@
-// How `sync --plan` reads: per stream the requests and the first of them; per quota family the total
-// against what the plan has left, and how long the family's rate makes the run.
-import type { RunPlan } from '../budget/index.js';
+// How `sync --plan` reads: per stream the requests, how the run reads it and why, and the first request;
+// per quota family the total against what the plan has left, how long the family's rate makes the run,
+// and whether the rest of the period's schedule still fits after it (a plain sync is refused when not).
+import type { PeriodFit, RunPlan } from '../budget/index.js';
+import { fitFigures } from '../budget/period-fit.js';
+import type { StreamReading } from '../budget/stream-readings.js';
 import { FAMILY_NAMES, quotaText } from './budget-command.js';
 import { formatTable } from './table.js';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 
-export function renderPlan(plan: RunPlan): string {
+export function renderPlan(plan: RunPlan, readings: readonly StreamReading[] = [], period: readonly PeriodFit[] = []): string {
+  const how = new Map(readings.map((r) => [r.reads.name, r.how]));
   const out = [
     formatTable(
-      ['stream', 'requests', 'first request'],
-      plan.streams.map((p) => [p.stream, `${p.estimated ? '~' : ''}${p.atLeast ? '≥' : ''}${n(p.requests)}${aheadText(p)}`, p.request]),
+      ['stream', 'requests', 'how it is read, and why', 'first request'],
+      plan.streams.map((p) => [
+        p.stream,
+        `${p.estimated ? '~' : ''}${p.atLeast ? '≥' : ''}${n(p.requests)}${aheadText(p)}`,
+        how.get(p.stream) ?? null,
+        p.request,
+      ]),
     ),
     '',
   ];
@@ -30,6 +39,10 @@ export function renderPlan(plan: RunPlan): string {
     out.push(
       `${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${n(f.requests)} requests${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`,
     );
+  }
+  for (const f of period) {
+    const verdict = f.fits ? 'the schedule still fits' : 'too much: a sync is refused unless --force';
+    out.push(`after this run, the ${f.family} ${f.period}: ${fitFigures(f)}: ${verdict}`);
   }
   if (plan.streams.some((p) => p.estimated))
     out.push("~ estimated from the real service's published sizes: the mirror does not hold these streams yet");

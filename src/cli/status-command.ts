@@ -9,10 +9,10 @@ import type { CliIo } from './io.js';
 import { readMirrorStats, type MirrorStats } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore } from './context.js';
 import { formatTable } from './table.js';
-import { planQuotas, usageOf } from '../budget/index.js';
+import { planQuotas, UsageLedger, usageOf } from '../budget/index.js';
 import { DEFAULT_DETAILS, detailsBacklog } from '../sync/monitoring/development-details.js';
 import { syncSettings } from '../sync/settings.js';
-import { renderUsage } from './budget-command.js';
+import { FAMILY_NAMES, renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';
 import { allHolds, type Hold } from '../sync/held-deletions.js';
 
@@ -145,8 +145,22 @@ async function renderBudgetSection(store: Store, config: Readonly<Config>, now: 
   const usage = renderUsage(await usageOf(store, planQuotas(config.limits), new Date(now)));
   return (
     `\nRequests against the plan's quotas:\n${usage}\n` +
+    (await requestsMade(store)) +
     `Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`
   );
+}
+
+/** Every request this mirror's runs sent, as its usage ledger counted them (every worker, retries included). */
+async function requestsMade(store: Store): Promise<string> {
+  const days = await new UsageLedger(store).history('0000-01-01');
+  if (days.length === 0) return 'Requests this mirror made: none yet\n';
+  const by = new Map<string, number>();
+  for (const d of days) by.set(d.family, (by.get(d.family) ?? 0) + d.requests);
+  const since = days.map((d) => d.day).sort()[0];
+  const parts = Object.keys(FAMILY_NAMES)
+    .filter((f) => (by.get(f) ?? 0) > 0)
+    .map((f) => `${by.get(f)!.toLocaleString('en-US')} ${FAMILY_NAMES[f]}`);
+  return `Requests this mirror made since ${since} (its usage ledger): ${parts.join(', ') || 'none'}\n`;
 }
 
 function humanLag(seconds: number): string {

@@ -7,8 +7,9 @@ import { planQuotas } from '../budget/plan-quotas.js';
 import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
 import type { ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
+import type { SyncBudget } from './sync-budget.js';
 import { requireService } from '../config.js';
-import type { Store, StreamRunStats } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
@@ -18,7 +19,7 @@ import { onStopSignal } from './stop-signal.js';
 import { claimService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
-import { formatTable } from './table.js';
+import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -47,7 +48,10 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     .option('--metric-projects <names>', 'project names for metric-series (comma-separated)')
     .option('--page-window <n>', 'pages of one list fetched at once (default 4)', positiveNumber('--page-window'))
     .option('--no-progress', 'no progress bars, even on a terminal')
-    .option('--force', 'sync even though this mirror holds another service (it then records this one)')
+    .option(
+      '--force',
+      "sync even though this mirror holds another service (it then records this one), or though the run would leave the rest of the month's schedule short",
+    )
     .option(
       '--stop-timeout <seconds>',
       'on SIGTERM/SIGINT, how long the pages in flight may take to commit before the process exits anyway',
@@ -60,13 +64,18 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
     )
     .action(async (names: string[], flags: SyncFlags, command: Command) => {
       const ctx = commandContext(command, io);
-      const streams = resolveStreams(names);
+      const asked = resolveStreams(names);
       const settings = syncSettings(ctx.config, flags);
       const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
       const store = await openConfiguredStore(ctx);
       try {
-        if (service) setExit(await syncOnce({ ctx, io, flags, store, settings, streams, service }));
-        else io.stdout.write(await planOutput(ctx, store, settings, streams));
+        const at = new Date();
+        const budget = await import('./sync-budget.js');
+        const plan = await budget.syncBudget(ctx.config, store, settings, asked, at);
+        const streams = plan.readings.map((r) => r.reads);
+        if (!service) return void io.stdout.write(await planOutput(ctx, store, settings, plan, at));
+        const refuse = () => (flags.force ? Promise.resolve(null) : budget.runRefusal(ctx.config, store, settings, plan, at));
+        setExit(await syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }));
       } finally {
         await store.close();
       }
@@ -81,19 +90,33 @@ interface SyncJob {
   settings: SyncSettings;
   streams: StreamDef[];
   service: ReturnType<typeof requireService>;
+  /** The one line refusing a run that would leave the month's schedule short (null: it may run). */
+  refuse: () => Promise<string | null>;
 }
 
 /** Loaded only for --plan: the plan's output reaches the scheduler's modules (budget-command), and prom-client with them. */
-async function planOutput(ctx: CommandContext, store: Store, settings: SyncSettings, streams: StreamDef[]): Promise<string> {
-  const [{ planRun }, { renderPlan }] = await Promise.all([import('../budget/run-plan.js'), import('./plan-output.js')]);
-  const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', planQuotas(ctx.config.limits), new Date());
-  return renderPlan(plan);
+async function planOutput(ctx: CommandContext, store: Store, settings: SyncSettings, budget: SyncBudget, at: Date): Promise<string> {
+  const [{ planRun }, { renderPlan }, { periodAfter }] = await Promise.all([
+    import('../budget/run-plan.js'),
+    import('./plan-output.js'),
+    import('./sync-budget.js'),
+  ]);
+  const streams = budget.readings.map((r) => r.reads);
+  const quotas = planQuotas(ctx.config.limits);
+  const plan = await planRun(store, settings, streams, ctx.config.baseUrl || '{base_url}', quotas, at);
+  const period = await periodAfter(store, settings, budget, quotas, plan, at);
+  return renderPlan(plan, budget.readings, period);
 }
 
 /** One run with progress and a summary; returns the exit code. */
-async function syncOnce({ ctx, io, flags, store, settings, streams, service }: SyncJob): Promise<number> {
+async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }: SyncJob): Promise<number> {
   const { config, logger } = ctx;
   await claimService(store, service.baseUrl, flags.force);
+  const refusal = await refuse();
+  if (refusal) {
+    io.stderr.write(`${refusal}\n`);
+    return EXIT.stopped;
+  }
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = onStopSignal(
@@ -128,8 +151,9 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
   // A spent quota is said once, below the table; its rows say only that they stopped for it.
   const quotas = new Set([...gate.refused.values()].map((q) => q.message));
   const lines = [
-    summary(result.streams, quotas),
-    `run ${result.runId}: ${result.outcome}, ${stats.requests} requests, ${stats.retries} retries`,
+    runSummary(result.streams, quotas),
+    SUMMARY_LEGEND,
+    `run ${result.runId}: ${result.outcome}, ${count(stats.requests)} requests sent (${count(stats.retries)} of them retries)`,
   ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
@@ -149,27 +173,4 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-function summary(streams: readonly StreamRunStats[], quotas: ReadonlySet<string> = new Set()): string {
-  return formatTable(
-    ['stream', 'fetched', 'inserted', 'updated', 'unchanged', 'deleted', 'errors', 'requests', 'seconds', 'outcome'],
-    streams.map((s) => [
-      s.stream,
-      s.fetched,
-      s.inserted,
-      s.updated,
-      s.unchanged,
-      s.deleted,
-      s.errors,
-      s.requests,
-      (s.durationMs / 1000).toFixed(1),
-      outcomeNote(s, quotas),
-    ]),
-  );
-}
-
-/** The outcome with what a person should know: the error, a notice, parents with no record upstream. */
-export function outcomeNote(s: StreamRunStats, quotas: ReadonlySet<string> = new Set()): string {
-  const error = s.error && [...quotas].some((q) => s.error!.includes(q)) ? 'quota spent (see below)' : s.error;
-  const notes = [error, s.notice, s.absent ? `${s.absent} parent(s) with no record upstream` : null].filter(Boolean);
-  return notes.length ? `${s.outcome}: ${notes.join('; ')}` : s.outcome;
-}
+const count = (n: number) => n.toLocaleString('en-US');

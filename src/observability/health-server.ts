@@ -17,6 +17,8 @@ export interface HealthServerOptions {
   statusPage?: () => Promise<string>;
   /** Required on every path when set; a host beyond loopback without one is refused. */
   auth?: HttpCredential;
+  /** Families whose allowance is spent or whose schedule no longer fits before the renewal: /healthz says `degraded`. */
+  budget?: () => readonly { family: string; renewsAt: string; reason: string }[];
 }
 
 export interface HealthServer {
@@ -65,13 +67,25 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
     if (path === '/healthz') {
       // Nothing a probe does may end the process: a health that cannot be read is a 500, not a crash.
       let health: { ok: boolean; body: object };
+      let budget: readonly { family: string; renewsAt: string; reason: string }[];
       try {
         health = opts.health();
+        budget = opts.budget?.() ?? [];
       } catch (err) {
         opts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'health could not be read');
         return send(res, 500, 'text/plain', 'health unavailable\n');
       }
-      return send(res, health.ok ? 200 : 503, 'application/json', `${JSON.stringify(health.body)}\n`);
+      const body = health.body as { status?: string; reasons?: string[] };
+      const answer =
+        budget.length > 0
+          ? {
+              ...body,
+              status: body.status === 'ok' ? 'degraded' : body.status,
+              reasons: [...(body.reasons ?? []), ...budget.map((b) => `the ${b.family} budget: ${b.reason}`)],
+              budget,
+            }
+          : body;
+      return send(res, health.ok ? 200 : 503, 'application/json', `${JSON.stringify(answer)}\n`);
     }
     if (path === '/metrics') {
       opts.metrics.render().then(

@@ -16,14 +16,14 @@ import { watchStore, type StoreWatch } from './store-watch.js';
 import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
-import { startHealthServer, type HealthServer } from '../observability/health-server.js';
+import { startHealthServer, type HealthServer, type HealthServerOptions } from '../observability/health-server.js';
 import { statusPage } from '../observability/status-page/status-page.js';
 import { planQuotas } from '../budget/plan-quotas.js';
 import type { Quotas } from '../budget/quotas.js';
 import type { ScheduleEntry } from '../budget/projection.js';
 import type { HttpCredential } from '../config.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
-import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
+import { startupJobs, type StartupBudget, type StartupJob, type StartupRun } from './startup-runs.js';
 
 export interface DaemonOptions {
   store: Store;
@@ -33,7 +33,7 @@ export interface DaemonOptions {
   settings: SyncSettings;
   /** Every configured job; the disabled ones are listed in /healthz but never run. */
   jobs: readonly ScheduledJob[];
-  http: { port: number; host: string; auth?: HttpCredential };
+  http: { port: number; host: string; auth?: HttpCredential; budget?: HealthServerOptions['budget'] };
   /** The plan's quotas the status page draws (default: the standard plan's). */
   quotas?: Quotas;
   /** Starts the webhook receiver in the same process. */
@@ -43,6 +43,8 @@ export interface DaemonOptions {
   stopTimeoutMs?: number;
   /** Jobs run once at start, one after the other (default `none`; the CLI's default is `never-synced`). */
   startupRun?: StartupRun;
+  /** Refuses a start-up run that would leave the rest of the month's schedule short (omit: --force). */
+  startupBudget?: StartupBudget;
   /** The time /healthz reports against (tests inject one). */
   now?: () => number;
   /** Jobs refused before start (a job file that cannot be read): listed in /healthz, never run. */
@@ -159,7 +161,8 @@ async function scheduleJobs(
   watches: Watches,
   metrics: DaemonMetrics,
 ): Promise<Scheduler> {
-  life.startup = await startupJobs(opts.store, runnable, opts.startupRun ?? 'none');
+  life.startup = await startupJobs(opts.store, runnable, opts.startupRun ?? 'none', opts.startupBudget);
+  for (const s of life.startup.filter((r) => r.state === 'refused')) opts.logger.warn({ job: s.job }, s.reason);
   await Promise.all([watches.holds.refresh(), watches.store.refresh()]);
   const history = await jobHistory(
     opts.store,
@@ -240,6 +243,7 @@ function runSyncWith(opts: DaemonOptions): RunJob {
 async function runStartupJobs(startup: StartupJob[], scheduler: Scheduler, log: Logger, stopping: () => boolean): Promise<void> {
   for (const s of startup) {
     if (stopping()) return;
+    if (s.state === 'refused') continue;
     s.state = 'running';
     log.info({ job: s.job, why: s.reason }, 'start-up run');
     await scheduler

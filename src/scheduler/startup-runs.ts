@@ -1,6 +1,7 @@
 // What the daemon runs as soon as it starts, so a new mirror begins filling at once instead of at the
 // first cron tick (which may be a night away). By default only the jobs holding a stream that never
-// completed a pass; `all` runs every enabled job once; `none` waits for the schedules.
+// completed a pass; `all` runs every enabled job once; `none` waits for the schedules. A run that would
+// leave the rest of the month's schedule short is refused, as a plain sync is (unless --force).
 import type { StreamDef } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
 import type { ScheduledJob } from './configure-jobs.js';
@@ -10,16 +11,28 @@ export const STARTUP_RUNS: readonly StartupRun[] = ['never-synced', 'all', 'none
 
 export interface StartupJob {
   job: string;
-  /** Why it runs now: the streams never synced, or `every enabled job`. */
+  /** Why it runs now: the streams never synced, or `every enabled job`; or why it was refused. */
   reason: string;
-  state: 'queued' | 'running' | 'done';
+  state: 'queued' | 'running' | 'done' | 'refused';
 }
 
-export async function startupJobs(
-  store: Store,
-  jobs: readonly { job: ScheduledJob; streams: readonly StreamDef[] }[],
-  mode: StartupRun,
-): Promise<StartupJob[]> {
+/** One line when a run of these streams would leave the schedule short, else null (budget/run-fit.ts). */
+export type StartupBudget = (what: string, streams: readonly StreamDef[], mode: ScheduledJob['mode']) => Promise<string | null>;
+
+type Jobs = readonly { job: ScheduledJob; streams: readonly StreamDef[] }[];
+
+export async function startupJobs(store: Store, jobs: Jobs, mode: StartupRun, budget?: StartupBudget): Promise<StartupJob[]> {
+  const due = await dueJobs(store, jobs, mode);
+  if (!budget) return due;
+  for (const run of due) {
+    const entry = jobs.find((j) => j.job.name === run.job)!;
+    const refusal = await budget(`the start-up run of ${run.job}`, entry.streams, entry.job.mode);
+    if (refusal) Object.assign(run, { state: 'refused', reason: refusal });
+  }
+  return due;
+}
+
+async function dueJobs(store: Store, jobs: Jobs, mode: StartupRun): Promise<StartupJob[]> {
   if (mode === 'none') return [];
   if (mode === 'all') return jobs.map(({ job }) => ({ job: job.name, reason: 'every enabled job runs once at start', state: 'queued' }));
   const names = [...new Set(jobs.flatMap((j) => j.streams.map((s) => s.name)))];

@@ -1,6 +1,7 @@
 // budget, jobs and sync as a user runs them (bin/ds-mirror.js in a child process): the default schedule
 // fits the standard plan; a schedule that does not is reported by budget (exit 1) and jobs, naming the job;
-// a sync that meets a spent quota ends with exit 3 and one line saying which quota and when it renews.
+// a sync that would overrun the month is refused, and under --force one that meets a spent quota ends
+// with exit 3 and one line saying which quota and when it renews.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +52,10 @@ describe('budget on the command line', () => {
     const out = await cli(['budget'], {}, 'empty.db');
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^\/v1 \(and charts\): ~1,962 a month of 2,500 \(78%\)/m);
-    expect(out.stdout).toMatch(/The schedule fits the quotas\./);
+    expect(out.stdout).toMatch(
+      /^\/v1 \(and charts\), this month: 0 used \+ ~[\d,]+ scheduled until \d{4}-\d\d-01 00:00 UTC = [\d,]+ of 2,500 \([\d,]+ to spare\)$/m,
+    );
+    expect(out.stdout).toMatch(/The schedule fits the quotas: a whole month of it, and the rest of this one\./);
     expect(out.stdout).toMatch(/^assets-top\s+12 h\s+assets-top$/m);
     expect(out.stdout).toMatch(/^assets\s+31 days\s+monthly-assets$/m);
   });
@@ -88,7 +92,13 @@ describe('budget on the command line', () => {
 
   it('stops a sync at a spent monthly quota with exit 3 and the quota and its renewal on one line', async () => {
     const config = { limits: { v1: { ...fast, requestsPerMonth: 4 }, open: fast, monitoring: fast, tokenUnlocks: fast } };
-    const out = await cli(['sync', 'v1', '--no-progress'], config, 'quota.db');
+    // The run would leave the month's schedule short: refused before any request, unless --force.
+    const refused = await cli(['sync', 'v1', '--no-progress'], config, 'quota.db');
+    expect([refused.code, refused.stderr]).toEqual([
+      3,
+      expect.stringMatching(/^refused: this run needs about [\d,]+ v1 requests.*--force/),
+    ]);
+    const out = await cli(['sync', 'v1', '--no-progress', '--force'], config, 'quota.db');
     expect(out.code).toBe(3);
     const lines = out.stdout.split('\n').filter((l) => l.startsWith('quota: '));
     expect(lines).toHaveLength(1);

@@ -199,7 +199,10 @@ describe('ds-mirror CLI', () => {
     expect(sync.stdout).toMatch(/success/);
     expect(sandbox.requestCount()).toBeGreaterThan(0);
 
-    const replan = await cli(['sync', 'assets', '--plan']);
+    // Once a complete pass ran, a plain sync reads the top of each class; --full, every page again.
+    const top = await cli(['sync', 'assets', '--plan']);
+    expect(top.stdout).toMatch(/^assets-top\s+3\s+the top 100 of each class, as assets-top: the complete pass ran /m);
+    const replan = await cli(['sync', 'assets', '--full', '--plan']);
     expect(replan.stdout).not.toContain('≥');
     // Now from the mirror's own sizes, and the ledger counts what the sync sent.
     const pages = ['token', 'equity', 'tokenizedStock'].map(

@@ -37,17 +37,34 @@ describe('npm run demo', () => {
       expect(stdout).toMatch(/first sync \(run \d+\): success/);
       expect(stdout).toMatch(/incremental sync after 6 sandbox hours \(run \d+\): success/);
       const m =
-        /webhooks: (\d+) sent by the sandbox, (\d+) received \((\d+) duplicates\), (\d+) delivery ids, (\d+) \(delivery, view\) pairs/.exec(
+        /webhooks: the sandbox sent ([\d,]+) POSTs, the receiver took ([\d,]+) \(([\d,]+) retries of one it had\): ([\d,]+) distinct delivery ids, ([\d,]+) \(delivery, view\) pairs/.exec(
           stdout,
         );
       expect(m).not.toBeNull();
-      const [sent, received, duplicates, ids, pairs] = m!.slice(1).map(Number);
+      const [sent, received, duplicates, ids, pairs] = m!.slice(1).map((v) => Number(v.replaceAll(',', '')));
+      // Every alert is counted once, by how it first arrived.
+      const a =
+        /alerts \(alert_history: one per view and development\): ([\d,]+) in all, ([\d,]+) first arrived by webhook, ([\d,]+) first found/.exec(
+          stdout,
+        );
+      const [alerts, byWebhook, byBackfill] = a!.slice(1).map((v) => Number(v.replaceAll(',', '')));
+      expect(byWebhook + byBackfill).toBe(alerts);
+      expect(byWebhook).toBeGreaterThan(0);
+      // The summaries say what their counts are.
+      expect(stdout).toMatch(/^stream\s+records read\s+rows new\s+rows changed\s+rows unchanged\s+rows deleted/m);
+      expect(stdout).toMatch(/^records read: what the service sent/m);
       expect(sent).toBeGreaterThan(0);
       expect(received).toBe(sent);
       // One id reaches every view its development matches: a pair each, and only retries are duplicates.
       expect(pairs).toBe(received - duplicates);
       expect(ids).toBeLessThanOrEqual(pairs);
       expect(existsSync(join(dir, 'mirror.db'))).toBe(false);
+      // status counts the requests the demo made, from the mirror's usage ledger.
+      const status = await cli(['status', '--db', `sqlite:${demoDb}`], { DS_LOG_LEVEL: 'warn' });
+      const made = /^Requests this mirror made since \d{4}-\d\d-\d\d \(its usage ledger\): ([\d,]+) \/v1 \(and charts\)/m.exec(
+        status.stdout,
+      );
+      expect(Number(made?.[1]?.replaceAll(',', ''))).toBeGreaterThan(0);
 
       // The README's next step, pointed (by mistake) at the demo's file: another service is refused.
       const other = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5 });

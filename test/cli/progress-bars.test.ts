@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { figures, logProgress, progressLine, ProgressTracker, type Clock } from '../../src/cli/progress-bars.js';
 import { emptyStats } from '../../src/sync/context.js';
 import { runEstimates } from '../../src/cli/progress-estimates.js';
-import { outcomeNote } from '../../src/cli/sync-command.js';
+import { outcomeNote } from '../../src/cli/run-summary.js';
 import { openTestStore } from '../helpers/stores.js';
 
 function fakeClock(): Clock & { advance(ms: number): void } {

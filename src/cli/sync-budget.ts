@@ -1,0 +1,74 @@
+// What a plain `sync` reads and whether it may: each stream read the way its scheduled job reads it
+// (stream-readings.ts), and a run refused before its first request when its requests would leave the
+// rest of the period's schedule short. Loaded only by sync (it reaches the scheduler's job files and cron).
+import { planQuotas } from '../budget/plan-quotas.js';
+import type { ScheduleEntry } from '../budget/projection.js';
+import { usageOf } from '../budget/budget-report.js';
+import { periodFits, type PeriodFit } from '../budget/period-fit.js';
+import { projectSchedule } from '../budget/projection.js';
+import type { Quotas } from '../budget/quotas.js';
+import type { RunPlan } from '../budget/run-plan.js';
+import { refusalLine, runRequests, shortPeriods } from '../budget/run-fit.js';
+import { allStreams } from '../catalog/index.js';
+import { streamReadings, type StreamReading } from '../budget/stream-readings.js';
+import type { StreamDef } from '../catalog/types.js';
+import type { Config } from '../config.js';
+import { jobDefinitions } from '../scheduler/job-files.js';
+import { configureJobs, jobStreams } from '../scheduler/index.js';
+import type { Store } from '../store/types.js';
+import type { SyncSettings } from '../sync/context.js';
+
+/** The enabled jobs with their streams; a job naming an unknown stream is left out (`jobs` names it). */
+export function configuredSchedule(config: Readonly<Config>): ScheduleEntry[] {
+  return configureJobs(jobDefinitions(config.jobsDir), config.jobs, config.timezone)
+    .filter((j) => j.enabled)
+    .flatMap((job) => {
+      try {
+        return [{ job, streams: jobStreams(job) }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export interface SyncBudget {
+  schedule: ScheduleEntry[];
+  readings: StreamReading[];
+}
+
+export async function syncBudget(config: Readonly<Config>, store: Store, settings: SyncSettings, streams: readonly StreamDef[], at: Date) {
+  const schedule = configuredSchedule(config);
+  return { schedule, readings: await streamReadings(store, settings, streams, schedule, at) };
+}
+
+/** The one line that refuses the run, or null when it leaves the schedule whole. */
+export async function runRefusal(
+  config: Readonly<Config>,
+  store: Store,
+  settings: SyncSettings,
+  budget: SyncBudget,
+  at: Date,
+): Promise<string | null> {
+  const requests = await runRequests(
+    store,
+    settings,
+    budget.readings.map((r) => r.reads),
+  );
+  const input = { store, settings, schedule: budget.schedule, quotas: planQuotas(config.limits), at };
+  const short = await shortPeriods(input, requests);
+  return short.length > 0 ? refusalLine(short) : null;
+}
+
+/** For --plan: the rest of each period after this run, per family the run uses. */
+export async function periodAfter(
+  store: Store,
+  settings: SyncSettings,
+  budget: SyncBudget,
+  quotas: Quotas,
+  plan: RunPlan,
+  at: Date,
+): Promise<PeriodFit[]> {
+  const projection = await projectSchedule(store, settings, budget.schedule, quotas, at, allStreams());
+  const run = Object.fromEntries(plan.families.map((f) => [f.family, f.requests]));
+  return periodFits(projection, budget.schedule, await usageOf(store, quotas, at), at, run).filter((f) => f.run > 0);
+}
