@@ -11,15 +11,7 @@ import type { Store } from '../store/types.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { httpCredential, requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import {
-  checkedJobs,
-  jobStreams,
-  startDaemon,
-  STARTUP_RUNS,
-  type Daemon,
-  type ScheduledJob,
-  type StartupRun,
-} from '../scheduler/index.js';
+import { checkedJobs, jobStreams, startDaemon, STARTUP_RUNS, type Daemon, type ScheduledJob, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
