@@ -13,7 +13,7 @@ import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun 
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
-import { claimService } from '../sync/mirrored-service.js';
+import { checkService } from '../sync/mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 const DEFAULT_METRICS_PORT = 9464;
@@ -63,7 +63,7 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   const service = requireService(ctx.config);
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
   const store = await openConfiguredStore(ctx);
-  await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
+  await closeOnError(() => checkService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
   const stopRequested = stopSignal(ctx.logger);
   const daemon = await closeOnError(
@@ -79,6 +79,7 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
         startupRun: flags.runAtStart,
+        switchService: flags.force,
       }),
     client,
     store,

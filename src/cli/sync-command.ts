@@ -14,7 +14,7 @@ import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient } from './context.js';
-import { claimService } from '../sync/mirrored-service.js';
+import { checkService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
 import { formatTable } from './table.js';
@@ -80,7 +80,7 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
 /** One run with progress and a summary; returns the exit code. */
 async function syncOnce({ ctx, io, flags, store, settings, streams, service }: SyncJob): Promise<number> {
   const { config, logger } = ctx;
-  await claimService(store, service.baseUrl, flags.force);
+  await checkService(store, service.baseUrl, flags.force);
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = stopOnSignal(logger);

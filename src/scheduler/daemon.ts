@@ -37,6 +37,8 @@ export interface DaemonOptions {
   startupRun?: StartupRun;
   /** The time /healthz reports against (tests inject one). */
   now?: () => number;
+  /** Switch a mirror that holds another service to this client's (`--force`). */
+  switchService?: boolean;
 }
 
 export interface Daemon {
@@ -167,6 +169,7 @@ function runSyncWith(opts: DaemonOptions): RunJob {
       signal,
       progress: opts.progress,
       job: job.name,
+      switchService: opts.switchService,
     });
 }
 
