@@ -7,7 +7,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliIo } from './io.js';
 import { DEFAULT_BATCH_ROWS, exportRelation } from '../export/export-relation.js';
 import type { ExportFormat } from '../export/file-writers.js';
-import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { commandContext, openMirrorToRead, wholeNumber } from './context.js';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'parquet'];
 
@@ -27,7 +27,7 @@ export function exportCommand(program: Command, io: CliIo): void {
       async (relation: string, opts: { out: string; format?: ExportFormat; batchRows?: number; progress: boolean }, command: Command) => {
         const ctx = commandContext(command, io);
         const format = opts.format ?? formatOf(opts.out);
-        const store = await openConfiguredStore(ctx);
+        const store = await openMirrorToRead(ctx);
         const bar =
           opts.progress && io.stderr.isTTY
             ? new cliProgress.SingleBar(
