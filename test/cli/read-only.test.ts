@@ -23,7 +23,15 @@ interface Outcome {
 async function cli(args: string[], cwd: string, user?: string): Promise<Outcome> {
   const command = user ? ['runuser', ['-u', user, '--', process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
   // One configured view: `views` with none configured needs no mirror (it says what to set).
-  const env = { ...process.env, DS_DB: '', DS_CONFIG: '', DS_LOG_LEVEL: 'warn', DS_BASE_URL: '', DS_API_KEY: '', DS_MONITORING_VIEWS: 'a-view' };
+  const env = {
+    ...process.env,
+    DS_DB: '',
+    DS_CONFIG: '',
+    DS_LOG_LEVEL: 'warn',
+    DS_BASE_URL: '',
+    DS_API_KEY: '',
+    DS_MONITORING_VIEWS: 'a-view',
+  };
   try {
     const { stdout, stderr } = await run(command[0] as string, command[1] as string[], { cwd, env, timeout: 60_000 });
     return { code: 0, stdout, stderr };
