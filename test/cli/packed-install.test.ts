@@ -73,7 +73,11 @@ describe('the packed package, installed', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const jobs = await run('ds-mirror', ['jobs', '--json'], { cwd: work, env });
     const names = (JSON.parse(jobs.stdout) as { name: string }[]).map((j) => j.name).sort();
-    expect(names).toEqual(readdirSync('jobs').map((f) => f.replace(/^\d+-|\.json$/g, '')).sort());
+    expect(names).toEqual(
+      readdirSync('jobs')
+        .map((f) => f.replace(/^\d+-|\.json$/g, ''))
+        .sort(),
+    );
     const sync = await run('ds-mirror', ['sync', 'chains', '--no-progress'], { cwd: work, env, timeout: 120_000 });
     expect(sync.stdout).toMatch(/chains/);
     expect(readdirSync(join(work, 'data'))).toContain('mirror.db');
