@@ -2,7 +2,7 @@
 // they say where they looked (exit 2) and leave no file; a mirror opened to read cannot be written, on
 // either store; a mirror in a folder its user cannot write is read (a non-root user, where one exists).
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -135,5 +135,32 @@ describe('a mirror in a folder its user cannot write', () => {
     expect(exported.code).toBe(0);
     expect(existsSync(join(out, 'assets.csv'))).toBe(true);
     expect(readdirSync(join(folder, 'data'))).toEqual(before);
+  });
+});
+
+describe('export to a path it cannot write', () => {
+  it('says so in one plain line, and leaves no file', async () => {
+    const folder = mkdtempSync(join(dir, 'export-'));
+    chmodSync(folder, 0o755);
+    expect((await cli(['migrate'], folder)).code).toBe(0);
+    const missing = await cli(['export', 'v_assets', '--out', 'no/such/folder/a.csv'], folder);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      `ds-mirror: --out no/such/folder/a.csv: the folder ${join(folder, 'no/such/folder')} does not exist; create it first, or correct the path\n`,
+    ]);
+    mkdirSync(join(folder, 'taken.csv'));
+    const isFolder = await cli(['export', 'v_assets', '--out', 'taken.csv'], folder);
+    expect([isFolder.code, isFolder.stderr]).toEqual([2, 'ds-mirror: cannot write taken.csv: that is a folder: name a file in it\n']);
+    const user = await otherUser();
+    if (user !== null) {
+      const locked = join(folder, 'locked');
+      mkdirSync(locked, { mode: 0o555 });
+      const denied = await cli(['export', 'v_assets', '--out', 'locked/a.csv'], folder, user);
+      expect([denied.code, denied.stderr]).toEqual([
+        2,
+        'ds-mirror: cannot write locked/a.csv: permission denied: choose a folder you can write, or change its permissions\n',
+      ]);
+    }
+    expect(readdirSync(folder).sort()).toEqual(['data', 'locked', 'taken.csv'].filter((f) => user !== null || f !== 'locked'));
   });
 });
