@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { createClient, type ApiClient, type RequestGate } from '../client/index.js';
 import { DEFAULT_DB, loadConfig, requireService, type Config, type ConfigFlags } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger, humanLines } from '../logger.js';
 import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
@@ -18,7 +18,8 @@ export interface CommandContext {
 
 export function commandContext(command: Command, io: CliIo): CommandContext {
   const config = loadConfig(command.optsWithGlobals<ConfigFlags>(), io.env);
-  return { config, logger: createLogger(config.logLevel) };
+  // JSON lines for journald, files and log shippers; a person at a terminal reads one human line each.
+  return { config, logger: createLogger(config.logLevel, io.stderr.isTTY ? humanLines(io.stderr) : undefined) };
 }
 
 export function openConfiguredStore(ctx: CommandContext, migrate = true): Promise<Store> {
