@@ -17,6 +17,7 @@ import { commandContext, openConfiguredStore, positiveNumber, type CommandContex
 import { checkService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
+import { unreachedFamilies } from './reach-service.js';
 import { formatTable } from './table.js';
 
 interface SyncFlags {
@@ -81,6 +82,9 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
 async function syncOnce({ ctx, io, flags, store, settings, streams, service }: SyncJob): Promise<number> {
   const { config, logger } = ctx;
   await checkService(store, service.baseUrl, flags.force);
+  const unreached = await unreachedFamilies(service.baseUrl, streams);
+  for (const line of unreached) io.stderr.write(`ds-mirror: ${line}\n`);
+  if (unreached.length > 0) return EXIT.failed;
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = stopOnSignal(logger);
