@@ -6,7 +6,16 @@ import { createLogger } from '../../src/logger.js';
 
 function stderr(isTTY: boolean) {
   const lines: string[] = [];
-  return { lines, stream: { isTTY, write: (text: string) => (lines.push(text), true) } };
+  return {
+    lines,
+    stream: {
+      isTTY,
+      write: (text: string) => {
+        lines.push(text);
+        return true;
+      },
+    },
+  };
 }
 
 function logTo(isTTY: boolean) {
