@@ -41,11 +41,12 @@ async function cli(args: string[], cwd: string, user?: string): Promise<Outcome>
   }
 }
 
-/** A user other than root that `runuser` can switch to, or null (then permissions cannot be tested). */
+/** A user other than root that `runuser` can switch to and run ds-mirror as, or null (then permissions cannot be tested). */
 async function otherUser(): Promise<string | null> {
   if (process.getuid?.() !== 0) return null;
   try {
-    await run('runuser', ['-u', 'nobody', '--', process.execPath, '-e', '']);
+    // The checkout must be readable by that user too (not so under a 0700 home folder).
+    await run('runuser', ['-u', 'nobody', '--', process.execPath, BIN, '--version']);
     return 'nobody';
   } catch {
     return null;
