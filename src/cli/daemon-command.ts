@@ -9,12 +9,22 @@ import { quotaGate } from '../budget/index.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
-import { configureJobs, startDaemon, STARTUP_RUNS, type Daemon, type StartupRun } from '../scheduler/index.js';
+import {
+  configureJobs,
+  jobStreams,
+  startDaemon,
+  STARTUP_RUNS,
+  type Daemon,
+  type ScheduledJob,
+  type StartupRun,
+} from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
 import { checkService } from '../sync/mirrored-service.js';
+import type { StreamDef } from '../catalog/types.js';
 import { logProgress } from './progress-bars.js';
+import { unreachedFamilies } from './reach-service.js';
 
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -66,6 +76,7 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   await closeOnError(() => checkService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
   const stopRequested = stopSignal(ctx.logger);
+  const atStart = await closeOnError(() => startupRun(ctx.logger, service.baseUrl, jobs, flags.runAtStart), client, store);
   const daemon = await closeOnError(
     () =>
       startDaemon({
@@ -78,7 +89,7 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
         http: { port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT, host: flags.metricsHost },
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
-        startupRun: flags.runAtStart,
+        startupRun: atStart,
         switchService: flags.force,
       }),
     client,
@@ -94,6 +105,23 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   await client.close();
   await store.close();
   setExit(EXIT.ok);
+}
+
+/**
+ * The runs made at start, unless the service cannot be reached: then one warning per API family, and the
+ * jobs wait for their schedules (the service may be back by then) rather than each retrying and failing now.
+ */
+async function startupRun(logger: Logger, baseUrl: string, jobs: readonly ScheduledJob[], wanted: StartupRun): Promise<StartupRun> {
+  if (wanted === 'none') return wanted;
+  let streams: StreamDef[];
+  try {
+    streams = jobs.filter((j) => j.enabled).flatMap((j) => jobStreams(j));
+  } catch {
+    return wanted; // a job naming an unknown stream: the daemon's start says so
+  }
+  const unreached = await unreachedFamilies(baseUrl, streams);
+  for (const line of unreached) logger.warn(`${line}; no job runs at start, each waits for its schedule`);
+  return unreached.length > 0 ? 'none' : wanted;
 }
 
 /** Runs a start-up step; if it throws, closes what was opened before rethrowing. */

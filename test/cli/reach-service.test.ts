@@ -1,6 +1,6 @@
 // A service that cannot be reached is said once per API family, before any stream starts: a closed port,
 // https on an http port, a host name that does not resolve, a port that never answers.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,5 +73,37 @@ describe('whether the service can be reached', () => {
     expect(sqlite.prepare('select count(*) as n from sync_runs').get()).toEqual({ n: 0 });
     expect(sqlite.prepare('select count(*) as n from mirrored_service').get()).toEqual({ n: 0 });
     sqlite.close();
+  });
+
+  it('the daemon against a closed port: one warning per family, no run at start, and it keeps its schedule', async () => {
+    const child = spawn(
+      process.execPath,
+      ['bin/ds-mirror.js', '--db', `sqlite:${join(dir, 'daemon.db')}`, 'daemon', '--metrics-port', '0', '--run-at-start', 'all'],
+      {
+        env: { ...process.env, DS_BASE_URL: `http://127.0.0.1:${closedPort}`, DS_API_KEY: 'a-key-of-some-length', DS_LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const exited = new Promise<number | null>((done) => child.on('exit', done));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => stdout.includes('/healthz') && resolve());
+      child.on('exit', (code) => reject(new Error(`the daemon exited with ${code}: ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const warnings = stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level === 40 && l.msg.includes('cannot reach'));
+    expect(warnings).toHaveLength(4);
+    for (const w of warnings) expect(w.msg).toMatch(/connection refused.*; no job runs at start, each waits for its schedule$/);
+    expect(stderr).not.toMatch(/http retry/);
+    expect(stdout).toMatch(/7 job\(s\) scheduled; next /);
+    expect(stdout).not.toMatch(/running now/);
   });
 });
