@@ -167,6 +167,13 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
 export function requireService(config: Config): { baseUrl: string; apiKey: string } {
   if (!config.baseUrl) throw new ConfigError('no service URL: set DS_BASE_URL, --base-url or "baseUrl" in the config file');
   if (!config.apiKey) throw new ConfigError('no API key: set DS_API_KEY (or "apiKeyFile" in the config file)');
+  const v1 = /\/v1\/*$/i;
+  if (v1.test(config.baseUrl.split(/[?#]/)[0])) {
+    throw new ConfigError(
+      `the service URL ${config.baseUrl} ends in /v1, which ds-mirror adds itself (as it adds /monitoring and /token-unlocks): ` +
+        `use ${config.baseUrl.split(/[?#]/)[0].replace(v1, '') || 'the address without /v1'}`,
+    );
+  }
   return { baseUrl: config.baseUrl, apiKey: config.apiKey };
 }
 

@@ -14,7 +14,7 @@ import { runSync } from '../sync/engine.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, configuredClient } from './context.js';
-import { claimService } from '../sync/mirrored-service.js';
+import { checkService } from '../sync/mirrored-service.js';
 import { logProgress } from './progress-bars.js';
 
 interface BackfillFlags {
@@ -54,7 +54,7 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       const service = requireService(ctx.config);
       const store = await openConfiguredStore(ctx);
       try {
-        await claimService(store, service.baseUrl, flags.force);
+        await checkService(store, service.baseUrl, flags.force);
       } catch (error) {
         await store.close();
         throw error;
@@ -65,7 +65,15 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
         const source = flags.view ? '--view' : undefined;
         const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, counts });
         const progress = logProgress(ctx.logger);
-        const result = await runSync({ client, store, logger: ctx.logger, settings, streams: [stream], progress });
+        const result = await runSync({
+          client,
+          store,
+          logger: ctx.logger,
+          settings,
+          streams: [stream],
+          progress,
+          switchService: flags.force,
+        });
         progress.stop();
         const s = result.streams[0];
         io.stdout.write(`${backfillSummary(views.length, flags.since, counts, s.requests)}\n`);

@@ -19,7 +19,7 @@ import { ConfigError } from '../errors.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { configureJobs, jobStreams } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
-import { commandContext, openConfiguredStore, type CommandContext } from './context.js';
+import { commandContext, openConfiguredStore, openMirrorOrEmpty, requireMirror, type CommandContext } from './context.js';
 import { formatTable } from './table.js';
 
 export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): void {
@@ -33,7 +33,7 @@ export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): vo
       if (flags.release !== undefined) return releaseHold(ctx, flags.release, io);
       const jobs = configureJobs(jobDefinitions(ctx.config.jobsDir), ctx.config.jobs, ctx.config.timezone).filter((j) => j.enabled);
       const schedule = jobs.map((job) => ({ job, streams: jobStreams(job) }));
-      const store = await openConfiguredStore(ctx);
+      const store = await openMirrorOrEmpty(ctx);
       try {
         const report = await budgetReport(store, syncSettings(ctx.config), schedule, planQuotas(ctx.config.limits), new Date());
         io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBudget(report));
@@ -49,6 +49,7 @@ async function releaseHold(ctx: CommandContext, family: string, io: CliIo): Prom
   if (!(QUOTA_FAMILIES as readonly string[]).includes(family)) {
     throw new ConfigError(`--release takes a quota family (${QUOTA_FAMILIES.join(', ')}); got "${family}"`);
   }
+  requireMirror(ctx);
   const store = await openConfiguredStore(ctx);
   try {
     const held = await new UsageLedger(store).releaseHold(family as QuotaFamily, new Date());

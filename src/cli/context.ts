@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { createClient, type ApiClient, type RequestGate } from '../client/index.js';
 import { DEFAULT_DB, loadConfig, requireService, type Config, type ConfigFlags } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger, humanLines } from '../logger.js';
 import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
@@ -18,12 +18,45 @@ export interface CommandContext {
 
 export function commandContext(command: Command, io: CliIo): CommandContext {
   const config = loadConfig(command.optsWithGlobals<ConfigFlags>(), io.env);
-  return { config, logger: createLogger(config.logLevel) };
+  // JSON lines for journald, files and log shippers; a person at a terminal reads one human line each.
+  return { config, logger: createLogger(config.logLevel, io.stderr.isTTY ? humanLines(io.stderr) : undefined) };
 }
 
 export function openConfiguredStore(ctx: CommandContext, migrate = true): Promise<Store> {
   checkDbFolder('--db', ctx.config.db, ctx.config.dbSchema);
   return openStore({ url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, migrate });
+}
+
+/**
+ * The mirror a read-only command reads (status, budget, export, views...): opened so that nothing is
+ * written, and never made: a SQLite file that is not there is one line saying where it was looked for.
+ */
+export function openMirrorToRead(ctx: CommandContext): Promise<Store> {
+  requireMirror(ctx);
+  return openStore({ url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, readOnly: true });
+}
+
+/**
+ * The mirror to read, or an empty one in memory where there is none yet: what `budget` and `jobs` project
+ * for a schedule before the first sync (nothing used; the service's published sizes). Nothing is made.
+ */
+export function openMirrorOrEmpty(ctx: CommandContext): Promise<Store> {
+  return mirrorExists(ctx) ? openMirrorToRead(ctx) : openStore({ url: ':memory:', logger: ctx.logger });
+}
+
+/** Refuses, in one line that says where it looked, a SQLite mirror that is not there (nothing is made). */
+export function requireMirror(ctx: CommandContext): void {
+  if (mirrorExists(ctx)) return;
+  const { db, dbSchema } = ctx.config;
+  const file = locationFile(parseStoreUrl(db, dbSchema)) as string;
+  const how = db === DEFAULT_DB ? 'the default --db, relative to this folder' : `--db ${db}`;
+  throw new ConfigError(`no mirror at ${resolve(file)} (${how}): run ds-mirror sync to make one, or point --db (or DS_DB) at the mirror`);
+}
+
+/** Whether the mirror a command would read exists (a PostgreSQL one is assumed to: opening it says). */
+export function mirrorExists(ctx: CommandContext): boolean {
+  const file = locationFile(parseStoreUrl(ctx.config.db, ctx.config.dbSchema));
+  return file === undefined || existsSync(file);
 }
 
 /**

@@ -15,9 +15,12 @@ import { checkedJobs, jobStreams, startDaemon, STARTUP_RUNS, type Daemon, type S
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
-import { claimService } from '../sync/mirrored-service.js';
+import { checkService } from '../sync/mirrored-service.js';
+import type { StreamDef } from '../catalog/types.js';
+import type { Logger } from 'pino';
 import { logProgress } from './progress-bars.js';
 import { onStopSignal } from './stop-signal.js';
+import { unreachedFamilies } from './reach-service.js';
 
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -75,10 +78,11 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
   const auth = httpCredential(ctx.config) ?? undefined;
   const store = await openConfiguredStore(ctx);
-  await closeOnError(() => claimService(store, service.baseUrl, flags.force), store);
+  await closeOnError(() => checkService(store, service.baseUrl, flags.force), store);
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
   const budget = daemonBudget(ctx.config, store, jobs, flags.force);
   await closeOnError(() => budget.watch.refresh(), store);
+  const atStart = await closeOnError(() => startupRun(ctx.logger, service.baseUrl, jobs, flags.runAtStart), client, store);
   const stop = onStopSignal(ctx.logger, flags.stopTimeout * 1000, EXIT.failed, 'stopping: no new runs; the pages in flight commit');
   const daemon = await closeOnError(
     () =>
@@ -98,8 +102,9 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
         quotas: planQuotas(ctx.config.limits),
         progress: logProgress(ctx.logger),
         stopTimeoutMs: flags.stopTimeout * 1000,
-        startupRun: flags.runAtStart,
+        startupRun: atStart,
         startupBudget: budget.startup,
+        switchService: flags.force,
         refused,
       }),
     { close: async () => stop.release() },
@@ -118,6 +123,23 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   await client.close();
   await store.close();
   setExit(EXIT.ok);
+}
+
+/**
+ * The runs made at start, unless the service cannot be reached: then one warning per API family, and the
+ * jobs wait for their schedules (the service may be back by then) rather than each retrying and failing now.
+ */
+async function startupRun(logger: Logger, baseUrl: string, jobs: readonly ScheduledJob[], wanted: StartupRun): Promise<StartupRun> {
+  if (wanted === 'none') return wanted;
+  let streams: StreamDef[];
+  try {
+    streams = jobs.filter((j) => j.enabled).flatMap((j) => jobStreams(j));
+  } catch {
+    return wanted; // a job naming an unknown stream: the daemon's start says so
+  }
+  const unreached = await unreachedFamilies(baseUrl, streams);
+  for (const line of unreached) logger.warn(`${line}; no job runs at start, each waits for its schedule`);
+  return unreached.length > 0 ? 'none' : wanted;
 }
 
 /** Runs a start-up step; if it throws, closes what was opened before rethrowing. */

@@ -1,13 +1,14 @@
 // `ds-mirror export <table-or-view> --format csv|parquet --out file`: streamed in batches, with a progress
 // bar on a terminal and one summary line at the end.
-import { extname } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { ConfigError, DsMirrorError } from '../errors.js';
 import cliProgress from 'cli-progress';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliIo } from './io.js';
 import { DEFAULT_BATCH_ROWS, exportRelation } from '../export/export-relation.js';
 import type { ExportFormat } from '../export/file-writers.js';
-import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { commandContext, openMirrorToRead, wholeNumber } from './context.js';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'parquet'];
 
@@ -27,7 +28,8 @@ export function exportCommand(program: Command, io: CliIo): void {
       async (relation: string, opts: { out: string; format?: ExportFormat; batchRows?: number; progress: boolean }, command: Command) => {
         const ctx = commandContext(command, io);
         const format = opts.format ?? formatOf(opts.out);
-        const store = await openConfiguredStore(ctx);
+        checkOutFolder(opts.out);
+        const store = await openMirrorToRead(ctx);
         const bar =
           opts.progress && io.stderr.isTTY
             ? new cliProgress.SingleBar(
@@ -47,6 +49,8 @@ export function exportCommand(program: Command, io: CliIo): void {
           });
           bar?.stop();
           io.stdout.write(`${relation}: ${result.rows} rows, ${result.columns} columns → ${opts.out} (${format})\n`);
+        } catch (error) {
+          throw fileError(error, opts.out);
         } finally {
           bar?.stop();
           await store.close();
@@ -64,4 +68,31 @@ function formatOf(file: string): ExportFormat {
   if (ext === '.parquet') return 'parquet';
   if (ext === '.csv' || ext === '') return 'csv';
   throw new ConfigError(`--out ${file}: ${ext} is not a format export writes; use .csv or .parquet, or name one with --format`);
+}
+
+/** The folder --out writes in must be there: a typo must not run the whole export to fail at the end. */
+function checkOutFolder(file: string): void {
+  const folder = dirname(resolve(file));
+  if (!existsSync(folder))
+    throw new ConfigError(`--out ${file}: the folder ${folder} does not exist; create it first, or correct the path`);
+  if (!statSync(folder).isDirectory()) throw new ConfigError(`--out ${file}: ${folder} is not a folder`);
+}
+
+const FILE_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied: choose a folder you can write, or change its permissions',
+  EPERM: 'permission denied: choose a folder you can write, or change its permissions',
+  EROFS: 'the file system is read-only: choose another folder',
+  ENOENT: 'the folder does not exist (any more); create it first, or correct the path',
+  EISDIR: 'that is a folder: name a file in it',
+  ENOSPC: 'the disk is full: free space or choose another disk (nothing was kept)',
+  EDQUOT: 'the disk quota is exceeded: free space or choose another disk (nothing was kept)',
+};
+
+/** A file system error as one plain line naming the file (Node's own names the .partial and the syscall). */
+function fileError(error: unknown, file: string): unknown {
+  const code = (error as { code?: string }).code ?? '';
+  const problem = FILE_PROBLEMS[code];
+  if (problem === undefined) return error;
+  const line = `cannot write ${file}: ${problem}`;
+  return code === 'ENOSPC' || code === 'EDQUOT' ? new DsMirrorError('DS_EXPORT_WRITE', line) : new ConfigError(line);
 }

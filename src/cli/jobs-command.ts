@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { jobCatalog } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { checkedJobs, nextRuns } from '../scheduler/index.js';
-import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { commandContext, openMirrorOrEmpty, positiveNumber } from './context.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';
 
@@ -49,7 +49,7 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
       }
       for (const p of problems) io.stderr.write(`ds-mirror: ${p}\n`);
       if (problems.length > 0) return setExit(EXIT.usage);
-      const store = await openConfiguredStore(ctx);
+      const store = await openMirrorOrEmpty(ctx);
       try {
         const over = await scheduleProblems(store, config, jobs);
         for (const p of over) io.stderr.write(`ds-mirror: schedule over quota: ${p} (see ds-mirror budget)\n`);

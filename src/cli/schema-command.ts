@@ -1,12 +1,14 @@
-// `ds-mirror schema`: the data dictionary (every table, view and column) as Markdown or JSON. It needs no
-// database: the dictionary is code, the same text as the README's Schema section and PostgreSQL's comments.
+// `ds-mirror schema`: the data dictionary (every table, view and column) as plain text, Markdown or JSON. It
+// needs no database: the dictionary is code, the same text as docs/schema.md and PostgreSQL's comments.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliIo } from './io.js';
 import { ConfigError } from '../errors.js';
 import { DICTIONARY } from '../dictionary/index.js';
 import { dictionaryJson, dictionaryMarkdown } from '../dictionary/render.js';
+import type { TableDoc } from '../dictionary/types.js';
+import { dictionaryText } from './schema-text.js';
 
-const FORMATS = ['markdown', 'json'] as const;
+const FORMATS = ['text', 'md', 'markdown', 'json'] as const;
 
 export function schemaCommand(program: Command, io: CliIo): void {
   program
@@ -15,17 +17,23 @@ export function schemaCommand(program: Command, io: CliIo): void {
     .argument('[names...]', 'only these tables or views')
     .option(
       '--format <format>',
-      `output format: ${FORMATS.join(' or ')}`,
+      'text (for reading in a terminal), md (Markdown, as in docs/schema.md) or json',
       (value: string) => {
-        if (!(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError(`format must be ${FORMATS.join(' or ')}.`);
+        if (!(FORMATS as readonly string[]).includes(value)) throw new InvalidArgumentError('format must be text, md or json.');
         return value;
       },
-      'markdown',
+      'text',
     )
     .action((names: string[], opts: { format: (typeof FORMATS)[number] }) => {
       const unknown = names.filter((n) => !DICTIONARY.some((t) => t.name === n));
       if (unknown.length > 0) throw new ConfigError(`no table or view named ${unknown.join(', ')}; run ds-mirror schema to list them.`);
       const docs = names.length === 0 ? DICTIONARY : DICTIONARY.filter((t) => names.includes(t.name));
-      io.stdout.write(opts.format === 'json' ? dictionaryJson(docs) : dictionaryMarkdown(docs));
+      const render = { json: dictionaryJson, md: dictionaryMarkdown, markdown: dictionaryMarkdown, text: textFor(io) }[opts.format];
+      io.stdout.write(render(docs));
     });
+}
+
+/** Plain text, wrapped to the terminal's width (100 columns when not a terminal). */
+function textFor(io: CliIo): (docs: readonly TableDoc[]) => string {
+  return (docs) => dictionaryText(docs, io.stdout.columns || 100);
 }

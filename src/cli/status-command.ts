@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
 import { readMirrorStats, type MirrorStats } from '../scheduler/index.js';
-import { commandContext, openConfiguredStore } from './context.js';
+import { commandContext, openMirrorToRead } from './context.js';
 import { formatTable } from './table.js';
 import { planQuotas, UsageLedger, usageOf } from '../budget/index.js';
 import { DEFAULT_DETAILS, detailsBacklog } from '../sync/monitoring/development-details.js';
@@ -24,7 +24,7 @@ export function statusCommand(program: Command, io: CliIo): void {
     .option('--html <file>', "write the daemon's status page (/status) to a file instead")
     .action(async (flags: { json?: boolean; html?: string }, command: Command) => {
       const ctx = commandContext(command, io);
-      const store = await openConfiguredStore(ctx);
+      const store = await openMirrorToRead(ctx);
       try {
         const now = Date.now();
         if (flags.html !== undefined) return await writeStatusHtml(store, ctx.config, flags.html, new Date(now));

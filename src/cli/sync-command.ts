@@ -16,10 +16,11 @@ import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient, wholeNumber } from './context.js';
 import { onStopSignal } from './stop-signal.js';
-import { claimService } from '../sync/mirrored-service.js';
+import { checkService } from '../sync/mirrored-service.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
 import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
+import { unreachedFamilies } from './reach-service.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -111,12 +112,15 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
 /** One run with progress and a summary; returns the exit code. */
 async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }: SyncJob): Promise<number> {
   const { config, logger } = ctx;
-  await claimService(store, service.baseUrl, flags.force);
+  await checkService(store, service.baseUrl, flags.force);
   const refusal = await refuse();
   if (refusal) {
     io.stderr.write(`${refusal}\n`);
     return EXIT.stopped;
   }
+  const unreached = await unreachedFamilies(service.baseUrl, streams);
+  for (const line of unreached) io.stderr.write(`ds-mirror: ${line}\n`);
+  if (unreached.length > 0) return EXIT.failed;
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = onStopSignal(

@@ -6,7 +6,7 @@ import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { NotFoundError } from '../client/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, type CommandContext, configuredClient } from './context.js';
+import { commandContext, mirrorExists, openMirrorToRead, type CommandContext, configuredClient } from './context.js';
 import { formatTable } from './table.js';
 
 interface ViewRow {
@@ -31,7 +31,9 @@ export function viewsCommand(program: Command, io: CliIo, setExit: SetExit): voi
     .action(async (flags: { fetch?: boolean; json?: boolean }, command: Command) => {
       const ctx = commandContext(command, io);
       const tokens = syncSettings(ctx.config).monitoring.views;
-      const rows = flags.fetch ? await fetchViews(ctx, tokens) : await mirroredViews(ctx, tokens);
+      // With no view configured and no mirror, there is nothing to read: the hint below says what to set.
+      const nothing = tokens.length === 0 && !mirrorExists(ctx);
+      const rows = flags.fetch ? await fetchViews(ctx, tokens) : nothing ? [] : await mirroredViews(ctx, tokens);
       if (flags.json) {
         io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       } else if (rows.length === 0) {
@@ -53,7 +55,7 @@ export function viewsCommand(program: Command, io: CliIo, setExit: SetExit): voi
 
 /** Each configured view as the mirror holds it, then the mirrored views no longer configured. */
 async function mirroredViews(ctx: CommandContext, tokens: readonly string[]): Promise<ViewRow[]> {
-  const store = await openConfiguredStore(ctx);
+  const store = await openMirrorToRead(ctx);
   try {
     const views = (await store.db
       .selectFrom('monitoring_views')

@@ -49,6 +49,8 @@ export interface DaemonOptions {
   now?: () => number;
   /** Jobs refused before start (a job file that cannot be read): listed in /healthz, never run. */
   refused?: readonly RefusedJob[];
+  /** Switch a mirror that holds another service to this client's (`--force`). */
+  switchService?: boolean;
 }
 
 export interface Daemon {
@@ -236,6 +238,7 @@ function runSyncWith(opts: DaemonOptions): RunJob {
       signal,
       progress: opts.progress,
       job: job.name,
+      switchService: opts.switchService,
     });
 }
 

@@ -2,8 +2,9 @@
 // migrations. Errors name the database with its password redacted.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { DsMirrorError, RetriableError } from '../errors.js';
+import { ConfigError, DsMirrorError, RetriableError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
+import { pendingMigrations } from './run-migrations.js';
 import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
@@ -18,6 +19,12 @@ export interface OpenStoreOptions {
   logger?: Logger;
   /** Apply pending migrations on open (default true; `ds-mirror migrate` opens without and prints them). */
   migrate?: boolean;
+  /**
+   * An existing mirror, opened so that nothing can be written (SQLite read-only, PostgreSQL read-only
+   * sessions): no file, folder, schema or migration is made, and a database that is not a mirror, or
+   * needs migrations first, is refused in one line.
+   */
+  readOnly?: boolean;
 }
 
 const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P03', 'SQLITE_BUSY']);
@@ -30,8 +37,13 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   try {
     adapter =
       location.dialect === 'sqlite'
-        ? createSqliteAdapter(location.path)
-        : await (await import('./postgres/postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger); // pg loads only when used
+        ? createSqliteAdapter(location.path, opts.readOnly)
+        : await (await import('./postgres/postgres-adapter.js')).createPostgresAdapter(
+            location.url,
+            location.schema,
+            opts.logger,
+            opts.readOnly,
+          ); // pg loads only when used
     await sql`select 1`.execute(adapter.db);
   } catch (err) {
     await adapter?.close().catch(() => {});
@@ -42,6 +54,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   }
 
   const store = new KyselyStore(adapter, where);
+  if (opts.readOnly) return readable(store, adapter, where, scrub);
   if (opts.migrate === false) return store;
   const outcome = await store.migrate();
   for (const r of outcome.results.filter((r) => r.status === 'Success')) {
@@ -56,6 +69,21 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     );
   }
   return store;
+}
+
+/** The store, once its ledger says it is a mirror of this version's schema; else closed, with one line. */
+async function readable(store: Store, adapter: StoreAdapter, where: string, scrub: (text: string) => string): Promise<Store> {
+  const pending = await pendingMigrations(adapter.db, adapter).catch(async (err: unknown) => {
+    await store.close();
+    throw new DsMirrorError('DS_DB_OPEN', `cannot read the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
+  });
+  if (pending !== null && pending.length === 0) return store;
+  await store.close();
+  throw new ConfigError(
+    pending === null
+      ? `${where} is not a ds-mirror mirror (it has no migration ledger): point --db at a mirror, or run ds-mirror sync to make one`
+      : `the mirror ${where} needs ${pending.length} migration(s) of this ds-mirror version before it can be read: run ds-mirror migrate`,
+  );
 }
 
 /** "the disk is full: " and the like, when the store itself is the problem. */

@@ -56,6 +56,19 @@ async function recordedExactly(db: Kysely<any>, schema: string | undefined, dir:
   return recorded.length === names.length && recorded.every((name, i) => name === names[i]);
 }
 
+/** The migrations of `dir` the database has not recorded, or null when it has no ledger (not a mirror); writes nothing. */
+export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<string[] | null> {
+  const schema = target.schema ?? (await currentSchema(db, target.dialect));
+  let recorded: Set<string>;
+  try {
+    const rows = await (schema ? db.withSchema(schema) : db).selectFrom('kysely_migration').select('name').execute();
+    recorded = new Set(rows.map((r) => String(r.name)));
+  } catch {
+    return null;
+  }
+  return (await migrationFiles(dir)).map(([name]) => name).filter((name) => !recorded.has(name));
+}
+
 /**
  * Never throws: a failure is in `error` and in the failed migration's status. `prepared` is the schema a
  * new SQLite file gets in one go (default: the one built beside `dir`, if built from the same files).

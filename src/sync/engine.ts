@@ -10,7 +10,7 @@ import { DsMirrorError, errorAction } from '../errors.js';
 import { connectionLost, describeStoreError, storageCause } from '../store/storage-errors.js';
 import type { Lease, Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
-import { claimService } from './mirrored-service.js';
+import { checkService, recordService, recordingService } from './mirrored-service.js';
 import { customRunners } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
@@ -61,12 +61,16 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   const { store } = opts;
   const now = () => (opts.clock?.() ?? new Date()).toISOString();
   const signal = opts.signal ?? new AbortController().signal;
-  // One mirror, one service: a run against another one would soft-delete the first one's rows.
-  await claimService(store, opts.client.service, opts.switchService).catch((err: unknown) => {
+  // One mirror, one service: a run against another one would soft-delete the first one's rows. The
+  // service is recorded at its first answer, so a wrong address that answers nothing claims nothing.
+  const service = opts.client.service;
+  const storeFailure = (err: unknown) => {
     throw storageCause(err)
       ? new DsMirrorError('DS_STORAGE', `cannot read the mirrored service: ${describeStoreError(err, store.location)}`)
       : err;
-  });
+  };
+  await checkService(store, service, opts.switchService).catch(storeFailure);
+  const recording = recordingService(opts.client, () => recordService(store, service, opts.switchService).catch(storeFailure));
   // Runs whose process died left their rows open: close them as interrupted, so history is honest.
   try {
     const interrupted = await store.closeInterruptedRuns(now(), new Date(Date.now() - LEASE_TTL_MS).toISOString(), ownerDied);
@@ -87,7 +91,7 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
       throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
     });
   const parsed = new ParseBudget(opts.settings.parsedRecordsAtOnce ?? PARSED_RECORDS_AT_ONCE);
-  const run = (def: StreamDef) => runStream(opts, def, { runId, owner, signal, now, parsed });
+  const run = (def: StreamDef) => runStream({ ...opts, client: recording }, def, { runId, owner, signal, now, parsed });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
   results.push(...(await Promise.all(opts.streams.filter((s) => s.kind === 'fanout').map(run))));

@@ -80,7 +80,7 @@ describe('published dictionary', () => {
     expect(readSection(readme, 'schema')).toBe(dictionaryMarkdown(DICTIONARY));
   });
 
-  it('ds-mirror schema prints Markdown and JSON, and refuses an unknown name in one line', async () => {
+  it('ds-mirror schema prints plain text, Markdown and JSON, and refuses an unknown name in one line', async () => {
     const run = async (...args: string[]) => {
       let out = '';
       let err = '';
@@ -91,8 +91,12 @@ describe('published dictionary', () => {
     const json = await run('--format', 'json', 'v_assets', 'assets');
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out).map((d: { name: string }) => d.name)).toEqual(['v_assets', 'assets']);
-    const md = await run('v_events');
+    const md = await run('--format', 'md', 'v_events');
     expect(md.out).toContain('| `importance_rank` | integer |');
+    const text = await run('v_events'); // plain text by default: no HTML, no Markdown table
+    expect(text.out).toMatch(/^v_events \(view\)$/m);
+    expect(text.out).toMatch(/^ {2}importance_rank +integer +\S/m);
+    expect(text.out).not.toMatch(/<details>|\| `/);
     const bad = await run('v_nope');
     expect([bad.code, bad.err.trim().split('\n').length, bad.err]).toEqual([2, 1, expect.stringContaining('v_nope')]);
   });

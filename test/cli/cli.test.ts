@@ -105,9 +105,12 @@ describe('ds-mirror CLI', () => {
 
   it('touches no file before the configuration is known to be good', { timeout: 120_000 }, async () => {
     const typo = join(dir, 'typo', 'dir', 'x.db');
-    const missingFolder = await cli(['status'], { DS_DB: `sqlite:${typo}` });
+    const missingFolder = await cli(['sync', '--plan'], { DS_DB: `sqlite:${typo}` });
     expect(missingFolder.code).toBe(2);
     expect(missingFolder.stderr).toMatch(/folder .*typo.* does not exist/);
+    const missingMirror = await cli(['status'], { DS_DB: `sqlite:${typo}` });
+    expect(missingMirror.code).toBe(2);
+    expect(missingMirror.stderr).toMatch(/no mirror at .*typo\/dir\/x\.db/);
     expect(existsSync(join(dir, 'typo'))).toBe(false);
 
     const fresh = join(dir, 'fresh.db');
@@ -163,8 +166,8 @@ describe('ds-mirror CLI', () => {
     const [view] = sandbox.monitoring.views();
     const env = { DS_DB: `sqlite:${join(dir, 'views.db')}`, DS_MONITORING_VIEWS: `${view.slug},no-such-view` };
     const before = await cli(['views'], env);
-    expect(before.code).toBe(0);
-    expect(before.stdout).toMatch(/not mirrored yet/);
+    expect(before.code).toBe(2); // no mirror yet: it says where it looked, and makes none
+    expect(before.stderr).toMatch(/no mirror at .*views\.db/);
     const fetched = await cli(['views', '--fetch', '--json'], env);
     expect(fetched.code).toBe(1);
     expect(JSON.parse(fetched.stdout)).toMatchObject([
@@ -172,10 +175,11 @@ describe('ds-mirror CLI', () => {
       { configured: 'no-such-view', id: null, note: expect.stringMatching(/unknown to the service/) },
     ]);
     await cli(['sync', 'monitoring-views', '--no-progress'], { ...env, DS_MONITORING_VIEWS: view.id });
-    const mirrored = await cli(['views'], { ...env, DS_MONITORING_VIEWS: view.slug });
+    const mirrored = await cli(['views'], { ...env, DS_MONITORING_VIEWS: `${view.slug},another-view` });
     expect(mirrored.code).toBe(0);
     expect(mirrored.stdout).toContain(view.name);
     expect(mirrored.stdout).toContain(view.id);
+    expect(mirrored.stdout).toMatch(/another-view .*not mirrored yet/);
     const none = await cli(['views'], { ...env, DS_MONITORING_VIEWS: '', DS_DB: `sqlite:${join(dir, 'no-views.db')}` });
     expect(none.stdout).toMatch(/no monitoring view is configured.*URL/);
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimService } from '../../src/sync/mirrored-service.js';
+import { checkService, recordService } from '../../src/sync/mirrored-service.js';
 import { readMark } from '../../src/sync/monitoring/pass-marks.js';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
@@ -117,9 +117,9 @@ describe.each(dialects)('upgrading stream_state on %s', (dialect) => {
     expect((await t.store.getState('assets'))?.checkpoint).toEqual({ assetClass: 'token', page: 3 });
 
     // The service recorded before the upgrade is still the one this mirror holds.
-    await expect(claimService(t.store, 'http://127.0.0.1:4010/')).resolves.toBeUndefined();
-    await expect(claimService(t.store, 'http://127.0.0.1:4011')).rejects.toThrow(/this mirror holds http:\/\/127\.0\.0\.1:4010/);
-    await claimService(t.store, 'http://127.0.0.1:4011', true);
+    await expect(checkService(t.store, 'http://127.0.0.1:4010/')).resolves.toBeUndefined();
+    await expect(checkService(t.store, 'http://127.0.0.1:4011')).rejects.toThrow(/this mirror holds http:\/\/127\.0\.0\.1:4010/);
+    await recordService(t.store, 'http://127.0.0.1:4011', true);
     expect(await t.store.db.selectFrom('mirrored_service').select('base_url').execute()).toEqual([{ base_url: 'http://127.0.0.1:4011' }]);
   });
 });

@@ -33,8 +33,13 @@ const MAX_PARAMS = 65_535;
  */
 export const LOCK_TIMEOUT_MS = 10_000;
 
-export async function createPostgresAdapter(url: string, schema: string | undefined, logger?: Logger): Promise<StoreAdapter> {
-  const db = await openPostgres(url, schema, logger);
+export async function createPostgresAdapter(
+  url: string,
+  schema: string | undefined,
+  logger?: Logger,
+  readOnly = false,
+): Promise<StoreAdapter> {
+  const db = await openPostgres(url, schema, logger, readOnly);
   const upserter = new PostgresUpserter();
   return {
     dialect: 'postgres',

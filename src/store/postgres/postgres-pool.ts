@@ -23,11 +23,18 @@ function getTypeParser(oid: number, format?: string): (value: string) => unknown
   return pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown;
 }
 
-/** Kysely over a pool of such sessions, the schema created if missing. */
-export async function openPostgres(url: string, schema: string | undefined, logger?: Logger): Promise<Kysely<Database>> {
+/** Kysely over a pool of such sessions, the schema created if missing (`readOnly`: sessions that cannot write, nothing created). */
+export async function openPostgres(url: string, schema: string | undefined, logger?: Logger, readOnly = false): Promise<Kysely<Database>> {
   // Mirror commits are asynchronous (like SQLite's WAL at synchronous=NORMAL): one transaction per
   // page would otherwise wait for a WAL flush each; durable transactions turn it back on.
-  const options = ['-c TimeZone=UTC', '-c synchronous_commit=off', schema ? `-c search_path=${schema}` : ''].filter(Boolean).join(' ');
+  const options = [
+    '-c TimeZone=UTC',
+    '-c synchronous_commit=off',
+    schema ? `-c search_path=${schema}` : '',
+    readOnly ? '-c default_transaction_read_only=on' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const pool = new pg.Pool({
     connectionString: url,
     options,
@@ -39,7 +46,7 @@ export async function openPostgres(url: string, schema: string | undefined, logg
   pool.on('error', (err) => logger?.warn({ err: err.message }, 'postgres connection lost'));
   pool.on('connect', (client) => client.on('error', (err) => logger?.warn({ err: err.message }, 'postgres connection lost')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
-  if (schema) await createSchema(db, schema);
+  if (schema && !readOnly) await createSchema(db, schema);
   return db;
 }
 

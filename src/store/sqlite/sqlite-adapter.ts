@@ -8,6 +8,7 @@ import { mirrorTables } from '../database.js';
 import { rowsUnder } from '../store-adapter.js';
 import type { ColumnTypes, Row, StoreAdapter } from '../types.js';
 import { openSqlite } from './sqlite-connection.js';
+import { openSqliteReadOnly } from './sqlite-read-only.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { statementCache } from './sqlite-statement-cache.js';
 import { sqliteTables } from './sqlite-tables.js';
@@ -31,8 +32,9 @@ const LEASE_HINT =
   'another ds-mirror process is working on this SQLite file; wait for it to finish (or for the lease to ' +
   'expire if it crashed), or use PostgreSQL (--db postgres://...) to run several workers side by side';
 
-export function createSqliteAdapter(path: string): StoreAdapter {
-  const sqlite = openSqlite(path);
+/** `readOnly`: an existing file, never written (see sqlite-read-only.ts). */
+export function createSqliteAdapter(path: string, readOnly = false): StoreAdapter {
+  const sqlite = readOnly ? openSqliteReadOnly(path) : openSqlite(path);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statementCache(sqlite) }) });
   const upserter = sqliteUpserter(sqlite);
   return {

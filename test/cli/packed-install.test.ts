@@ -1,0 +1,135 @@
+// The package as a user installs it: `npm pack`'s tarball unpacked where `npm install -g` puts it, its bin
+// linked on a PATH, run from a folder outside the checkout. No registry: the tarball's dependencies are
+// the checkout's node_modules (an install would fetch the same ones; better-sqlite3's native build would
+// need the network). Then the daemon and a sync, started that way, stop cleanly on SIGTERM and SIGINT with
+// their documented exit codes: the run recorded as stopped, no lease left.
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { openStore } from '../../src/store/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { waitFor } from '../scheduler/scrape.js';
+
+const run = promisify(execFile);
+const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
+let sandbox: Sandbox;
+let dir: string;
+let bin: string;
+let work: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 4 });
+  dir = mkdtempSync(join(tmpdir(), 'ds-mirror-packed-'));
+  // The build is the one `npm test` made (pretest); packing again would rebuild it.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { timeout: 120_000 });
+  const tarball = join(dir, stdout.trim().split('\n').pop()!);
+  const installed = join(dir, 'lib', 'node_modules', 'ds-mirror');
+  mkdirSync(installed, { recursive: true });
+  await run('tar', ['xzf', tarball, '-C', installed, '--strip-components=1']);
+  symlinkSync(realpathSync('node_modules'), join(installed, 'node_modules'));
+  mkdirSync(join(dir, 'bin'));
+  bin = join(dir, 'bin', 'ds-mirror');
+  symlinkSync(join(installed, 'bin', 'ds-mirror.js'), bin);
+  work = join(dir, 'work');
+  mkdirSync(work);
+  writeFileSync(
+    join(work, 'ds-mirror.config.json'),
+    JSON.stringify({
+      pageWindow: 1,
+      limits: { v1: unlimited, open: unlimited, monitoring: unlimited, tokenUnlocks: unlimited },
+      jobs: Object.fromEntries(
+        ['daily-catalog', 'assets-top', 'weekly-charts', 'monitoring-lists', 'monitoring-events', 'alert-backfill'].map((j) => [
+          j,
+          { enabled: false },
+        ]),
+      ),
+    }),
+  );
+  // The shebang finds node on the PATH, as in a shell.
+  env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DS_')));
+  Object.assign(env, {
+    PATH: [join(dir, 'bin'), dirname(process.execPath), process.env.PATH].join(delimiter),
+    DS_BASE_URL: sandbox.url,
+    DS_API_KEY: sandbox.apiKey,
+    DS_LOG_LEVEL: 'warn',
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed package, installed', () => {
+  it('runs from a folder outside the checkout, on the same defaults: its jobs, data/ under the working folder', async () => {
+    const shipped = readdirSync(join(dir, 'lib', 'node_modules', 'ds-mirror')).sort();
+    expect(shipped).toEqual(['README.md', 'bin', 'dist', 'jobs', 'node_modules', 'package.json']);
+    const version = await run('ds-mirror', ['--version'], { cwd: work, env });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const jobs = await run('ds-mirror', ['jobs', '--json'], { cwd: work, env });
+    const names = (JSON.parse(jobs.stdout) as { name: string }[]).map((j) => j.name).sort();
+    expect(names).toEqual(
+      readdirSync('jobs')
+        .map((f) => f.replace(/^\d+-|\.json$/g, ''))
+        .sort(),
+    );
+    const sync = await run('ds-mirror', ['sync', 'chains', '--no-progress'], { cwd: work, env, timeout: 120_000 });
+    expect(sync.stdout).toMatch(/chains/);
+    expect(readdirSync(join(work, 'data'))).toContain('mirror.db');
+    const status = await run('ds-mirror', ['status', '--json'], { cwd: work, env });
+    expect((JSON.parse(status.stdout) as { stream: string; rows: number }[]).find((r) => r.stream === 'chains')?.rows).toBe(
+      sandbox.records('chains').length,
+    );
+  }, 240_000);
+
+  const cases = [
+    { command: ['daemon', '--metrics-port', '0', '--run-at-start', 'all'], exit: 0 },
+    { command: ['sync', 'assets', '--no-progress'], exit: 3 },
+  ];
+  for (const { command, exit } of cases) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      it(`ds-mirror ${command[0]} stops on ${signal} with exit ${exit}: its run closed as stopped, no lease held`, async () => {
+        const db = join(work, `${command[0]}-${signal}.db`);
+        sandbox.setChaos({ latencyMs: 1000 }); // slow pages: the signal finds the assets list half-way
+        const child = spawn('ds-mirror', ['--db', `sqlite:${db}`, ...command], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += String(d)));
+        const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+        try {
+          await waitFor(
+            'a checkpoint of the assets list',
+            async () => {
+              if (child.exitCode !== null) throw new Error(`exited early with ${child.exitCode}: ${stderr}`);
+              const store = await openStore({ url: `sqlite:${db}`, readOnly: true }).catch(() => undefined);
+              if (!store) return undefined;
+              try {
+                return (await store.getState('assets'))?.checkpoint ? true : undefined;
+              } finally {
+                await store.close();
+              }
+            },
+            120_000,
+          );
+          child.kill(signal);
+          expect(await exited).toBe(exit);
+        } finally {
+          sandbox.setChaos(null);
+          if (child.exitCode === null) child.kill('SIGKILL');
+        }
+        const store = await openStore({ url: `sqlite:${db}`, readOnly: true });
+        try {
+          const runs = await store.db.selectFrom('sync_runs').select(['outcome', 'finished_at']).execute();
+          expect(runs).toEqual([{ outcome: 'stopped', finished_at: expect.any(String) }]);
+          expect(await store.db.selectFrom('leases').selectAll().execute()).toEqual([]);
+        } finally {
+          await store.close();
+        }
+      }, 240_000);
+    }
+  }
+});
