@@ -38,13 +38,20 @@ for (const dialect of dialects) {
     it('quarantine the record that holds them and write the rest of the page', async () => {
       const t = await openTestStore(dialect);
       try {
-        const result = await syncOnce(t.store, proxy, CASES.map((c) => c.stream));
+        const result = await syncOnce(
+          t.store,
+          proxy,
+          CASES.map((c) => c.stream),
+        );
         for (const c of CASES) {
           const outcome = result.streams.find((s) => s.stream === c.stream)!;
           expect([c.stream, outcome.outcome, outcome.errors]).toEqual([c.stream, 'partial', 1]);
           const held = await t.store.db.selectFrom('quarantine').select('reason').where('stream', '=', c.stream).execute();
           expect(held).toEqual([{ reason: expect.stringMatching(/bytes that are not UTF-8/) }]);
-          const rows = await t.store.db.selectFrom(c.table as never).select('raw' as never).execute();
+          const rows = await t.store.db
+            .selectFrom(c.table as never)
+            .select('raw' as never)
+            .execute();
           expect(rows.length).toBeGreaterThan(0);
           for (const r of rows as { raw: unknown }[]) expect(JSON.stringify(r.raw)).not.toContain('\uFFFD');
         }
