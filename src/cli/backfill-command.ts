@@ -39,51 +39,54 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
       '--since <date>',
       'only developments started at or after this date, of events started since then (RFC 3339, YYYY-MM-DD or Unix seconds)',
     )
-    .action(async (flags: BackfillFlags, command: Command) => {
-      const ctx = commandContext(command, io);
-      if (flags.since !== undefined && boundMillis(flags.since) === null) {
-        throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${flags.since}"`);
-      }
-      const settings = syncSettings(ctx.config);
-      const views = flags.view ?? settings.monitoring.views;
-      if (views.length === 0) {
-        throw new ConfigError(
-          'no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)',
-        );
-      }
-      const service = requireService(ctx.config);
-      const store = await openConfiguredStore(ctx);
-      try {
-        await checkService(store, service.baseUrl, flags.force);
-      } catch (error) {
-        await store.close();
-        throw error;
-      }
-      const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
-      try {
-        const counts = emptyViewCounts();
-        const source = flags.view ? '--view' : undefined;
-        const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, counts });
-        const progress = logProgress(ctx.logger);
-        const result = await runSync({
-          client,
-          store,
-          logger: ctx.logger,
-          settings,
-          streams: [stream],
-          progress,
-          switchService: flags.force,
-        });
-        progress.stop();
-        const s = result.streams[0];
-        io.stdout.write(`${backfillSummary(views.length, flags.since, counts, s.requests)}\n`);
-        if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
-        setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
-      } finally {
-        await client.close();
-        await store.close();
-      }
+    .action((flags: BackfillFlags, command: Command) => backfillAlerts(flags, command, io, setExit));
+}
+
+/** One backfill run over the views, with its summary and exit code. */
+async function backfillAlerts(flags: BackfillFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
+  const ctx = commandContext(command, io);
+  if (flags.since !== undefined && boundMillis(flags.since) === null) {
+    throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${flags.since}"`);
+  }
+  const settings = syncSettings(ctx.config);
+  const views = flags.view ?? settings.monitoring.views;
+  if (views.length === 0) {
+    throw new ConfigError(
+      'no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)',
+    );
+  }
+  const service = requireService(ctx.config);
+  const store = await openConfiguredStore(ctx);
+  try {
+    await checkService(store, service.baseUrl, flags.force);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
+  try {
+    const counts = emptyViewCounts();
+    const source = flags.view ? '--view' : undefined;
+    const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, counts });
+    const progress = logProgress(ctx.logger);
+    const result = await runSync({
+      client,
+      store,
+      logger: ctx.logger,
+      settings,
+      streams: [stream],
+      progress,
+      switchService: flags.force,
     });
+    progress.stop();
+    const s = result.streams[0];
+    io.stdout.write(`${backfillSummary(views.length, flags.since, counts, s.requests)}\n`);
+    if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
+    setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
+  } finally {
+    await client.close();
+    await store.close();
+  }
 }
 
 /**

@@ -152,7 +152,7 @@ async function renderBudgetSection(store: Store, config: Readonly<Config>, now: 
 
 /** Every request this mirror's runs sent, as its usage ledger counted them (every worker, retries included). */
 async function requestsMade(store: Store): Promise<string> {
-  const days = await new UsageLedger(store).history('0000-01-01');
+  const days = await new UsageLedger(store).history('1970-01-01'); // every day: the ledger's days begin with the mirror, and PostgreSQL has no year 0;
   if (days.length === 0) return 'Requests this mirror made: none yet\n';
   const by = new Map<string, number>();
   for (const d of days) by.set(d.family, (by.get(d.family) ?? 0) + d.requests);

@@ -75,6 +75,11 @@ export interface StreamContext {
   progress: Progress;
   /** Aborted when the run must stop (SIGTERM, daemon shutdown): the page in flight commits, nothing new starts. */
   signal: AbortSignal;
+  /**
+   * What ends a request already asked for (default `signal`): the run's stop, not a sibling variant's
+   * failure, which stops the others only at their next page.
+   */
+  requestSignal?: AbortSignal;
   now: () => string;
   stats: StreamRunStats;
   /** The stream's share of the run's budget of records parsed and not yet written, shared by its lists. */

@@ -45,7 +45,7 @@ export async function fetchListPage(
     body: await ctx.client.getBytes(stream.path, query, {
       check: jsonObjectBytes,
       keyless: stream.keyless,
-      signal: abandoned ? AbortSignal.any([abandoned, ctx.signal]) : ctx.signal,
+      signal: abandoned ? AbortSignal.any([abandoned, ctx.requestSignal ?? ctx.signal]) : (ctx.requestSignal ?? ctx.signal),
     }),
   };
 }

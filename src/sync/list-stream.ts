@@ -31,7 +31,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
 
   // One variant failing stops the others at their next page, before the stream reports the failure.
   const failed = new AbortController();
-  const variantCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]) };
+  const variantCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]), requestSignal: ctx.signal };
   const outcomes = await Promise.allSettled(
     variants.map(async (variant, v) => {
       const progress = checkpoints.places.get(variant.name)!;
