@@ -9,6 +9,7 @@ import { watchBudget } from '../budget/budget-health.js';
 import { runFitter } from '../budget/run-fit.js';
 import type { Store } from '../store/types.js';
 import { scheduleProblems } from './schedule-fit.js';
+import { scheduleOf } from './sync-budget.js';
 import { httpCredential, requireService, type Config } from '../config.js';
 import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
 import { checkedJobs, jobStreams, startDaemon, STARTUP_RUNS, type Daemon, type ScheduledJob, type StartupRun } from '../scheduler/index.js';
@@ -169,16 +170,7 @@ function startedLine(daemon: Daemon, enabled: number): string {
 
 /** The month's truth for /healthz, and the start-up runs' check (none under --force). */
 function daemonBudget(config: Config, store: Store, jobs: readonly ScheduledJob[], force?: boolean) {
-  // A job with an unknown stream is refused by the daemon; the budget leaves it out too.
-  const schedule = jobs
-    .filter((j) => j.enabled)
-    .flatMap((job) => {
-      try {
-        return [{ job, streams: jobStreams(job) }];
-      } catch {
-        return [];
-      }
-    });
+  const schedule = scheduleOf(jobs); // a job the daemon refuses is left out of the budget too
   const input = { store, settings: syncSettings(config), schedule, quotas: planQuotas(config.limits) };
   return { watch: watchBudget({ ...input, now: Date.now }), startup: force ? undefined : runFitter(input) };
 }

@@ -13,14 +13,19 @@ import { allStreams } from '../catalog/index.js';
 import { streamReadings, type StreamReading } from '../budget/stream-readings.js';
 import type { StreamDef } from '../catalog/types.js';
 import type { Config } from '../config.js';
-import { jobDefinitions } from '../scheduler/job-files.js';
-import { configureJobs, jobStreams } from '../scheduler/index.js';
+import { jobCatalog } from '../scheduler/job-files.js';
+import { checkedJobs, jobStreams, type ScheduledJob } from '../scheduler/index.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 
-/** The enabled jobs with their streams; a job naming an unknown stream is left out (`jobs` names it). */
+/** The enabled jobs with their streams; a job refused (a bad file, an unknown stream) is left out (`jobs` names it). */
 export function configuredSchedule(config: Readonly<Config>): ScheduleEntry[] {
-  return configureJobs(jobDefinitions(config.jobsDir), config.jobs, config.timezone)
+  return scheduleOf(checkedJobs(jobCatalog(config.jobsDir).jobs, config.jobs, config.timezone).jobs);
+}
+
+/** The enabled jobs with their streams, leaving out a job that names an unknown stream. */
+export function scheduleOf(jobs: readonly ScheduledJob[]): ScheduleEntry[] {
+  return jobs
     .filter((j) => j.enabled)
     .flatMap((job) => {
       try {
