@@ -183,12 +183,17 @@ from alert_history a
   {
     name: 'v_usage',
     description:
-      'Requests per quota family and UTC day (every worker of this database together), beside the quotas the runs worked under, ' +
-      'and the month so far: "how much of my plan did I use" in plain SQL.',
+      'Requests per quota family and UTC day (every worker of this database together), beside the quotas the runs worked under ' +
+      '(per minute, day and month), and the month so far: "how much of my plan did I use" in plain SQL.',
     columns: [
       { name: 'family', kind: 'text', description: "Quota family: 'v1' (with charts), 'tokenUnlocks', 'monitoring' or 'open'." },
       { name: 'day', kind: 'date', description: 'The UTC day.' },
       { name: 'requests', kind: 'integer', description: 'Requests sent that day (usage_ledger).' },
+      {
+        name: 'minute_quota',
+        kind: 'integer',
+        description: 'The per-minute allowance the runs of that day worked under (the pace the client keeps); null for none.',
+      },
       { name: 'day_quota', kind: 'integer', description: 'The daily quota the runs of that day worked under; null for none.' },
       { name: 'day_share', kind: 'double', description: 'requests / day_quota; null without a daily quota.' },
       { name: 'month', kind: 'text', description: 'The calendar month, YYYY-MM.' },
@@ -201,7 +206,7 @@ from alert_history a
       const month = 'substr(cast(l.day as text), 1, 7)'; // a date on PostgreSQL, text on SQLite
       const monthSoFar = `sum(l.requests) over (partition by l.family, ${month} order by l.day)`;
       return `select l.family, ${d.dateColumn('l.day')} as day, l.requests,
-  q.per_day as day_quota,
+  q.per_minute as minute_quota, q.per_day as day_quota,
   case when q.per_day > 0 then cast(l.requests as ${dbl}) / q.per_day end as day_share,
   ${month} as month,
   cast(${monthSoFar} as ${d.integerType}) as month_requests,

@@ -5,6 +5,7 @@ import { jobDefinitions } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
 import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { recordJobs } from '../scheduler/record-jobs.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';
 
@@ -60,6 +61,7 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
       if (problems.length > 0) return setExit(EXIT.usage);
       const store = await openConfiguredStore(ctx);
       try {
+        await recordJobs(store, jobs, new Date());
         const over = await scheduleProblems(store, config, jobs);
         for (const p of over) io.stderr.write(`ds-mirror: schedule over quota: ${p} (see ds-mirror budget)\n`);
       } finally {

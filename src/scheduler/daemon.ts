@@ -15,6 +15,7 @@ import type { ScheduledJob } from './configure-jobs.js';
 import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
+import { recordJobs } from './record-jobs.js';
 import { startHealthServer, type HealthServer } from '../observability/health-server.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
 import { startupJobs, type StartupJob, type StartupRun } from './startup-runs.js';
@@ -81,6 +82,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const enabled = opts.jobs.filter((j) => j.enabled).map((job) => ({ job, streams: jobStreams(job) }));
   const now = opts.now ?? Date.now;
   const startedAt = new Date(now());
+  await recordJobs(opts.store, opts.jobs, startedAt).catch((err: unknown) => {
+    log.warn({ err: err instanceof Error ? err.message : String(err) }, 'the jobs could not be recorded in the store (v_jobs, v_streams)');
+  });
   const startup = await startupJobs(opts.store, enabled, opts.startupRun ?? 'none');
   const holds = watchHolds(opts.store, now);
   await holds.refresh();

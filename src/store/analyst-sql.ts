@@ -47,6 +47,8 @@ export interface AnalystSql {
   time(expr: string): string;
   /** A stored `YYYY-MM-DD` text column as the store's date. */
   dateColumn(expr: string): string;
+  /** Seconds (a double) from one time to another (both in the store's form), or to now when `to` is not given. */
+  secondsBetween(from: string, to?: string): string;
   /** The UTC calendar day of a time (already in the store's form), and the Monday starting its ISO week. */
   dayOf(expr: string): string;
   weekOf(expr: string): string;

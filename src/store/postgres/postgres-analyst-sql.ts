@@ -21,6 +21,7 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   dateFromText: (v, isText) => `case when ${v} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${isText} then ${v}::date end`,
   time: (e) => e,
   dateColumn: (e) => `cast(${e} as date)`,
+  secondsBetween: (from, to = 'now()') => `cast(extract(epoch from (${to} - ${from})) as double precision)`,
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,
   weekOf: (e) => `date_trunc('week', ${e} at time zone 'UTC')::date`,
   doubleType: 'double precision',

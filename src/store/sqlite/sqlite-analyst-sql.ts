@@ -24,6 +24,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   dateFromText: (v, isText) => `date(case when ${isText} then ${v} end)`,
   time: (e) => `strftime(${ISO_FORMAT}, ${e})`,
   dateColumn: (e) => e,
+  secondsBetween: (from, to = "'now'") => `((julianday(${to}) - julianday(${from})) * 86400.0)`,
   dayOf: (e) => `date(${e})`,
   weekOf: (e) => `date(${e}, '-6 days', 'weekday 1')`,
   doubleType: 'real',
