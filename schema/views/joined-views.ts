@@ -220,7 +220,8 @@ from usage_ledger l
     name: 'v_changes',
     description:
       'Every kept previous version of a mirrored row (row_history): which table and key changed, how, and in which run. ' +
-      '"What changed in the last run": where ended_by_run_id = the last sync_runs.id.',
+      '"What the last run that changed a table changed": where ended_by_run_id = max(ended_by_run_id) of that table_name ' +
+      '(the newest run is often a quiet monitoring run).',
     columns: [
       { name: 'table_name', kind: 'text', description: 'The mirrored table.' },
       { name: 'row_key', kind: 'text', description: "The row's primary key as text (several key columns joined by '|')." },
