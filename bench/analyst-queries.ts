@@ -95,7 +95,9 @@ async function main(): Promise<void> {
     await sync(store, sb, ['monitoring-events'], 'monitoring-events');
     const lines = await measure(store);
     const over = lines.filter((l) => l.includes('**over')).length;
-    console.log(`${store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, scale ${scale}, median of ${RUNS} warm runs; ${over} over budget.\n`);
+    console.log(
+      `${store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, scale ${scale}, median of ${RUNS} warm runs; ${over} over budget.\n`,
+    );
     console.log(lines.join('\n'));
   } finally {
     if (schema) await sql.raw(`drop schema ${schema} cascade`).execute(store.db);
