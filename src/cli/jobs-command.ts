@@ -3,8 +3,8 @@
 import type { Command } from 'commander';
 import { jobDefinitions } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
-import { commandContext, openConfiguredStore, positiveNumber } from './context.js';
+import { configureJobs, jobStreams, nextRuns, type ScheduledJob } from '../scheduler/index.js';
+import { commandContext, openConfiguredStore, positiveNumber, type CommandContext } from './context.js';
 import { recordJobs } from '../scheduler/record-jobs.js';
 import { scheduleProblems } from './schedule-fit.js';
 import { formatTable } from './table.js';
@@ -59,15 +59,20 @@ export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void
       }
       for (const p of problems) io.stderr.write(`ds-mirror: ${p}\n`);
       if (problems.length > 0) return setExit(EXIT.usage);
-      const store = await openConfiguredStore(ctx);
-      try {
-        await recordJobs(store, jobs, new Date());
-        const over = await scheduleProblems(store, config, jobs);
-        for (const p of over) io.stderr.write(`ds-mirror: schedule over quota: ${p} (see ds-mirror budget)\n`);
-      } finally {
-        await store.close();
-      }
+      await recordAndFit(ctx, jobs, io);
     });
+}
+
+/** Records the jobs in the database (v_jobs, v_streams), and says where the schedule does not fit the quotas. */
+async function recordAndFit(ctx: CommandContext, jobs: ScheduledJob[], io: CliIo): Promise<void> {
+  const store = await openConfiguredStore(ctx);
+  try {
+    await recordJobs(store, jobs, new Date());
+    const over = await scheduleProblems(store, ctx.config, jobs);
+    for (const p of over) io.stderr.write(`ds-mirror: schedule over quota: ${p} (see ds-mirror budget)\n`);
+  } finally {
+    await store.close();
+  }
 }
 
 /** 2026-11-22 02:30:00 in the schedule's time zone. */
