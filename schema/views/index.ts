@@ -13,7 +13,13 @@ import type { ViewSpec } from './view.js';
 export type { ViewSpec, ViewColumn } from './view.js';
 export type { ValueKind, ViewDialect } from './lift.js';
 
-export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitoringViews, ...joinedViews, ...tableHistoryViews, ...mirrorViews];
+export const ANALYST_VIEWS: readonly ViewSpec[] = [
+  ...catalogViews,
+  ...monitoringViews,
+  ...joinedViews,
+  ...tableHistoryViews,
+  ...mirrorViews,
+];
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {
   return `create view ${view.name} as\n${view.sql(d)}`;
