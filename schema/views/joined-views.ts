@@ -15,7 +15,8 @@ function crosswalkSql(d: ViewDialect): string {
   // Fast on SQLite (3.0 s at scale 2 before): the sources are materialized with their keys lowered once,
   // and each method looks its few thousand sources up in the live assets (a cross join, which SQLite keeps
   // in that order) through the indexes on slug, lower(code) and lower(title) (migration 0047); lowering on
-  // both sides of a join made it a nested scan of every pair.
+  // both sides of a join made it a nested scan of every pair. Each source meets its candidates before the
+  // ranking, not after: PostgreSQL misjudged the ranked rows (n = 1) as one and compared every pair.
   return `with sources as materialized (
   select source, source_asset_id, slug, symbol, name, lower(symbol) as symbol_key, lower(name) as name_key from (
     select 'token_unlocks' as source, id as source_asset_id, slug, symbol, name from token_unlock_assets where deleted_at is null
@@ -36,17 +37,18 @@ candidates as (
   ${method('symbol', 0.4, 'a.code = s.symbol_key')}
 ),
 best as (
-  select c.*, max(base_confidence) over (partition by source, source_asset_id) as top
-  from candidates c
+  select s.source, s.source_asset_id, s.slug, s.symbol, s.name, c.v1_asset_id, c.match_method, c.base_confidence, c.market_cap_rank,
+    max(c.base_confidence) over (partition by s.source, s.source_asset_id) as top
+  from sources s left join candidates c on c.source = s.source and c.source_asset_id = s.source_asset_id
 ),
 ranked as (
   select b.*, count(*) over (partition by source, source_asset_id) as ties,
     row_number() over (partition by source, source_asset_id order by market_cap_rank is null, market_cap_rank, v1_asset_id) as n
-  from best b where base_confidence = top
+  from best b where b.base_confidence = b.top or b.top is null
 )
-select s.source, s.source_asset_id, s.slug as source_slug, s.symbol as source_symbol, s.name as source_name,
-  r.v1_asset_id, r.match_method, r.base_confidence / r.ties as confidence, r.ties as candidates
-from sources s left join ranked r on r.source = s.source and r.source_asset_id = s.source_asset_id and r.n = 1`;
+select source, source_asset_id, slug as source_slug, symbol as source_symbol, name as source_name,
+  v1_asset_id, match_method, base_confidence / ties as confidence, case when v1_asset_id is not null then ties end as candidates
+from ranked where n = 1`;
 }
 
 export const joinedViews: readonly ViewSpec[] = [
