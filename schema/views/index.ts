@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { catalogViews } from './catalog-views.js';
 import { joinedViews } from './joined-views.js';
 import type { ViewDialect } from './lift.js';
+import { mirrorViews } from './mirror-views.js';
 import { monitoringViews } from './monitoring-views.js';
 import { tableHistoryViews } from './table-history-views.js';
 import type { ViewSpec } from './view.js';
@@ -12,7 +13,13 @@ import type { ViewSpec } from './view.js';
 export type { ViewSpec, ViewColumn } from './view.js';
 export type { ValueKind, ViewDialect } from './lift.js';
 
-export const ANALYST_VIEWS: readonly ViewSpec[] = [...catalogViews, ...monitoringViews, ...joinedViews, ...tableHistoryViews];
+export const ANALYST_VIEWS: readonly ViewSpec[] = [
+  ...catalogViews,
+  ...monitoringViews,
+  ...joinedViews,
+  ...tableHistoryViews,
+  ...mirrorViews,
+];
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {
   return `create view ${view.name} as\n${d.typedView(view.branches?.(d) ?? [view.sql(d)], view.columns)}`;

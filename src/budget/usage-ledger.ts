@@ -92,7 +92,12 @@ export class UsageLedger {
 
   /** Records the quotas a run works under, for the family and the day of `at` (v_usage shows them beside the counts). */
   async recordQuotas(family: QuotaFamily, quota: FamilyQuota, at: Date): Promise<void> {
-    const row = { per_day: quota.perDay ?? null, per_month: quota.perMonth ?? null, set_at: at.toISOString() };
+    const row = {
+      per_day: quota.perDay ?? null,
+      per_month: quota.perMonth ?? null,
+      per_minute: quota.perMinute ?? null,
+      set_at: at.toISOString(),
+    };
     await this.store.db
       .insertInto('usage_quotas')
       .values({ family, day: utcDay(at), ...row })

@@ -20,7 +20,12 @@ import type { SyncSettings } from '../sync/context.js';
 
 /** The enabled jobs with their streams; a job refused (a bad file, an unknown stream) is left out (`jobs` names it). */
 export function configuredSchedule(config: Readonly<Config>): ScheduleEntry[] {
-  return scheduleOf(checkedJobs(jobCatalog(config.jobsDir).jobs, config.jobs, config.timezone).jobs);
+  return scheduleOf(configuredJobs(config));
+}
+
+/** Every job of the configuration (the package's and the user's files, with the overrides), refused ones left out. */
+export function configuredJobs(config: Readonly<Config>): ScheduledJob[] {
+  return checkedJobs(jobCatalog(config.jobsDir).jobs, config.jobs, config.timezone).jobs;
 }
 
 /** The enabled jobs with their streams, leaving out a job that names an unknown stream. */

@@ -21,6 +21,7 @@ import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
 import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
 import { unreachedFamilies } from './reach-service.js';
+import { recordJobs } from '../scheduler/record-jobs.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -113,6 +114,9 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
 async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }: SyncJob): Promise<number> {
   const { config, logger } = ctx;
   await checkService(store, service.baseUrl, flags.force);
+  // The jobs as configured, for v_jobs and v_streams (which job keeps a stream, whether it is stale).
+  const { configuredJobs } = await import('./sync-budget.js');
+  await recordJobs(store, configuredJobs(ctx.config), new Date()).catch(() => {});
   const refusal = await refuse();
   if (refusal) {
     io.stderr.write(`${refusal}\n`);

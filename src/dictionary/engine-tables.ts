@@ -118,7 +118,56 @@ export const engineTables: readonly TableSource[] = [
       day: 'UTC day: a date on PostgreSQL, YYYY-MM-DD text on SQLite.',
       per_day: 'Requests a day the plan allows; null for no daily quota.',
       per_month: 'Requests a calendar month the plan allows; null for no monthly quota.',
+      per_minute: "Requests a minute the client paces the family to (the plan's per-minute allowance); null for none.",
       set_at: 'When a run last recorded them.',
+    },
+  },
+  {
+    name: 'catalog_streams',
+    group: 'bookkeeping',
+    description:
+      'The streams ds-mirror knows (its catalog, which is code), as the last sync recorded them, with the live rows of each table after the last run that ran it: what `v_streams` reads.',
+    columns: {
+      stream: 'Stream name.',
+      table_name: 'The mirrored table it fills.',
+      kind: "'list', 'fanout' or 'custom'.",
+      opt_in: 'Whether it runs only when named.',
+      description: 'What it mirrors.',
+      live_rows: 'Live rows of its table after the last run that ran it; null before one.',
+      counted_at: 'When live_rows was counted.',
+      recorded_at: 'When this row was last written (the catalog changed).',
+    },
+  },
+  {
+    name: 'scheduled_jobs',
+    group: 'bookkeeping',
+    description:
+      "The scheduled jobs as the daemon (at start) or `ds-mirror jobs` last configured them (job files and the config file's overrides), replaced whole each time: what `v_jobs` reads.",
+    columns: {
+      job: 'Job name.',
+      description: 'What it does.',
+      schedule: 'Cron schedule.',
+      time_zone: 'IANA time zone of the schedule; null for local time.',
+      mode: "'incremental' or 'full'.",
+      enabled: 'Whether the daemon runs it.',
+      streams: 'The streams and groups it names (JSON array).',
+      interval_seconds: 'The longest gap between two fires of the schedule over the coming months (SQL cannot read cron).',
+      stale_after_seconds: 'interval_seconds plus a grace: a tenth of it, at least ten minutes.',
+      recorded_at: 'When it was recorded.',
+    },
+  },
+  {
+    name: 'stream_schedules',
+    group: 'bookkeeping',
+    description:
+      'Per stream, the enabled scheduled jobs that run it (groups such as `all` resolved), recorded with scheduled_jobs: what `v_streams` reads.',
+    columns: {
+      stream: 'Stream name.',
+      jobs: 'The jobs, comma-separated.',
+      schedules: 'Their cron schedules, in the same order.',
+      interval_seconds: "The shortest of those jobs' intervals.",
+      stale_after_seconds: 'interval_seconds plus a grace.',
+      recorded_at: 'When it was recorded.',
     },
   },
   {

@@ -22,6 +22,7 @@ import { planQuotas } from '../budget/plan-quotas.js';
 import type { Quotas } from '../budget/quotas.js';
 import type { ScheduleEntry } from '../budget/projection.js';
 import type { HttpCredential } from '../config.js';
+import { recordJobs } from './record-jobs.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
 import { startupJobs, type StartupBudget, type StartupJob, type StartupRun } from './startup-runs.js';
 
@@ -163,6 +164,12 @@ async function scheduleJobs(
   watches: Watches,
   metrics: DaemonMetrics,
 ): Promise<Scheduler> {
+  await recordJobs(opts.store, opts.jobs, watches.startedAt).catch((err: unknown) => {
+    opts.logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'the jobs could not be recorded in the store (v_jobs, v_streams)',
+    );
+  });
   life.startup = await startupJobs(opts.store, runnable, opts.startupRun ?? 'none', opts.startupBudget);
   for (const s of life.startup.filter((r) => r.state === 'refused')) opts.logger.warn({ job: s.job }, s.reason);
   await Promise.all([watches.holds.refresh(), watches.store.refresh()]);

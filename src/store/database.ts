@@ -121,6 +121,8 @@ export interface UsageQuotasTable {
   day: string;
   per_day: number | null;
   per_month: number | null;
+  /** 0046 */
+  per_minute: number | null;
   set_at: string;
 }
 
@@ -198,6 +200,42 @@ export interface HistorySettingsTable {
   retention_days: number | null;
 }
 
+/** The catalog's streams as the last sync knew them (0045). */
+export interface CatalogStreamsTable {
+  stream: string;
+  table_name: string;
+  kind: string;
+  opt_in: StoredBoolean;
+  description: string;
+  live_rows: number | null;
+  counted_at: string | null;
+  recorded_at: string;
+}
+
+/** The jobs as last configured by the daemon or `ds-mirror jobs` (0045). */
+export interface ScheduledJobsTable {
+  job: string;
+  description: string;
+  schedule: string;
+  time_zone: string | null;
+  mode: string;
+  enabled: StoredBoolean;
+  streams: string;
+  interval_seconds: number;
+  stale_after_seconds: number;
+  recorded_at: string;
+}
+
+/** Per stream, the enabled jobs that keep it (0045). */
+export interface StreamSchedulesTable {
+  stream: string;
+  jobs: string;
+  schedules: string;
+  interval_seconds: number;
+  stale_after_seconds: number;
+  recorded_at: string;
+}
+
 /** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017, 0038 and later columns). */
 export interface Database {
   sync_runs: SyncRunsTable;
@@ -220,6 +258,9 @@ export interface Database {
   alert_deliveries: AlertDeliveriesTable;
   row_history: RowHistoryTable;
   history_settings: HistorySettingsTable;
+  catalog_streams: CatalogStreamsTable;
+  scheduled_jobs: ScheduledJobsTable;
+  stream_schedules: StreamSchedulesTable;
 }
 
 /** Any mirrored table by name (the catalog declares them): columns by name, values as the driver binds them. */

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
+import { allStreams } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { pruneHistory } from '../history/prune-history.js';
 import { DsMirrorError, errorAction } from '../errors.js';
@@ -14,6 +15,7 @@ import { checkService, recordService, recordingService } from './mirrored-servic
 import { customRunners } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
+import { recordStreams } from './record-streams.js';
 import { ParseBudget, PARSED_RECORDS_AT_ONCE } from './parse-budget.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied, ownerRunning } from './stream-lease.js';
 
@@ -102,6 +104,9 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   // A store that can no longer write (disk full) must not cost the summary: the streams' results stand.
   await bookkeep(() => store.finishRun(runId, outcome, now())).catch((err: unknown) => {
     opts.logger.error({ err: describeStoreError(err, store.location) }, 'the run could not be recorded as finished');
+  });
+  await recordStreams(store, allStreams(), opts.streams, now()).catch((err: unknown) => {
+    opts.logger.warn({ err: describeStoreError(err, store.location) }, 'the streams and their live rows could not be recorded');
   });
   await pruneHistory(store.db, new Date()).catch((err: unknown) => {
     opts.logger.error({ err: describeStoreError(err, store.location) }, 'history retention could not be applied');

@@ -1,8 +1,9 @@
 // Every worked example of docs/analyst.md (docs/examples/) runs on both stores against the same synced
-// sandbox mirror (a first sync, the sandbox's clock advanced, an incremental sync) and gives the
-// same, non-empty answer on both; docs/analyst.md shows exactly these examples. The sandbox is started
-// as a user starts it, without --start (its clock is now), so the questions about "now" and "the last
-// 30 days" have answers; each answer is checked against the sandbox or the base tables.
+// sandbox mirror kept as the daemon keeps one (the jobs recorded, a first sync, the sandbox's clock
+// advanced, an incremental sync, then a quiet monitoring-only run: the newest run changed nothing) and
+// gives the same, non-empty answer on both; docs/analyst.md shows exactly these examples. The sandbox is
+// started as a user starts it, without --start (its clock is now), so the questions about "now" and "the
+// last 30 days" have answers; each answer is checked against the sandbox or the base tables.
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,31 +11,72 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { readSection } from '../../src/dictionary/readme-section.js';
 import { examplesMarkdown, workedExamples } from '../../src/dictionary/worked-examples.js';
 import type { Store } from '../../src/store/index.js';
+import { resolveStreams } from '../../src/catalog/index.js';
+import { monitoringParams } from '../../src/catalog/query-params.js';
+import { configureJobs } from '../../src/scheduler/configure-jobs.js';
+import { defaultJobs } from '../../src/scheduler/job-files.js';
+import { recordJobs } from '../../src/scheduler/record-jobs.js';
+import { runSync } from '../../src/sync/engine.js';
+import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
-import { analystSandbox, neutral, syncAll } from './analyst-fixture.js';
+import { analystSandbox, neutral, syncAll, viewIds } from './analyst-fixture.js';
 
 const EXAMPLES = workedExamples();
 
-async function answer(store: Store, name: string): Promise<Record<string, unknown>[]> {
+// When each store's runs happened: the same mirror written twice differs only there.
+const RUN_TIMES = new Set(['started_at', 'last_success_at', 'age_seconds']);
+
+async function answer(store: Store, name: string, { times = true } = {}): Promise<Record<string, unknown>[]> {
   const example = EXAMPLES.find((e) => e.name === name)!;
   const { rows } = await sql.raw<Record<string, unknown>>(example.sql[store.dialect]).execute(store.db);
-  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, neutral(v)])));
+  return rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r)
+        .filter(([k]) => times || !RUN_TIMES.has(k))
+        .map(([k, v]) => [k, neutral(v)]),
+    ),
+  );
+}
+
+/** A daemon's five-minute monitoring run, when nothing moved: the newest run, and a quiet one. */
+async function quietMonitoringRun(store: Store, sb: Sandbox): Promise<number> {
+  const client = fastClient(sb);
+  try {
+    const { runId } = await runSync({
+      client,
+      store,
+      logger: silent,
+      // The fixture's monitoring settings (syncAll's), as the daemon runs with one configuration.
+      settings: settings({
+        monitoring: { views: viewIds(sb), events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
+      }),
+      streams: resolveStreams(['monitoring-events']),
+      job: 'monitoring-events',
+    });
+    return runId;
+  } finally {
+    await client.close();
+  }
 }
 
 describe('worked examples', () => {
   let sb: Sandbox;
   let lite: TestStore;
   let pg: TestStore;
+  let quiet: number[];
 
   beforeAll(async () => {
     sb = await analystSandbox();
     lite = await openTestStore('sqlite');
     pg = await openTestStore('postgres');
+    const jobs = configureJobs(defaultJobs, {}, 'UTC');
+    for (const t of [lite, pg]) await recordJobs(t.store, jobs, new Date());
     await syncAll(lite.store, sb);
     await syncAll(pg.store, sb);
     await sb.advance({ seconds: 86_400, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.005 });
     await syncAll(lite.store, sb);
     await syncAll(pg.store, sb);
+    quiet = [await quietMonitoringRun(lite.store, sb), await quietMonitoringRun(pg.store, sb)];
   }, 300_000);
   afterAll(async () => {
     await lite?.cleanup();
@@ -42,7 +84,19 @@ describe('worked examples', () => {
     await sb?.close();
   });
 
-  it('there are the eight questions of docs/analyst.md', () => {
+  it('the newest run is a quiet monitoring run, as on a mirror the daemon keeps', async () => {
+    for (const [i, t] of [lite, pg].entries()) {
+      const {
+        rows: [newest],
+      } = await sql<{ run_id: number; job: string; changed_rows: number }>`
+        select run_id, job, changed_rows from v_runs order by run_id desc limit 1`.execute(t.store.db);
+      expect(newest).toEqual({ run_id: quiet[i], job: 'monitoring-events', changed_rows: 0 });
+      const { rows } = await sql`select count(*) as n from v_changes where ended_by_run_id = ${quiet[i]}`.execute(t.store.db);
+      expect(Number((rows[0] as { n: unknown }).n)).toBe(0);
+    }
+  });
+
+  it('there are the nine questions of docs/analyst.md', () => {
     expect(EXAMPLES.map((e) => e.name)).toEqual([
       '01-top-assets',
       '02-unlocks-ahead',
@@ -51,12 +105,13 @@ describe('worked examples', () => {
       '05-most-discussed-assets',
       '06-daily-market-series',
       '07-yesterdays-values',
-      '08-what-changed-in-the-last-run',
+      '08-what-the-last-change-changed',
+      '09-is-the-mirror-fresh',
     ]);
   });
 
   it.each(EXAMPLES.map((e) => e.name))('%s: the same answer on SQLite and PostgreSQL', async (name) => {
-    const [a, b] = [await answer(lite.store, name), await answer(pg.store, name)];
+    const [a, b] = [await answer(lite.store, name, { times: false }), await answer(pg.store, name, { times: false })];
     expect(a.length).toBeGreaterThan(0);
     expect(b).toEqual(a);
   });
@@ -78,11 +133,16 @@ describe('worked examples', () => {
     const first = JSON.parse(String(raw));
     expect(top[0]).toMatchObject({ title: first.title, price_usd: first.price.usd, market_cap_usd: first.market_cap.usd });
 
-    const changed = await answer(lite.store, '08-what-changed-in-the-last-run');
+    const changed = await answer(lite.store, '08-what-the-last-change-changed');
+    // The last run that wrote assets: the second sync of everything, not the newest (quiet) run.
     const [{ runId }] = (await lite.store.db
-      .selectFrom('sync_runs')
-      .select((eb) => eb.fn.max('id').as('runId'))
+      .selectFrom('sync_run_streams')
+      .select((eb) => eb.fn.max('run_id').as('runId'))
+      .where('stream', '=', 'assets')
+      .where((eb) => eb.or([eb('updated', '>', 0), eb('deleted', '>', 0)]))
       .execute()) as { runId: number }[];
+    expect(runId).not.toBe(quiet[0]);
+    expect(changed.filter((c) => c.table_name === 'assets').map((c) => c.run_id)).toContain(runId);
     const stats = (await lite.store.db
       .selectFrom('sync_run_streams')
       .select(['stream', 'updated', 'deleted'])
@@ -95,6 +155,15 @@ describe('worked examples', () => {
     const yesterday = await answer(lite.store, '07-yesterdays-values');
     expect(yesterday.length).toBeGreaterThan(0);
     expect(yesterday.some((r) => r.price_before !== r.price_now)).toBe(true);
+  });
+
+  it('is the mirror fresh: every stream a job keeps, with its table; the ones synced are not stale', async () => {
+    const rows = await answer(lite.store, '09-is-the-mirror-fresh');
+    const kept = new Map(rows.map((r) => [r.stream, r]));
+    expect(kept.get('monitoring-events')).toMatchObject({ table_name: 'monitoring_events', jobs: 'monitoring-events', stale: 0 });
+    expect(kept.get('assets')).toMatchObject({ table_name: 'assets', jobs: 'monthly-assets', stale: 0 });
+    expect(Number(kept.get('assets')!.live_rows)).toBe(sb.records('assets').length);
+    for (const r of rows) expect(r.stale === 1).toBe(r.last_success_at === null);
   });
 
   it('unlocks ahead: the schedules the sandbox ends after now, soonest first (the sandbox clock is now)', async () => {

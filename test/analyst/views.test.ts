@@ -20,6 +20,9 @@ const SYNC_TIMES = new Set([
   'reconstructed_at',
   'detail_fetched_at',
 ]);
+// When each store's runs happened (v_streams, v_jobs, v_runs).
+for (const c of ['started_at', 'finished_at', 'duration_seconds', 'last_success_at', 'last_started_at', 'age_seconds', 'counted_at'])
+  SYNC_TIMES.add(c);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function viewRows(store: Store, view: string): Promise<string[]> {

@@ -1,0 +1,55 @@
+// The catalog in the store: which table each stream fills, and how many live rows the tables of a run's
+// streams hold after it, so v_streams answers "what does the mirror hold and how fresh is it" in SQL.
+// The store never reads the catalog (it is code), so sync writes what it knows; a row is rewritten only
+// when the catalog changed (an upgrade), and the counts of the run's own streams after every run.
+import type { StreamDef } from '../catalog/types.js';
+import { mirrorTables } from '../store/database.js';
+import type { Store } from '../store/types.js';
+
+interface CatalogRow {
+  stream: string;
+  table_name: string;
+  kind: string;
+  opt_in: boolean;
+  description: string;
+}
+
+function rowOf(s: StreamDef): CatalogRow {
+  return { stream: s.name, table_name: s.table, kind: s.kind, opt_in: s.optIn === true, description: s.description };
+}
+
+const same = (a: CatalogRow, b: Record<string, unknown>) =>
+  a.table_name === b.table_name && a.kind === b.kind && a.opt_in === Boolean(Number(b.opt_in)) && a.description === b.description;
+
+/** Records `catalog` (the streams ds-mirror knows) and the live rows of `ran`'s tables, at `at` (ISO). */
+export async function recordStreams(store: Store, catalog: readonly StreamDef[], ran: readonly StreamDef[], at: string): Promise<void> {
+  const db = store.db;
+  const known = new Map(
+    (await db.selectFrom('catalog_streams').selectAll().execute()).map((r) => [r.stream, r as Record<string, unknown>]),
+  );
+  const wanted = new Map([...catalog, ...ran].map((s) => [s.name, rowOf(s)]));
+  for (const row of wanted.values()) {
+    const old = known.get(row.stream);
+    if (old && same(row, old)) continue;
+    const { stream, ...described } = { ...row, opt_in: store.adapter.toDb(row.opt_in) as number, recorded_at: at };
+    await db
+      .insertInto('catalog_streams')
+      .values({ stream, ...described })
+      .onConflict((oc) => oc.column('stream').doUpdateSet(described))
+      .execute();
+  }
+  const gone = [...known.keys()].filter((s) => !wanted.has(s));
+  if (gone.length > 0) await db.deleteFrom('catalog_streams').where('stream', 'in', gone).execute();
+  for (const s of ran) {
+    const counted = await mirrorTables(db)
+      .selectFrom(s.table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    await db
+      .updateTable('catalog_streams')
+      .set({ live_rows: Number(counted?.n ?? 0), counted_at: at })
+      .where('stream', '=', s.name)
+      .execute();
+  }
+}
