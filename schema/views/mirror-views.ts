@@ -113,7 +113,7 @@ export const mirrorViews: readonly ViewSpec[] = [
     description:
       'One row per stream the mirror knows: the table it fills, the jobs and schedules that keep it, its last success, ' +
       'its age and whether it is stale against its schedule, and its live rows. Streams are recorded by every sync, jobs by ' +
-      'the daemon and `ds-mirror jobs`.',
+      'the daemon and every `ds-mirror sync`.',
     columns: streamColumns,
     sql: (d) => {
       const success = isoColumn(d, 's.last_success_at');
