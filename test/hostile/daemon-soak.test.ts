@@ -13,7 +13,7 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { toRow } from '../../src/catalog/mapping.js';
 import { keyString, openStore, type Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
-import { DEFAULT_DETAILS } from '../../src/sync/monitoring/development-details.js';
+import { DEFAULT_DETAILS } from '../../src/requests/details-backlog.js';
 import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js';
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
