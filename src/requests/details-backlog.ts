@@ -69,4 +69,3 @@ export async function pendingDetails(store: Store, backlog: DetailsBacklog): Pro
     .limit(backlog.maxPerRun)
     .execute()) as PendingDetail[];
 }
-

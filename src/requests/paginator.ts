@@ -2,7 +2,7 @@
 // catalog's description of how a list pages, it gives each page's query parameters, says whether a page
 // is followed by another, and carries the guard the page loop (src/sync/pager.ts) applies to every page.
 import type { PageNumberSpec, PaginatorSpec, Query } from '../catalog/types.js';
-import { type GuardLimits, PageGuard, pageGuardFor } from './page-guard.js';
+import { type GuardLimits, type PageGuard, pageGuardFor } from './page-guard.js';
 
 export interface Paginator {
   /** Records a full page holds (a list served in one response: unbounded). */

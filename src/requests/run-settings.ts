@@ -56,4 +56,3 @@ export interface DetailsBacklog {
   /** At most this many a run (0: none). */
   maxPerRun: number;
 }
-

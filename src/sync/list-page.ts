@@ -88,7 +88,16 @@ export async function openListPage(stream: ListStream, written: WrittenPages, fe
   const { page, request, body } = fetched;
   const hash = contentHash(body);
   const same = written.unchanged(page, request, hash);
-  if (same) return { page, request, hash, count: same.count, records: null, keys: same.keys, signatures: signatures(same.keys[0], same.count, hash) };
+  if (same)
+    return {
+      page,
+      request,
+      hash,
+      count: same.count,
+      records: null,
+      keys: same.keys,
+      signatures: signatures(same.keys[0], same.count, hash),
+    };
   // The client's look at both ends (inside its retries) let the page through; a body broken inside is
   // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
   let parsed: unknown;
@@ -105,7 +114,15 @@ export async function openListPage(stream: ListStream, written: WrittenPages, fe
   noteOverflowSuspects(text, records);
   noteBrokenText(body, text, records);
   afterParsing.parsed(body.length);
-  return { page, request, hash, count: records.length, records, keys: null, signatures: signatures(firstKey(stream, records), records.length, hash) };
+  return {
+    page,
+    request,
+    hash,
+    count: records.length,
+    records,
+    keys: null,
+    signatures: signatures(firstKey(stream, records), records.length, hash),
+  };
 }
 
 function signatures(firstKey: string | undefined, count: number, hash: string): (string | undefined)[] {

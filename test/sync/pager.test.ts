@@ -54,7 +54,13 @@ describe('pages', () => {
 
   it('uses the fetched value as the page when no openPage is given, resuming at startPage', async () => {
     const got = await drain(
-      pages({ fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3, signatures: [] }), paginator: numbered(10), startPage: 2, expectedRows: 0, window: 2 }),
+      pages({
+        fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3, signatures: [] }),
+        paginator: numbered(10),
+        startPage: 2,
+        expectedRows: 0,
+        window: 2,
+      }),
     );
     expect(got.map((p) => p.page)).toEqual([2, 3, 4]);
   });
@@ -118,7 +124,7 @@ describe('pages still out when the list ends', () => {
 });
 
 describe('a paginator', () => {
-  it('builds each page\'s parameters and says whether another page follows', () => {
+  it("builds each page's parameters and says whether another page follows", () => {
     const paginator = numbered(100);
     expect(paginator.params(3)).toEqual({ page: 3, limit: 100 });
     expect(paginator.hasNextPage(3, 100)).toBe(true);

@@ -59,7 +59,10 @@ async function readBatch(
       return read;
     }
     const half = Math.ceil(ids.length / 2);
-    return read + (await readBatch(ctx, paginator, ids.slice(0, half), write, refused)) +
-      (await readBatch(ctx, paginator, ids.slice(half), write, refused));
+    return (
+      read +
+      (await readBatch(ctx, paginator, ids.slice(0, half), write, refused)) +
+      (await readBatch(ctx, paginator, ids.slice(half), write, refused))
+    );
   }
 }

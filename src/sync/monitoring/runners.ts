@@ -12,10 +12,11 @@ export interface RunnerOutput {
   viewMatches?: ViewMatchCounts;
 }
 
-export const customRunners: Readonly<Record<CustomStream['runner'], (ctx: StreamContext, stream: CustomStream) => Promise<RunnerOutput>>> = {
-  'monitoring-events': async (ctx, stream) => {
-    await syncEvents(ctx, stream.paginator);
-    return {};
-  },
-  'monitoring-views': async (ctx, stream) => ({ viewMatches: await syncViews(ctx, stream.paginator, stream.views ?? {}) }),
-};
+export const customRunners: Readonly<Record<CustomStream['runner'], (ctx: StreamContext, stream: CustomStream) => Promise<RunnerOutput>>> =
+  {
+    'monitoring-events': async (ctx, stream) => {
+      await syncEvents(ctx, stream.paginator);
+      return {};
+    },
+    'monitoring-views': async (ctx, stream) => ({ viewMatches: await syncViews(ctx, stream.paginator, stream.views ?? {}) }),
+  };
