@@ -8,7 +8,7 @@ export type Query = Record<string, string | number | boolean | readonly (string 
 /** Where a value is in a record: a dotted path ('market_cap.rank'), or the first present of several spellings. */
 export type ValuePath = string | { firstOf: readonly string[] };
 /**
- * Where a column's value is in the record (src/catalog/mapping.ts reads it), as data: a path, or a time
+ * Where a column's value is in the record (src/sync/row-mapping.ts reads it), as data: a path, or a time
  * or date written in the store's one form (`unixTime`: Unix seconds or a text time; `isoTime`: a text
  * time in a field; `isoDate`: the day).
  */

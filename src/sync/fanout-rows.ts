@@ -1,6 +1,6 @@
 // How a fan-out's response becomes rows, by the mapping its catalog entry names: the parent's key goes
 // into the rows' first key column, so a parent's rows can be replaced whole.
-import { toRow } from '../catalog/mapping.js';
+import { toRow } from './row-mapping.js';
 import type { FanoutParent, FanoutStream } from '../catalog/types.js';
 import type { Row } from '../store/types.js';
 

@@ -3,7 +3,7 @@
 import { buildUrl, jsonObjectBytes } from '../client/index.js';
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import { pick } from '../catalog/mapping.js';
+import { pick } from './row-mapping.js';
 import { keyString, type Store, type StoreTx } from '../store/types.js';
 import type { StreamContext, SyncSettings } from './context.js';
 import { contentHash } from '../content-hash.js';

@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { resolveStreams, type ListStream } from '../../src/catalog/index.js';
 import { configureJobs, startDaemon, type JobDef } from '../../src/scheduler/index.js';
 import { defaultJobs } from '../../src/scheduler/job-files.js';
-import { toRow } from '../../src/catalog/mapping.js';
+import { toRow } from '../../src/sync/row-mapping.js';
 import { keyString, openStore, type Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
 import { DEFAULT_DETAILS } from '../../src/requests/details-backlog.js';

@@ -4,7 +4,8 @@
 // date back as the same YYYY-MM-DD string, and the mapping writes a served time as its day.
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isoDateOf, toRow } from '../../src/catalog/mapping.js';
+import { isoDateOf } from '../../src/catalog/mapping.js';
+import { toRow } from '../../src/sync/row-mapping.js';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';

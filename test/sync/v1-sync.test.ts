@@ -3,7 +3,7 @@
 // removed rows are written; a sync under faults ends with the same mirror as a clean one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { toRow } from '../../src/catalog/mapping.js';
+import { toRow } from '../../src/sync/row-mapping.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import type { ListStream } from '../../src/catalog/types.js';
 import { keyString } from '../../src/store/index.js';
