@@ -16,7 +16,7 @@ export async function liveRows(store: Store, table: string, scope: Readonly<Reco
 }
 
 /** How many records a list (variant) held when last read, from its page hashes: 0 when never read. */
-export async function rowsLastSeen(store: Store, stream: string, variant: string): Promise<number> {
+async function rowsLastSeen(store: Store, stream: string, variant: string): Promise<number> {
   const row = (await store.db
     .selectFrom('page_hashes')
     .select((eb) => eb.fn.sum('records').as('n'))

@@ -20,7 +20,7 @@ export interface GuardLimits {
 }
 
 /** Twice the pages of the rows the list held last time, plus slack, within the ceiling; the ceiling when unknown. */
-export function pageLimit(expectedRows: number, pageSize: number, ceiling = DEFAULT_MAX_PAGES_PER_LIST): number {
+function pageLimit(expectedRows: number, pageSize: number, ceiling = DEFAULT_MAX_PAGES_PER_LIST): number {
   if (expectedRows <= 0) return ceiling;
   return Math.min(ceiling, Math.ceil(expectedRows / pageSize) * 2 + SLACK_PAGES);
 }

@@ -9,7 +9,8 @@ import { futureDated, windowStart } from '../requests/date-window.js';
 import { servicePresent } from '../requests/time-bound.js';
 import { ListCheckpoints, savedCheckpoint } from './list-checkpoint.js';
 import { rowsExpected } from '../requests/list-size.js';
-import { syncVariant, type Variant } from './variant-pass.js';
+import type { Variant } from '../requests/list-requests.js';
+import { syncVariant } from './variant-pass.js';
 
 const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as Row }];
 

@@ -15,8 +15,6 @@ import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';
 
-export type { Variant };
-
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
 /**
