@@ -18,7 +18,7 @@ import { openStore } from '../src/store/index.js';
 import { runSync, type RunResult } from '../src/sync/engine.js';
 import { pages } from '../src/sync/pager.js';
 import { syncSettings } from '../src/sync/settings.js';
-import { listPaging, pageQuery, pageWindow } from '../src/sync/list-request.js';
+import { listPaginator, listRequests, pageWindow } from '../src/requests/list-requests.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaselines } from './pg-copy-baseline.js';
 import { sqliteFloor } from './sqlite-floor.js';
@@ -43,7 +43,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
 const pgSchema = values.db === 'sqlite' ? undefined : `bench_${process.pid}`;
 const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: pgSchema, logger });
 const settings = syncSettings({});
-const pageSizeOf = (s: ListStream) => listPaging(s, settings).pageSize;
+const pageSizeOf = (s: ListStream) => listPaginator(s, settings).pageSize;
 const client = () => createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits });
 
 /** (a): the same lists, pages and client as a first sync; rows parsed and dropped. */
@@ -53,11 +53,14 @@ async function baseline(): Promise<{ rows: number; requests: number; seconds: nu
   let rows = 0;
   await Promise.all(
     lists.flatMap((s) =>
-      (s.variants ?? [{ query: {} }]).map(async (v) => {
+      (s.variants ?? [undefined]).map(async (v) => {
+        const requests = listRequests(s, settings, v, null);
         const fetchPage = async (page: number) => ({
-          count: (await c.get<{ data: unknown[] }>(s.path, pageQuery(s, settings, { ...s.query, ...v.query }, page, null))).data.length,
+          count: (await c.get<{ data: unknown[] }>(s.path, requests.query(page))).data.length,
+          signatures: [],
         });
-        for await (const p of pages({ fetchPage, pageSize: pageSizeOf(s), startPage: 1, expectedRows: 0, window: pageWindow(s, settings) }))
+        const { paginator } = requests;
+        for await (const p of pages({ paginator, fetchPage, startPage: 1, expectedRows: 0, window: pageWindow(s, settings) }))
           rows += p.fetched.count;
       }),
     ),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { resolveStreams } from '../src/catalog/index.js';
 import type { ListStream } from '../src/catalog/types.js';
-import { pageWindow } from '../src/sync/list-request.js';
+import { pageWindow } from '../src/requests/list-requests.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { startSandboxProcess } from './sandbox-process.js';
 

@@ -4,7 +4,7 @@
 // background: at start, and when a probe finds them older than a minute.
 import { allStreams } from '../catalog/index.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
+import type { SyncSettings } from '../requests/run-settings.js';
 import { usageOf } from './budget-report.js';
 import { budgetAlarms, periodFits, type BudgetAlarm } from './period-fit.js';
 import { projectSchedule, type ScheduleEntry } from './projection.js';

@@ -2,9 +2,9 @@
 // against the plan, what the configured schedule will use in a month and what it buys (each stream's
 // freshness), what does not fit, and the development-details backlog.
 import { allStreams } from '../catalog/index.js';
-import { detailsBacklog, DEFAULT_DETAILS } from '../sync/monitoring/development-details.js';
+import { detailsBacklog, DEFAULT_DETAILS } from '../requests/details-backlog.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
+import type { SyncSettings } from '../requests/run-settings.js';
 import { periodFits, type PeriodFit } from './period-fit.js';
 import { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 import { QUOTA_FAMILIES, renewsAt, type FamilyQuota, type QuotaFamily, type Quotas } from './quotas.js';

@@ -2,17 +2,16 @@
 // published sizes for what the mirror does not hold yet (then marked as an estimate). `intervalDays`
 // is the time since the stream's previous run: the growth a date window reads on top of its lookback.
 import { apiFamilyOf } from '../client/index.js';
-import { MONITORING_PAGE_SIZE } from '../catalog/monitoring.js';
+import { monitoringPaginator } from '../catalog/monitoring.js';
 import type { ListStream, StreamDef } from '../catalog/types.js';
-import { detailsBacklog, DEFAULT_DETAILS } from '../sync/monitoring/development-details.js';
+import { windowFrom, windowStart } from '../requests/date-window.js';
+import { detailsBacklog, DEFAULT_DETAILS } from '../requests/details-backlog.js';
+import { fanoutPath, selectionFor, selectParents } from '../requests/fanout-parents.js';
+import { listPaginator, readAheadExtra } from '../requests/list-requests.js';
+import { rowsExpected } from '../requests/list-size.js';
+import type { DetailsBacklog, SyncSettings } from '../requests/run-settings.js';
+import { boundMillis } from '../requests/time-bound.js';
 import type { Store } from '../store/types.js';
-import type { DetailsBacklog, SyncSettings } from '../sync/context.js';
-import { selectParents, selectionFor } from '../sync/fanout-stream.js';
-import { windowStart } from '../sync/date-window.js';
-import { listPaging, readAheadExtra } from '../sync/list-request.js';
-import { rowsExpected } from '../sync/list-stream.js';
-import { boundMillis } from '../sync/time-bound.js';
-import { windowFrom } from '../sync/monitoring/pass-marks.js';
 import { PUBLISHED_MONITORING, PUBLISHED_ROWS, PUBLISHED_ROWS_PER_DAY } from './published-sizes.js';
 import { nextRereadRequests, rereadRequestsPerRun, webhookRates, type WebhookRates } from './webhook-costs.js';
 import { quotaFamilyOf, type QuotaFamily } from './quotas.js';
@@ -25,15 +24,16 @@ export interface StreamCost {
   estimated: boolean;
   /** A fan-out's pages per parent are unknown: at least this many. */
   atLeast: boolean;
-  /** Of `requests`, those a first read may make past a list's end while reading ahead (list-request.ts). */
+  /** Of `requests`, those a first read may make past a list's end while reading ahead (src/requests/list-requests.ts). */
   readAhead?: number;
 }
 
 const DAY_MS = 86_400_000;
 const pagesFor = (rows: number, pageSize: number) => Math.floor(rows / pageSize) + 1;
+const MONITORING_PAGE_SIZE = monitoringPaginator.pageSize;
 
 export function familyOf(stream: StreamDef): QuotaFamily {
-  const path = stream.kind === 'fanout' ? stream.path({ key: 'x', idOrSlug: 'x' }) : stream.path;
+  const path = stream.kind === 'fanout' ? fanoutPath(stream, { idOrSlug: 'x' }) : stream.path;
   return quotaFamilyOf(apiFamilyOf(path.split('?')[0], stream.kind === 'list' && stream.keyless));
 }
 
@@ -54,7 +54,7 @@ export async function runCost(store: Store, settings: SyncSettings, stream: Stre
 }
 
 async function listCost(store: Store, settings: SyncSettings, stream: ListStream, intervalDays: number) {
-  const { pageSize, lastPage } = listPaging(stream, settings);
+  const { pageSize, lastPage } = listPaginator(stream, settings);
   const variants = stream.variants ?? [{ name: '', scope: {} }];
   if (lastPage !== undefined) return { requests: variants.length * lastPage, estimated: false };
   if (stream.window && settings.mode !== 'full') {

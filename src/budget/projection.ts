@@ -4,7 +4,7 @@
 // against the plan's quotas; and for each stream, how old its data can get between two runs.
 import type { StreamDef } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
+import type { SyncSettings } from '../requests/run-settings.js';
 import { runCost, type StreamCost } from './cost-model.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
 import { firesOver } from './schedule-fires.js';

@@ -4,7 +4,7 @@
 import { allStreams } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
+import type { SyncSettings } from '../requests/run-settings.js';
 import { usageOf } from './budget-report.js';
 import { runCost } from './cost-model.js';
 import { fitFigures, periodFits, type PeriodFit } from './period-fit.js';

@@ -4,10 +4,10 @@
 import { buildUrl } from '../client/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
-import { windowStart } from '../sync/date-window.js';
-import { selectParents, selectionFor } from '../sync/fanout-stream.js';
-import { listQuery, pageQuery } from '../sync/list-request.js';
+import { windowStart } from '../requests/date-window.js';
+import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../requests/fanout-parents.js';
+import { listRequests } from '../requests/list-requests.js';
+import type { SyncSettings } from '../requests/run-settings.js';
 import { usageOf, type FamilyUsage } from './budget-report.js';
 import { runCost, type StreamCost } from './cost-model.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
@@ -74,10 +74,10 @@ async function firstRequest(store: Store, settings: SyncSettings, stream: Stream
   if (stream.kind === 'fanout') {
     const [example] = await selectParents(store, stream, selectionFor(settings, stream));
     return example
-      ? `GET ${buildUrl(baseUrl, stream.path(example), stream.query?.(example, settings.fanout))} (one per parent)`
+      ? `GET ${buildUrl(baseUrl, fanoutPath(stream, example), fanoutQuery(stream, settings.fanout))} (one per parent)`
       : '(no parents mirrored yet: sync their list first)';
   }
   const start = await windowStart(store, settings, stream);
-  const query = pageQuery(stream, settings, listQuery(stream, settings, stream.variants?.[0]), 1, start);
+  const query = listRequests(stream, settings, stream.variants?.[0], start).query(1);
   return `GET ${buildUrl(baseUrl, stream.path, query)}${stream.variants && stream.variants.length > 1 ? ` (and ${stream.variants.length - 1} more classes)` : ''}`;
 }

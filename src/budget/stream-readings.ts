@@ -7,7 +7,7 @@ import { allStreams } from '../catalog/index.js';
 import type { ListStream, StreamDef } from '../catalog/types.js';
 import { DEFAULT_TOP_ASSETS } from '../catalog/v1.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from '../sync/context.js';
+import type { SyncSettings } from '../requests/run-settings.js';
 import type { ScheduleEntry } from './projection.js';
 import { lastFireAtOrBefore } from './schedule-fires.js';
 

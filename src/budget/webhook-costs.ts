@@ -3,9 +3,9 @@
 // backlog, whatever their importance. The next run's share is exact (the mirror holds the deliveries);
 // a scheduled run's is the rate of the last week of deliveries.
 import type { Store } from '../store/types.js';
-import type { DetailsBacklog } from '../sync/context.js';
-import { IMPORTANCE } from '../sync/monitoring/development-details.js';
-import { eventsToReread, IDS_PER_REQUEST } from '../sync/monitoring/event-rereads.js';
+import type { DetailsBacklog } from '../requests/run-settings.js';
+import { IMPORTANCE } from '../requests/details-backlog.js';
+import { eventsToReread, IDS_PER_REQUEST } from '../requests/event-rereads.js';
 
 const DAY_MS = 86_400_000;
 /** The deliveries a rate is measured over, back from the newest. */

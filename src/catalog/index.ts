@@ -14,7 +14,7 @@ export type {
   FanoutSettings,
   StreamDef,
   Query,
-  Paginator,
+  PaginatorSpec,
   MappedTable,
   ChildTable,
 } from './types.js';

@@ -3,12 +3,13 @@
 // their normalized children and the development-detail backlog) and views (configured ids, matches into
 // alert_history) name the hand-written runner in src/sync/monitoring/ that runs them.
 import { isoTimeOf } from './mapping.js';
+import { pageNumber } from './paginator.js';
 import type { ColumnMap, CustomStream, ListStream, ViewPassOptions } from './types.js';
 
 export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';
 
-/** Monitoring lists: page size default 10, capped at 100. */
-export const MONITORING_PAGE_SIZE = 100;
+/** Monitoring lists: `page`/`limit`, the size 10 by default and capped at 100. */
+export const monitoringPaginator = pageNumber(100);
 
 export const MONITORING_PATHS = Object.freeze({
   tokenUnlocks: '/token-unlocks/v1/assets',
@@ -89,6 +90,7 @@ export function viewsStream(options: ViewPassOptions = {}): CustomStream {
     path: '/monitoring/v2/monitoring-views/{id}',
     table: 'monitoring_views',
     key: ['id'],
+    paginator: monitoringPaginator,
     detectDeletes: false,
     runner: 'monitoring-views',
     views: options,
@@ -102,6 +104,7 @@ export const events: CustomStream = {
   path: MONITORING_PATHS.events,
   table: 'monitoring_events',
   key: ['id'],
+  paginator: monitoringPaginator,
   detectDeletes: true,
   runner: 'monitoring-events',
 };

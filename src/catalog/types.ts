@@ -5,16 +5,23 @@ import type { Row } from '../store/types.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
-/** A column and where its value is in the record: a dotted path ('market_cap.rank') or a function. */
-export type ColumnSource = string | ((record: any) => unknown);
+/** Where a value is in a record: a dotted path ('market_cap.rank'), or the first present of several spellings. */
+export type ValuePath = string | { firstOf: readonly string[] };
+/**
+ * Where a column's value is in the record (src/sync/row-mapping.ts reads it), as data: a path, or a time
+ * or date written in the store's one form (`unixTime`: Unix seconds or a text time; `isoTime`: a text
+ * time in a field; `isoDate`: the day).
+ */
+export type ColumnSource = ValuePath | { unixTime: ValuePath } | { isoTime: string } | { isoDate: ValuePath };
 export type ColumnMap = Readonly<Record<string, ColumnSource>>;
 
 /**
- * How a list pages. `page-number`: `page`/`limit` (the /v1 lists), ended by the first short page.
- * `single`: one request holds the whole list (paging is accepted and ignored, so never sent).
+ * How a list pages, by the name of its paginator (src/requests/paginator.ts). `page-number`: `page`/`limit`
+ * (the /v1 and monitoring lists), ended by the first short page. `single`: one request holds the whole
+ * list (paging is accepted and ignored, so never sent).
  */
-export type PageNumberPaginator = { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number };
-export type Paginator = PageNumberPaginator | { type: 'single' };
+export type PageNumberSpec = { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number };
+export type PaginatorSpec = PageNumberSpec | { type: 'single' };
 
 /** What a run's settings may change in a list: the records per class of a partial (top) list. */
 export interface ListSettings {
@@ -62,7 +69,7 @@ export interface ListStream {
   query?: Query;
   /** Query parameters from the user's configured filters. */
   filters?: ConfiguredFilters;
-  paginator: Paginator;
+  paginator: PaginatorSpec;
   /** The record selector: the path of the records' array in the response body (`data`). */
   records: string;
   /** The path declares no credential (the spec's keyless operations): the key is never sent, and it counts as `open`. */
@@ -82,10 +89,11 @@ export interface ListStream {
   /** Not part of a default run: only when named or selected in configuration. */
   optIn?: boolean;
   /**
-   * A partial list: only its first records in the query's order (the top of a ranking), per variant.
-   * Cheap and never complete, so it never soft-deletes (set detectDeletes false).
+   * A partial list: only its first records in the query's order (the top of a ranking), per variant: as
+   * many as the run's setting names, or the default. Cheap and never complete, so it never soft-deletes
+   * (set detectDeletes false).
    */
-  maxRecords?: (settings: ListSettings) => number;
+  maxRecords?: { setting: keyof ListSettings; default: number };
 }
 
 export interface DateWindow {
@@ -104,8 +112,10 @@ export interface FanoutStream {
   name: string;
   description: string;
   parent: { table: string; key: string; idOrSlug: string; orderBy?: string };
-  path: (parent: FanoutParent) => string;
-  query?: (parent: FanoutParent, settings: FanoutSettings) => Query;
+  /** The per-parent path: `{idOrSlug}` stands for the parent's id or slug (URL-encoded). */
+  path: string;
+  /** Query parameters from the run's fan-out settings (parameter → setting; a list is sent comma-separated). */
+  settingsQuery?: Readonly<Record<string, keyof FanoutSettings>>;
   table: string;
   key: readonly string[];
   /**
@@ -114,12 +124,16 @@ export interface FanoutStream {
    */
   shape: 'record' | 'rows';
   /** For 'rows': page through the parent's rows (chart data), under the same loop guard as every list; omit for one request. */
-  paginator?: PageNumberPaginator;
-  /** Turns a response into rows; `parent` carries the parent key for the child columns. */
-  toRows: (response: any, parent: FanoutParent) => Row[];
-  /** Values the user asked for in a column of the rows (metric-series' projects): those that no parent
-   *  returned are named at the end of the run, instead of a silent empty success. */
-  requested?: { column: string; flag: string; values: (settings: FanoutSettings) => readonly string[] };
+  paginator?: PageNumberSpec;
+  /**
+   * How a response becomes rows, by the name of a mapping (src/sync/fanout-rows.ts): 'record' maps the
+   * response with `columns`, its parent's key in the first key column; the others are named for their stream.
+   */
+  mapping: 'record' | 'project-chains' | 'metric-series' | 'chart-rows';
+  columns?: ColumnMap;
+  /** Values the user asked for in a column of the rows (metric-series' projects, from the setting named): those
+   *  that no parent returned are named at the end of the run, instead of a silent empty success. */
+  requested?: { column: string; flag: string; setting: keyof FanoutSettings };
   optIn: true;
 }
 
@@ -147,6 +161,8 @@ export interface CustomStream {
   /** The main table, for `ds-mirror status`. */
   table: string;
   key: readonly string[];
+  /** How its lists page (the runner may rename the parameters as the configuration says). */
+  paginator: PageNumberSpec;
   /** The runner soft-deletes rows of `table` by key after a complete pass (so the table needs a live-key index). */
   detectDeletes: boolean;
   optIn?: boolean;
@@ -164,22 +180,6 @@ export interface ViewPassOptions {
   full?: boolean;
   /** Where `views` came from, for the message about an unknown one (default: the configuration's names). */
   source?: string;
-  /** Filled as the records are read, so a caller can account for every one. */
-  counts?: ViewMatchCounts;
-}
-
-/**
- * Every record a views pass read (a view, a matching event, or one without an id) and every development
- * of those events: an alert (new or already known), excluded by the view's predicates, or before `since`.
- */
-export interface ViewMatchCounts {
-  views: number;
-  events: number;
-  newAlerts: number;
-  known: number;
-  excluded: number;
-  beforeSince: number;
-  unusable: number;
 }
 
 export type StreamDef = ListStream | FanoutStream | CustomStream;

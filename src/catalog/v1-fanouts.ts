@@ -1,8 +1,8 @@
 // Per-item endpoints under a mirrored list: fetched for a configured selection of parents only
 // (every asset is 133,000 requests on the real service), so each is opt-in.
-import { toRow, same, unixTimes } from './mapping.js';
+import { same, unixTimes } from './mapping.js';
 import { pageNumber } from './paginator.js';
-import type { ColumnMap, FanoutParent, FanoutStream } from './types.js';
+import type { ColumnMap, FanoutStream } from './types.js';
 
 const byRank = { table: 'assets', key: 'id', idOrSlug: 'slug', orderBy: 'market_cap_rank' };
 
@@ -13,11 +13,12 @@ function assetDetail(name: string, sub: string, table: string, columns: ColumnMa
     name,
     description,
     parent: byRank,
-    path: (p) => `/v1/assets/${encodeURIComponent(p.idOrSlug)}/${sub}`,
+    path: `/v1/assets/{idOrSlug}/${sub}`,
     table,
     key: ['asset_id'],
     shape: 'record',
-    toRows: (record, p) => [{ asset_id: p.key, ...toRow(record, columns) }],
+    mapping: 'record',
+    columns,
     optIn: true,
   };
 }
@@ -63,11 +64,11 @@ export const projectChains: FanoutStream = {
   name: 'project-chains',
   description: 'Chains of selected projects',
   parent: { table: 'projects', key: 'id', idOrSlug: 'slug' },
-  path: (p) => `/v1/projects/${encodeURIComponent(p.idOrSlug)}/chains`,
+  path: '/v1/projects/{idOrSlug}/chains',
   table: 'project_chains',
   key: ['project_id', 'chain_id'],
   shape: 'rows',
-  toRows: (page: { data?: unknown[] }, p) => (page.data ?? []).map((chain: any) => ({ project_id: p.key, chain_id: chain.id, raw: chain })),
+  mapping: 'project-chains',
   optIn: true,
 };
 
@@ -76,16 +77,13 @@ export const metricSeries: FanoutStream = {
   name: 'metric-series',
   description: 'Daily series of selected metrics for the configured projects',
   parent: { table: 'metrics', key: 'identifier', idOrSlug: 'identifier' },
-  path: (p) => `/v1/metrics/${encodeURIComponent(p.idOrSlug)}`,
-  query: (_p, settings) => ({ project: settings.metricProjects.join(',') }),
+  path: '/v1/metrics/{idOrSlug}',
+  settingsQuery: { project: 'metricProjects' },
   table: 'metric_series',
   key: ['metric', 'project', 'date'],
   shape: 'rows',
-  toRows: (byProject: Record<string, any[]>, p) =>
-    Object.entries(byProject ?? {}).flatMap(([project, points]) =>
-      (points ?? []).map((pt) => ({ metric: p.key, project, date: pt?.date ?? null, value: pt?.value ?? null, raw: pt })),
-    ),
-  requested: { column: 'project', flag: '--metric-projects (metricProjects)', values: (s) => s.metricProjects },
+  mapping: 'metric-series',
+  requested: { column: 'project', flag: '--metric-projects (metricProjects)', setting: 'metricProjects' },
   optIn: true,
 };
 
@@ -94,12 +92,12 @@ export const chartRows: FanoutStream = {
   name: 'chart-rows',
   description: 'Data rows of selected charts, replaced atomically per chart',
   parent: { table: 'charts', key: 'id', idOrSlug: 'id' },
-  path: (p: FanoutParent) => `/v1/charts/${encodeURIComponent(p.idOrSlug)}/data`,
+  path: '/v1/charts/{idOrSlug}/data',
   table: 'chart_rows',
   key: ['chart_id', 'row_number'],
   shape: 'rows',
   paginator: pageNumber(100_000),
-  toRows: (page: { data?: unknown[] }, p) => (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
+  mapping: 'chart-rows',
   optIn: true,
 };
 

@@ -102,7 +102,7 @@ export const assetsTop: ListStream = {
   description: 'The top of each asset class by market_cap.rank (topAssets per class, default 100): partial, never deletes',
   query: { ...assets.query, order_by: 'market_cap.rank', order_dir: 'asc' },
   detectDeletes: false,
-  maxRecords: (settings) => settings.topAssets ?? DEFAULT_TOP_ASSETS,
+  maxRecords: { setting: 'topAssets', default: DEFAULT_TOP_ASSETS },
   // Named by the schedule's jobs (or on the command line); a default run's complete `assets` covers it.
   optIn: true,
 };

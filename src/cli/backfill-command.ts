@@ -5,11 +5,10 @@
 import type { Command } from 'commander';
 import { viewsStream } from '../catalog/monitoring.js';
 import { quotaGate } from '../budget/index.js';
-import type { ViewMatchCounts } from '../catalog/types.js';
-import { emptyViewCounts } from '../sync/monitoring/views-sync.js';
+import { emptyViewCounts, type ViewMatchCounts } from '../sync/monitoring/views-sync.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
-import { boundMillis } from '../sync/time-bound.js';
+import { boundMillis } from '../requests/time-bound.js';
 import { runSync } from '../sync/engine.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
@@ -65,9 +64,8 @@ async function backfillAlerts(flags: BackfillFlags, command: Command, io: CliIo,
   }
   const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
   try {
-    const counts = emptyViewCounts();
     const source = flags.view ? '--view' : undefined;
-    const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source, counts });
+    const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source });
     const progress = logProgress(ctx.logger);
     const result = await runSync({
       client,
@@ -80,7 +78,7 @@ async function backfillAlerts(flags: BackfillFlags, command: Command, io: CliIo,
     });
     progress.stop();
     const s = result.streams[0];
-    io.stdout.write(`${backfillSummary(views.length, flags.since, counts, s.requests)}\n`);
+    io.stdout.write(`${backfillSummary(views.length, flags.since, result.viewMatches ?? emptyViewCounts(), s.requests)}\n`);
     if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
     setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
   } finally {

@@ -10,7 +10,7 @@ import { readMirrorStats, type MirrorStats } from '../scheduler/index.js';
 import { commandContext, openMirrorToRead } from './context.js';
 import { formatTable } from './table.js';
 import { planQuotas, UsageLedger, usageOf } from '../budget/index.js';
-import { DEFAULT_DETAILS, detailsBacklog } from '../sync/monitoring/development-details.js';
+import { DEFAULT_DETAILS, detailsBacklog } from '../requests/details-backlog.js';
 import { syncSettings } from '../sync/settings.js';
 import { FAMILY_NAMES, renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';

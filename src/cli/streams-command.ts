@@ -11,7 +11,7 @@ export function streamsCommand(program: Command, io: CliIo): void {
     .action(() => {
       const rows = allStreams().map((s) => [
         s.name,
-        s.kind !== 'fanout' ? s.path : `${s.parent.table} → ${decodeURIComponent(s.path({ key: '{id}', idOrSlug: '{idOrSlug}' }))}`,
+        s.kind !== 'fanout' ? s.path : `${s.parent.table} → ${s.path}`,
         s.table,
         s.key.join(', '),
         s.optIn ? 'opt-in' : 'default',

@@ -12,8 +12,8 @@ import { keyString } from '../store/types.js';
 import type { StreamContext } from './context.js';
 import { DEFAULT_MAX_DELETE_SHARE } from './deletion-gate.js';
 import { fetchListPage, openListPage, WrittenPages } from './list-page.js';
-import { listQuery, pageQuery } from './list-request.js';
-import { liveRows } from './list-rows.js';
+import { listRequests, type Variant } from '../requests/list-requests.js';
+import { liveRows } from '../requests/list-size.js';
 import { recordsToRows } from './record-rows.js';
 
 const NEXT_PASS = 'the next complete pass that sees a stable list decides';
@@ -56,15 +56,13 @@ export async function firstPageMoved(
   variant: Variant,
   before: readonly string[],
 ): Promise<string | null> {
-  const query = pageQuery(stream, ctx.settings, listQuery(stream, ctx.settings, variant), 1, null);
+  const query = listRequests(stream, ctx.settings, variant, null).query(1);
   const page = await openListPage(stream, WrittenPages.none, await fetchListPage(ctx, stream, 1, query));
   const now = recordsToRows(page.records ?? [], stream).rows.map((row) => keyString(stream.key.map((k) => row[k])));
   const earlier = new Set(before);
   if (now.length === earlier.size && now.every((key) => earlier.has(key))) return null;
   return `page 1 served ${before.length} records at the start of the pass and ${now.length}, not the same ones, at its end: the list moved under the pass; ${NEXT_PASS}`;
 }
-
-type Variant = NonNullable<ListStream['variants']>[number];
 
 export interface PassEnd {
   /** The page that ended the list, and how many records it held. */
@@ -98,7 +96,7 @@ export async function endInDoubt(ctx: StreamContext, stream: ListStream, variant
 
 /** Records one page of the variant holds now (a request, counted as every page is). */
 async function countOf(ctx: StreamContext, stream: ListStream, variant: Variant, page: number): Promise<number> {
-  const query = pageQuery(stream, ctx.settings, listQuery(stream, ctx.settings, variant), page, null);
+  const query = listRequests(stream, ctx.settings, variant, null).query(page);
   const fetched = await fetchListPage(ctx, stream, page, query);
   return (await openListPage(stream, WrittenPages.none, fetched)).count;
 }

@@ -12,7 +12,7 @@ import { connectionLost, describeStoreError, storageCause } from '../store/stora
 import type { Lease, Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { checkService, recordService, recordingService } from './mirrored-service.js';
-import { customRunners } from './monitoring/runners.js';
+import { customRunners, type RunnerOutput } from './monitoring/runners.js';
 import { syncFanout } from './fanout-stream.js';
 import { syncList } from './list-stream.js';
 import { recordStreams } from './record-streams.js';
@@ -37,7 +37,7 @@ export interface RunOptions {
   clock?: () => Date;
 }
 
-export interface RunResult {
+export interface RunResult extends RunnerOutput {
   runId: number;
   outcome: StreamRunStats['outcome'];
   streams: StreamRunStats[];
@@ -93,7 +93,9 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
       throw new DsMirrorError('DS_STORAGE', `cannot record the run: ${describeStoreError(err, store.location)}`);
     });
   const parsed = new ParseBudget(opts.settings.parsedRecordsAtOnce ?? PARSED_RECORDS_AT_ONCE);
-  const run = (def: StreamDef) => runStream({ ...opts, client: recording }, def, { runId, owner, signal, now, parsed });
+  // What the hand-written runners hand back (a views pass's account of its records), for the caller.
+  const outputs: RunnerOutput = {};
+  const run = (def: StreamDef) => runStream({ ...opts, client: recording }, def, { runId, owner, signal, now, parsed, outputs });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
   results.push(...(await Promise.all(opts.streams.filter((s) => s.kind === 'fanout').map(run))));
@@ -111,13 +113,13 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   await pruneHistory(store.db, new Date()).catch((err: unknown) => {
     opts.logger.error({ err: describeStoreError(err, store.location) }, 'history retention could not be applied');
   });
-  return { runId, outcome, streams: results };
+  return { ...outputs, runId, outcome, streams: results };
 }
 
 async function runStream(
   opts: RunOptions,
   def: StreamDef,
-  run: { runId: number; owner: string; signal: AbortSignal; now: () => string; parsed: ParseBudget },
+  run: { runId: number; owner: string; signal: AbortSignal; now: () => string; parsed: ParseBudget; outputs: RunnerOutput },
 ): Promise<StreamRunStats> {
   const { store, logger } = opts;
   const progress = opts.progress ?? silentProgress;
@@ -150,7 +152,7 @@ async function runStream(
   try {
     if (def.kind === 'list') await syncList(ctx, def);
     else if (def.kind === 'fanout') await syncFanout(ctx, def);
-    else await customRunners[def.runner](ctx, def);
+    else Object.assign(run.outputs, await customRunners[def.runner](ctx, def));
   } catch (error) {
     recordFailure(ctx, error);
   } finally {

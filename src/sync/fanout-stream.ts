@@ -2,14 +2,16 @@
 // limits. One record per parent is upserted when changed; many rows per parent are replaced whole, and only
 // when their content hash differs from the last write.
 import pLimit from 'p-limit';
-import type { FanoutParent, FanoutStream, PageNumberPaginator, Query } from '../catalog/types.js';
+import type { FanoutParent, FanoutStream, PageNumberSpec, Query } from '../catalog/types.js';
 import { ConfigError, errorAction } from '../errors.js';
 import { rowChanged } from '../store/changed-row.js';
 import { isRecordError } from '../store/storage-errors.js';
 import { keyString, type Row, type Store } from '../store/types.js';
-import { addWrites, type Selection, type StreamContext, type SyncSettings } from './context.js';
+import { addWrites, type StreamContext } from './context.js';
 import { contentHash } from '../content-hash.js';
-import { DEFAULT_MAX_PAGES_PER_LIST, PageGuard } from './page-guard.js';
+import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../requests/fanout-parents.js';
+import { fanoutRows } from './fanout-rows.js';
+import { PageNumberPaginator } from '../requests/paginator.js';
 import { pages } from './pager.js';
 
 const BATCH = 100;
@@ -52,7 +54,7 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
 
 /** The values a stream needs the user to name (metric-series' projects); none given is a config error. */
 function requestedValues(ctx: StreamContext, stream: FanoutStream): readonly string[] {
-  const requested = stream.requested?.values(ctx.settings.fanout) ?? [];
+  const requested = stream.requested ? ctx.settings.fanout[stream.requested.setting] : [];
   if (stream.requested && requested.length === 0) {
     throw new ConfigError(`${stream.name} needs ${stream.requested.flag}: the service answers only for the values given there`);
   }
@@ -76,9 +78,9 @@ async function syncParent(
     return;
   }
   if (stream.shape === 'record') {
-    await records.add(response, stream.toRows(response, parent));
+    await records.add(response, fanoutRows(stream, response, parent));
   } else {
-    const rows = stream.toRows(response, parent);
+    const rows = fanoutRows(stream, response, parent);
     if (stream.requested) for (const row of rows) seen.values.add(String(row[stream.requested.column]));
     await replaceRows(ctx, stream, parent, rows);
   }
@@ -129,12 +131,13 @@ function reportMisses(ctx: StreamContext, stream: FanoutStream, parents: number,
 
 /** The parent's response, all pages of it for a paged fan-out; undefined when the parent is gone (404). */
 async function fetchParent(ctx: StreamContext, stream: FanoutStream, parent: FanoutParent): Promise<unknown> {
-  const query = stream.query?.(parent, ctx.settings.fanout) ?? {};
+  const query = fanoutQuery(stream, ctx.settings.fanout) ?? {};
+  const path = fanoutPath(stream, parent);
   try {
     if (!stream.paginator) {
-      return await ctx.client.get(stream.path(parent), query);
+      return await ctx.client.get(path, query);
     }
-    return await fetchPagedParent(ctx, stream.path(parent), query, stream.paginator);
+    return await fetchPagedParent(ctx, path, query, stream.paginator);
   } catch (error) {
     if (errorAction(error) === 'skip') return undefined;
     throw error;
@@ -146,19 +149,17 @@ async function fetchParent(ctx: StreamContext, stream: FanoutStream, parent: Fan
  * uses: a service that ignores `page` stops at the first repeated page instead of growing memory forever, and
  * one parent holds at most MAX_ROWS_PER_PARENT rows.
  */
-async function fetchPagedParent(ctx: StreamContext, path: string, query: Query, paging: PageNumberPaginator): Promise<{ data: unknown[] }> {
-  const { pageParam, limitParam, pageSize } = paging;
-  const maxPages = Math.min(ctx.settings.maxPagesPerList ?? DEFAULT_MAX_PAGES_PER_LIST, Math.ceil(MAX_ROWS_PER_PARENT / pageSize));
-  const guard = new PageGuard(path, maxPages, `at most ${MAX_ROWS_PER_PARENT} rows of one parent`);
+async function fetchPagedParent(ctx: StreamContext, path: string, query: Query, spec: PageNumberSpec): Promise<{ data: unknown[] }> {
+  const limits = { expectedRows: 0, ceiling: ctx.settings.maxPagesPerList, maxRows: MAX_ROWS_PER_PARENT };
+  const paginator = new PageNumberPaginator(spec, { path, limits });
   const fetchPage = async (page: number) => {
-    const body = await ctx.client.get<{ data?: unknown[] }>(path, { ...query, [pageParam]: page, [limitParam]: pageSize });
+    const body = await ctx.client.get<{ data?: unknown[] }>(path, { ...query, ...paginator.params(page) });
     const rows = Array.isArray(body?.data) ? body.data : [];
-    return { count: rows.length, rows };
+    // The whole page is its signature: rows of a series repeat (a run of zeros), whole pages do not.
+    return { count: rows.length, rows, signatures: [rows.length > 0 ? contentHash(JSON.stringify(rows)) : undefined] };
   };
   const data: unknown[] = [];
-  for await (const { page, fetched } of pages({ fetchPage, pageSize, startPage: 1, expectedRows: 0, window: 1 })) {
-    // The whole page is its signature: rows of a series repeat (a run of zeros), whole pages do not.
-    guard.check(page, [fetched.count > 0 ? contentHash(JSON.stringify(fetched.rows)) : undefined]);
+  for await (const { fetched } of pages({ paginator, fetchPage, startPage: 1, expectedRows: 0, window: 1 })) {
     for (const row of fetched.rows) data.push(row);
   }
   return { data };
@@ -214,27 +215,4 @@ async function childKeys(store: Store, stream: FanoutStream, parent: FanoutParen
     .where(stream.key[0], '=', parent.key)
     .execute()) as Row[];
   return new Set(rows.map((r) => keyString(stream.key.map((k) => r[k]))));
-}
-
-export async function selectParents(store: Store, stream: FanoutStream, selection: Selection): Promise<FanoutParent[]> {
-  const { table, key, idOrSlug, orderBy } = stream.parent;
-  let query = store.db
-    .selectFrom(table)
-    .select([`${key} as key`, `${idOrSlug} as idOrSlug`])
-    .where('deleted_at', 'is', null);
-  if ('ids' in selection) {
-    const ids = [...selection.ids];
-    // Compared as text: a selection mixes numeric ids and slugs, and PostgreSQL will not compare bigint to text.
-    query = query.where((eb) => eb.or([eb(eb.cast(eb.ref(key), 'text'), 'in', ids), eb(eb.cast(eb.ref(idOrSlug), 'text'), 'in', ids)]));
-  }
-  if (orderBy) query = query.orderBy((eb) => eb(orderBy, 'is', null)).orderBy(orderBy);
-  query = query.orderBy(key);
-  if ('top' in selection) query = query.limit(selection.top);
-  const rows = (await query.execute()) as { key: string | number; idOrSlug: unknown }[];
-  return rows.map((r) => ({ key: r.key, idOrSlug: String(r.idOrSlug) }));
-}
-
-/** Without a configured selection, a fan-out covers the first 100 parents (requests are precious). */
-export function selectionFor(settings: SyncSettings, stream: FanoutStream): Selection {
-  return settings.selection[stream.parent.table] ?? { top: 100 };
 }

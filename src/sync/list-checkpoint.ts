@@ -2,10 +2,9 @@
 // saved in the transaction of every page it writes. Variants page at the same time, so the checkpoint a
 // page saves is built as that page commits, from every variant's place at that moment.
 import type { ListStream } from '../catalog/types.js';
+import type { Variant } from '../requests/list-requests.js';
 import type { StreamContext } from './context.js';
 import { PageProgress } from './page-progress.js';
-
-type Variant = NonNullable<ListStream['variants']>[number];
 
 export interface ListCheckpoint {
   pass: string;

@@ -3,7 +3,7 @@
 import { buildUrl, jsonObjectBytes } from '../client/index.js';
 import type { ListStream, Query } from '../catalog/types.js';
 import { DsMirrorError } from '../errors.js';
-import { pick } from '../catalog/mapping.js';
+import { pick } from './row-mapping.js';
 import { keyString, type Store, type StoreTx } from '../store/types.js';
 import type { StreamContext, SyncSettings } from './context.js';
 import { contentHash } from '../content-hash.js';
@@ -20,8 +20,8 @@ export interface ListPage {
   records: unknown[] | null;
   /** The keys (keyString) of an unchanged page, from the last write. */
   keys: string[] | null;
-  /** The key of the page's first mirrorable record: a page that repeats the last one's means paging is ignored. */
-  firstKey: string | undefined;
+  /** The key of the page's first mirrorable record and the hash of its bytes: a page that repeats an earlier one's means paging is ignored. */
+  signatures: readonly (string | undefined)[];
 }
 
 /** A page as fetched: its bytes, not yet decoded (pages fetched ahead wait in this form, off the JS heap). */
@@ -88,7 +88,16 @@ export async function openListPage(stream: ListStream, written: WrittenPages, fe
   const { page, request, body } = fetched;
   const hash = contentHash(body);
   const same = written.unchanged(page, request, hash);
-  if (same) return { page, request, hash, count: same.count, records: null, keys: same.keys, firstKey: same.keys[0] };
+  if (same)
+    return {
+      page,
+      request,
+      hash,
+      count: same.count,
+      records: null,
+      keys: same.keys,
+      signatures: signatures(same.keys[0], same.count, hash),
+    };
   // The client's look at both ends (inside its retries) let the page through; a body broken inside is
   // rare, so it is not fetched again here: it fails the stream naming the page, and the next run re-reads it.
   let parsed: unknown;
@@ -105,7 +114,19 @@ export async function openListPage(stream: ListStream, written: WrittenPages, fe
   noteOverflowSuspects(text, records);
   noteBrokenText(body, text, records);
   afterParsing.parsed(body.length);
-  return { page, request, hash, count: records.length, records, keys: null, firstKey: firstKey(stream, records) };
+  return {
+    page,
+    request,
+    hash,
+    count: records.length,
+    records,
+    keys: null,
+    signatures: signatures(firstKey(stream, records), records.length, hash),
+  };
+}
+
+function signatures(firstKey: string | undefined, count: number, hash: string): (string | undefined)[] {
+  return [firstKey === undefined ? undefined : `key:${firstKey}`, count > 0 ? `body:${hash}` : undefined];
 }
 
 function firstKey(stream: ListStream, records: readonly unknown[]): string | undefined {
@@ -141,15 +162,4 @@ export async function forgetPagesAfter(store: Store, stream: string, variant: st
     .where('variant', '=', variant)
     .where('page', '>', lastPage)
     .execute();
-}
-
-/** How many records a list (variant) held when last read, from its page hashes: 0 when never read. */
-export async function rowsLastSeen(store: Store, stream: string, variant: string): Promise<number> {
-  const row = (await store.db
-    .selectFrom('page_hashes')
-    .select((eb) => eb.fn.sum('records').as('n'))
-    .where('stream', '=', stream)
-    .where('variant', '=', variant)
-    .executeTakeFirst()) as { n: number | string | null } | undefined;
-  return Number(row?.n ?? 0);
 }

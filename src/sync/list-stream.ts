@@ -3,14 +3,14 @@
 // classes) are paged at the same time, each with its own place in the one checkpoint.
 import type { ListStream, Query } from '../catalog/types.js';
 import { errorAction } from '../errors.js';
-import type { Row, Store } from '../store/types.js';
+import type { Row } from '../store/types.js';
 import type { StreamContext } from './context.js';
-import { futureDated, windowStart } from './date-window.js';
-import { servicePresent } from './time-bound.js';
+import { futureDated, windowStart } from '../requests/date-window.js';
+import { servicePresent } from '../requests/time-bound.js';
 import { ListCheckpoints, savedCheckpoint } from './list-checkpoint.js';
-import { rowsLastSeen } from './list-page.js';
-import { liveRows } from './list-rows.js';
-import { syncVariant, type Variant } from './variant-pass.js';
+import { rowsExpected } from '../requests/list-size.js';
+import type { Variant } from '../requests/list-requests.js';
+import { syncVariant } from './variant-pass.js';
 
 const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as Row }];
 
@@ -61,14 +61,4 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     ctx.stats.notice ??= `${future.count} record(s) dated after today (up to ${future.latest}) are kept but do not move the date window`;
     ctx.logger.warn({ records: future.count, latest: future.latest }, 'records dated in the future: kept, window unmoved');
   }
-}
-
-/**
- * Rows a complete pass of the variant should read: what its pages held last time. A date-window list's
- * last pages were its window's, so for it the live rows count too (a full pass after windowed ones);
- * not for others: the assets-top tier fills the assets table without a complete pass.
- */
-export async function rowsExpected(store: Store, stream: ListStream, variant: Pick<Variant, 'name' | 'scope'>): Promise<number> {
-  const seen = await rowsLastSeen(store, stream.name, variant.name);
-  return stream.window ? Math.max(seen, await liveRows(store, stream.table, variant.scope)) : seen;
 }

@@ -1,14 +1,22 @@
-// Pages of a list, in order, never trusting `total`: a page shorter than the page size (or empty)
-// ends the list. Pages known to exist (from the mirror's last row count) are fetched several at a
-// time; past that horizon only the next page is requested, so a sync makes no request it does not need,
-// unless `readAhead` (a list the mirror never read): then the window stays full past each full page,
-// and at most window - 1 requests land past the list's end (see readAheadExtra in list-request.ts).
-/** What the pager needs of a fetched page: how many records it held. */
-export interface Counted {
+// The one page loop: pages of a list, in order, as its paginator says (src/requests/paginator.ts): the
+// paginator decides whether a page is followed by another (never `total`: a page shorter than the page
+// size, or empty, ends the list) and carries the guard applied to every page. Pages known to exist (from
+// the mirror's last row count) are fetched several at a time; past that horizon only the next page is
+// requested, so a sync makes no request it does not need, unless `readAhead` (a list the mirror never
+// read): then the window stays full past each full page, and at most window - 1 requests land past the
+// list's end (see readAheadExtra in src/requests/list-requests.ts).
+import type { Paginator } from '../requests/paginator.js';
+
+/** What the loop needs of an opened page: how many records it held, and what the guard remembers it by. */
+export interface OpenedPage {
   count: number;
+  /** The page's signatures (its first key, its bytes' hash): one seen on an earlier page is a paging loop. */
+  signatures: readonly (string | undefined)[];
 }
 
-export interface PagerOptions<T extends Counted, F> {
+export interface PagerOptions<T extends OpenedPage, F> {
+  /** Each page's place in the list, where the list ends, and the guard. */
+  paginator: Paginator;
   /**
    * Starts a page's request: pages are fetched ahead, several at once. `abandoned` aborts when the pages
    * end with this page's request still out (read past the list's end): no further attempt is then wanted.
@@ -20,14 +28,11 @@ export interface PagerOptions<T extends Counted, F> {
    * parsed). Without it, the fetched value is the page.
    */
   openPage?: (fetched: F, page: number) => Promise<T>;
-  pageSize: number;
   startPage: number;
   /** Rows the list held last time (0 when unknown): pages up to rows/pageSize + 1 are expected. */
   expectedRows: number;
   /** Most pages in flight at once. */
   window: number;
-  /** A partial list (the top of a ranking) ends at this page, full or not. */
-  lastPage?: number;
   /** The list's length is unknown (never read): keep `window` pages in flight past the last full one. */
   readAhead?: boolean;
 }
@@ -38,10 +43,11 @@ export interface Page<T> {
   last: boolean;
 }
 
-export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: PagerOptions<T, F>): AsyncGenerator<Page<T>> {
-  const { pageSize, window } = opts;
+export async function* pages<F, T extends OpenedPage = Extract<F, OpenedPage>>(opts: PagerOptions<T, F>): AsyncGenerator<Page<T>> {
+  const { paginator, window } = opts;
+  const { pageSize } = paginator;
   const open = opts.openPage ?? (async (fetched: F) => fetched as unknown as T);
-  const end = opts.lastPage ?? Infinity;
+  const end = paginator.lastPage ?? Infinity;
   const horizon = Math.floor(opts.expectedRows / pageSize) + 1;
   const inflight = new Map<number, Promise<F>>();
   const abandon = new AbortController();
@@ -66,11 +72,14 @@ export async function* pages<F, T extends Counted = Extract<F, Counted>>(opts: P
       if (!request) return;
       inflight.delete(current);
       const fetched = await open(await request, current);
-      const last = fetched.count < pageSize || current >= end;
+      const last = !paginator.hasNextPage(current, fetched.count);
       if (!last) {
         knownFull = current;
         fill(); // start the next page before the caller writes this one
       }
+      // A service that ignores `page` would serve page 1 forever (or cycle through pages), and one may never
+      // end: stop instead (Singer's rule).
+      paginator.guard.check(current, fetched.signatures);
       yield { page: current, fetched, last };
       if (last) return;
     }

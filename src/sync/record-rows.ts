@@ -3,7 +3,7 @@
 // with the reason (they go to quarantine; the sync goes on).
 import { brokenTextProblem } from '../broken-text.js';
 import { contentHash } from '../content-hash.js';
-import { missingRequired, toRow } from '../catalog/mapping.js';
+import { missingRequired, toRow } from './row-mapping.js';
 import type { ColumnMap } from '../catalog/types.js';
 import { jsonProblem } from '../store/storable.js';
 import type { Row } from '../store/types.js';

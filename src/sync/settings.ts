@@ -2,7 +2,7 @@
 import { splitList, toSelection, type FileConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { monitoringParams } from '../catalog/query-params.js';
-import { DEFAULT_DETAILS } from './monitoring/development-details.js';
+import { DEFAULT_DETAILS } from '../requests/details-backlog.js';
 import type { Selection, SyncSettings } from './context.js';
 
 export interface SettingsFlags {

@@ -2,21 +2,18 @@
 // fetched ahead, each changed page and the stream's checkpoint are written in one transaction (a few at
 // once), an unchanged page writes nothing. After a complete pass (from page 1, no date window) the rows
 // no longer served are soft-deleted.
-import type { ListStream, Query } from '../catalog/types.js';
+import type { ListStream } from '../catalog/types.js';
 import type { Row } from '../store/types.js';
 import { addWrites, type StreamContext } from './context.js';
 import { keepUncovered } from './filter-coverage.js';
 import type { ListCheckpoint } from './list-checkpoint.js';
 import { type FetchedPage, type ListPage, fetchListPage, forgetPagesAfter, openListPage, savePageHash, WrittenPages } from './list-page.js';
-import { listPaging, listQuery, pageQuery, pageWindow, writeWindow } from './list-request.js';
-import { pageGuardFor, type PageGuard } from './page-guard.js';
+import { catalogPageSize, type ListRequests, listRequests, pageWindow, type Variant } from '../requests/list-requests.js';
 import type { PageProgress } from './page-progress.js';
 import { pages } from './pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';
-
-export type Variant = NonNullable<ListStream['variants']>[number];
 
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
@@ -26,6 +23,10 @@ const CHECKPOINT_EVERY = 25;
  * A resume re-reads at most these pages; each page's rows, hash and checkpoint still commit together.
  */
 const GROUP_ROWS = 500;
+/** Most page-group transactions of one variant in flight at once: a failing store is heard of within ten pages. */
+const MAX_WRITES_AT_ONCE = 2;
+/** ...and one for pages of 500 records or more (memory). */
+const MAX_ROWS_BEING_WRITTEN = 500;
 
 export interface VariantRun {
   /** The variant's place: read from the checkpoint, advanced as its pages commit. */
@@ -47,7 +48,8 @@ export async function syncVariant(ctx: StreamContext, stream: ListStream, varian
 
 class VariantPass {
   private readonly startPage: number;
-  private readonly guard: PageGuard;
+  /** The pass's paginator (with its guard) and each page's query. */
+  private readonly requests: ListRequests;
   /** Keys of every row served in this pass, and of the child rows: what deletion detection keeps. */
   private readonly keys = new PassKeys();
   /** Keys page 1 held when read: read again before deleting, it shows whether the list moved. */
@@ -71,8 +73,7 @@ class VariantPass {
   ) {
     this.startPage = run.progress.nextToRead() ?? 1;
     this.lastPage = this.startPage - 1;
-    const { pageSize } = listPaging(stream, ctx.settings);
-    this.guard = pageGuardFor(stream.path, run.guardRows, pageSize, ctx.settings.maxPagesPerList);
+    this.requests = listRequests(stream, ctx.settings, variant, run.start, run.guardRows);
   }
 
   async sync(): Promise<void> {
@@ -93,22 +94,19 @@ class VariantPass {
   }
 
   private async readPages(): Promise<void> {
-    const { ctx, stream, variant } = this;
-    const { pageSize, lastPage } = listPaging(stream, ctx.settings);
-    const shared: Query = listQuery(stream, ctx.settings, variant);
-    const fetchPage = (page: number, abandoned: AbortSignal) =>
-      fetchListPage(ctx, stream, page, pageQuery(stream, ctx.settings, shared, page, this.run.start), abandoned);
+    const { ctx, stream, variant, requests } = this;
+    const { paginator } = requests;
+    const fetchPage = (page: number, abandoned: AbortSignal) => fetchListPage(ctx, stream, page, requests.query(page), abandoned);
     const written = await WrittenPages.read(ctx.store, ctx.settings.mode, stream, variant.name);
-    const openPage = (fetched: FetchedPage) => this.openWithinBudget(written, fetched, pageSize);
+    const openPage = (fetched: FetchedPage) => this.openWithinBudget(written, fetched, paginator.pageSize);
     for await (const { fetched: page, last } of pages({
+      paginator,
       fetchPage,
       openPage,
-      pageSize,
       startPage: this.startPage,
       expectedRows: this.run.expectedRows,
       readAhead: this.run.readAhead,
       window: pageWindow(stream, ctx.settings),
-      lastPage,
     })) {
       await this.take(page, last);
       if (ctx.signal.aborted && !last) break;
@@ -134,17 +132,11 @@ class VariantPass {
     return page;
   }
 
-  /** One page in order: checked against paging loops, then skipped or written. */
+  /** One page in order (the page loop checked it against paging loops): skipped or written. */
   private async take(page: ListPage, last: boolean): Promise<void> {
     this.lastPage = page.page;
     this.lastCount = page.count;
     if (last) this.run.progress.end(page.page);
-    // A service that ignored `page` would serve page 1 forever: stop instead of looping (Singer's rule),
-    // also when it cycles through several pages, and stop a list that never ends.
-    this.guard.check(page.page, [
-      page.firstKey === undefined ? undefined : `key:${page.firstKey}`,
-      page.count > 0 ? `body:${page.hash}` : undefined,
-    ]);
     // An unchanged page writes nothing; its checkpoint is saved with the next write, or every
     // CHECKPOINT_EVERY unchanged pages.
     if (!page.records && !last && !this.ctx.signal.aborted && ++this.unchangedSinceCheckpoint < CHECKPOINT_EVERY) {
@@ -160,7 +152,7 @@ class VariantPass {
   }
 
   /**
-   * The pages waiting, written in one transaction. At most two such writes in flight (fewer for large
+   * The pages waiting, written in one transaction. At most two such writes in flight (one for large
    * pages): a failing store is heard of within ten pages, before the page limit could speak first.
    */
   private async flush(): Promise<void> {
@@ -170,7 +162,7 @@ class VariantPass {
     this.pendingRows = 0;
     write.catch(() => {}); // it fails the variant when awaited, not the process as an unhandled rejection
     this.writing.push(write);
-    if (this.writing.length >= Math.min(2, writeWindow(this.stream))) await this.writing.shift();
+    if (this.writing.length >= writeWindow(this.stream)) await this.writing.shift();
   }
 
   /** The pages' rows, their hashes and the stream's checkpoint, in one transaction. */
@@ -178,7 +170,7 @@ class VariantPass {
     try {
       await this.writeGroup(pages);
     } finally {
-      const { pageSize } = listPaging(this.stream, this.ctx.settings);
+      const { pageSize } = this.requests.paginator;
       for (const page of pages) if (page.records) this.ctx.parsed.give(pageSize); // written, or failed: freed either way
     }
   }
@@ -261,4 +253,9 @@ class VariantPass {
 
 function softDelete(ctx: StreamContext, table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row): Promise<number> {
   return ctx.store.softDeleteMissing(table, key, seen, scope, ctx.now());
+}
+
+/** Page-group transactions of one variant in flight at once: two, one for pages of 500 records or more. */
+function writeWindow(stream: ListStream): number {
+  return Math.max(1, Math.min(MAX_WRITES_AT_ONCE, Math.floor(MAX_ROWS_BEING_WRITTEN / catalogPageSize(stream))));
 }

@@ -8,7 +8,7 @@ import { runCost } from '../../src/budget/index.js';
 import { resolveStreams } from '../../src/catalog/index.js';
 import { startReceiver } from '../../src/receiver/index.js';
 import type { SyncSettings } from '../../src/sync/context.js';
-import { detailsBacklog } from '../../src/sync/monitoring/development-details.js';
+import { detailsBacklog } from '../../src/requests/details-backlog.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { settings as baseSettings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';

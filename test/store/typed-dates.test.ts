@@ -4,7 +4,8 @@
 // date back as the same YYYY-MM-DD string, and the mapping writes a served time as its day.
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isoDateOf, pick } from '../../src/catalog/mapping.js';
+import { isoDateOf } from '../../src/catalog/mapping.js';
+import { toRow } from '../../src/sync/row-mapping.js';
 import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
@@ -15,7 +16,8 @@ const COLUMN_TYPES = { sqlite: SQLITE_COLUMN_TYPES, postgres: POSTGRES_COLUMN_TY
 const NOW = '2026-11-01T08:00:00.000Z';
 
 describe('a date field', () => {
-  const date = isoDateOf((r) => pick(r, 'date'));
+  const columns = { day: isoDateOf('date') };
+  const date = (record: unknown) => toRow(record, columns).day;
   it('keeps the served day, reads another time as UTC, and keeps what is not a time', () => {
     expect(date({ date: '2025-05-31' })).toBe('2025-05-31');
     expect(date({ date: '2025-05-31T23:30:00-05:00' })).toBe('2025-05-31');

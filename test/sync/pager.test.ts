@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { pageNumber } from '../../src/catalog/paginator.js';
+import { PageNumberPaginator, paginatorFor } from '../../src/requests/paginator.js';
 import { pages } from '../../src/sync/pager.js';
+
+/** The /v1 paginator at `size` records a page, for a list the mirror knows nothing of. */
+const numbered = (size: number, lastPage?: number) =>
+  new PageNumberPaginator(pageNumber(size), { path: '/v1/list', limits: { expectedRows: 0 }, lastPage });
 
 /** A list of `rows` records served in pages of `size`, recording the order of fetches and opens. */
 function list(rows: number, size: number) {
@@ -14,7 +20,7 @@ function list(rows: number, size: number) {
     },
     openPage: async (fetched: { text: string }, page: number) => {
       log.push(`open ${page}`);
-      return { count: fetched.text.length };
+      return { count: fetched.text.length, signatures: [] };
     },
   };
 }
@@ -28,7 +34,7 @@ async function drain<T>(gen: AsyncGenerator<T>): Promise<T[]> {
 describe('pages', () => {
   it('opens fetched pages one at a time in page order, and ends at the first short page', async () => {
     const l = list(25, 10);
-    const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 25, window: 4 }));
+    const got = await drain(pages({ ...l, paginator: numbered(10), startPage: 1, expectedRows: 25, window: 4 }));
     expect(got.map((p) => [p.page, p.fetched.count, p.last])).toEqual([
       [1, 10, false],
       [2, 10, false],
@@ -41,14 +47,20 @@ describe('pages', () => {
 
   it('makes the minimum number of requests when the list grew past what it held last time', async () => {
     const l = list(40, 10); // an exact multiple: one closing empty page
-    const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 15, window: 4 }));
+    const got = await drain(pages({ ...l, paginator: numbered(10), startPage: 1, expectedRows: 15, window: 4 }));
     expect(got.map((p) => p.fetched.count)).toEqual([10, 10, 10, 10, 0]);
     expect(l.log.filter((e) => e.startsWith('fetch'))).toHaveLength(5);
   });
 
   it('uses the fetched value as the page when no openPage is given, resuming at startPage', async () => {
     const got = await drain(
-      pages({ fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3 }), pageSize: 10, startPage: 2, expectedRows: 0, window: 2 }),
+      pages({
+        fetchPage: async (page: number) => ({ count: page < 4 ? 10 : 3, signatures: [] }),
+        paginator: numbered(10),
+        startPage: 2,
+        expectedRows: 0,
+        window: 2,
+      }),
     );
     expect(got.map((p) => p.page)).toEqual([2, 3, 4]);
   });
@@ -57,7 +69,7 @@ describe('pages', () => {
 describe('pages of a list never read (readAhead)', () => {
   it('keeps the window full past each full page, at most window - 1 requests past the end', async () => {
     const l = list(25, 10);
-    const got = await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 0, window: 4, readAhead: true }));
+    const got = await drain(pages({ ...l, paginator: numbered(10), startPage: 1, expectedRows: 0, window: 4, readAhead: true }));
     expect(got.map((p) => p.fetched.count)).toEqual([10, 10, 5]);
     const fetches = l.log.filter((e) => e.startsWith('fetch'));
     // Page 1 alone (a one-page list costs one request), then the window: pages 2-5 before page 2 is opened.
@@ -68,7 +80,7 @@ describe('pages of a list never read (readAhead)', () => {
 
   it('costs one request for a list that fits one page', async () => {
     const l = list(7, 10);
-    await drain(pages({ ...l, pageSize: 10, startPage: 1, expectedRows: 0, window: 4, readAhead: true }));
+    await drain(pages({ ...l, paginator: numbered(10), startPage: 1, expectedRows: 0, window: 4, readAhead: true }));
     expect(l.log.filter((e) => e.startsWith('fetch'))).toEqual(['fetch 1']);
   });
 });
@@ -87,9 +99,9 @@ describe('pages still out when the list ends', () => {
         await pastEnd; // a request read ahead past the end, still out when page 3 ends the list
         settled.push(page);
       }
-      return { count: page < 3 ? 10 : page === 3 ? 5 : 0 };
+      return { count: page < 3 ? 10 : page === 3 ? 5 : 0, signatures: [] };
     };
-    const gen = pages({ fetchPage, pageSize: 10, startPage: 1, expectedRows: 0, window: 3, readAhead: true });
+    const gen = pages({ fetchPage, paginator: numbered(10), startPage: 1, expectedRows: 0, window: 3, readAhead: true });
     const seen: number[] = [];
     for (let step = await gen.next(); !step.done; step = await gen.next()) {
       seen.push(step.value.page);
@@ -108,5 +120,42 @@ describe('pages still out when the list ends', () => {
     await end;
     expect(ended).toBe(true);
     expect(settled.sort()).toEqual([4, 5]);
+  });
+});
+
+describe('a paginator', () => {
+  it("builds each page's parameters and says whether another page follows", () => {
+    const paginator = numbered(100);
+    expect(paginator.params(3)).toEqual({ page: 3, limit: 100 });
+    expect(paginator.hasNextPage(3, 100)).toBe(true);
+    expect(paginator.hasNextPage(3, 99)).toBe(false);
+    const top = new PageNumberPaginator(pageNumber(100), { path: '/v1/assets', limits: { expectedRows: 0 }, pageSize: 50, lastPage: 1 });
+    expect(top.params(1)).toEqual({ page: 1, limit: 50 });
+    expect(top.hasNextPage(1, 50)).toBe(false);
+  });
+
+  it('of a list served in one response sends no paging and ends at its first page', () => {
+    const single = paginatorFor({ type: 'single' }, { path: '/token-unlocks/v1/assets', limits: { expectedRows: 0 } });
+    expect(single.params(1)).toEqual({});
+    expect(single.hasNextPage(1, 5000)).toBe(false);
+  });
+
+  it('carries the guard the loop applies: a page served again stops the pages', async () => {
+    const fetchPage = async (page: number) => ({ count: 10, signatures: [`first:${page === 3 ? 1 : page}`] });
+    const seen: number[] = [];
+    const read = async () => {
+      for await (const p of pages({ paginator: numbered(10), fetchPage, startPage: 1, expectedRows: 0, window: 1 })) seen.push(p.page);
+    };
+    await expect(read()).rejects.toMatchObject({ code: 'DS_PAGING_LOOP' });
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it('a fixed last page ends the list even when it is full', async () => {
+    const fetchPage = async () => ({ count: 10, signatures: [] });
+    const got = await drain(pages({ paginator: numbered(10, 2), fetchPage, startPage: 1, expectedRows: 0, window: 4 }));
+    expect(got.map((p) => [p.page, p.last])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 });

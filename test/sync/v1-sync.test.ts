@@ -3,11 +3,11 @@
 // removed rows are written; a sync under faults ends with the same mirror as a clean one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { toRow } from '../../src/catalog/mapping.js';
+import { toRow } from '../../src/sync/row-mapping.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import type { ListStream } from '../../src/catalog/types.js';
 import { keyString } from '../../src/store/index.js';
-import { listPaging, readAheadExtra } from '../../src/sync/list-request.js';
+import { listPaginator, readAheadExtra } from '../../src/requests/list-requests.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
@@ -42,7 +42,7 @@ function minimumRequests(sandbox: Sandbox): { minimum: number; ahead: number } {
     const want = [...expected(sandbox, stream).values()] as Record<string, unknown>[];
     for (const variant of stream.variants ?? [{ scope: {} }]) {
       const scoped = want.filter((r) => Object.entries(variant.scope).every(([k, v]) => r[k] === v));
-      minimum += Math.floor(scoped.length / listPaging(stream, syncSettings({})).pageSize) + 1;
+      minimum += Math.floor(scoped.length / listPaginator(stream, syncSettings({})).pageSize) + 1;
       ahead += readAheadExtra(stream, syncSettings({}));
     }
   }

@@ -1,8 +1,7 @@
 // Development details (/monitoring/v2/developments/{id}: documents, assets, the event reference) are the
 // N+1 of this API: one request each, ~110,000 at real sizes, 9 hours at 200 requests a minute. So they
-// are a bounded, prioritised backlog: pending developments (new, or whose summary changed) that matter (a
-// webhook named them, or importance at or above a minimum and started within maxAgeDays), the webhooks'
-// first, then newest first, at most maxPerRun a run; the rest wait, and `status` shows how many. The
+// are a bounded, prioritised backlog (src/requests/details-backlog.ts): at most maxPerRun a run, the rest
+// wait, and `status` shows how many. The
 // summary of every development is mirrored with its event whatever the backlog does. One that fails stays pending; one the
 // service no longer has (404) is soft-deleted. An auth failure, a spent budget or quota stops the stream.
 import { sql, type RawBuilder } from 'kysely';
@@ -10,66 +9,15 @@ import pLimit from 'p-limit';
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { AuthError, dataObject } from '../../client/index.js';
 import { errorAction } from '../../errors.js';
-import type { Row, Store, StoreTx } from '../../store/types.js';
-import type { DetailsBacklog, StreamContext } from '../context.js';
+import type { Row, StoreTx } from '../../store/types.js';
+import { DEFAULT_DETAILS, pendingDetails, type PendingDetail } from '../../requests/details-backlog.js';
+import type { StreamContext } from '../context.js';
 import { detailColumns } from './event-rows.js';
 
 const BATCH = 100;
 
-interface Pending {
-  id: string;
-  row_hash: string;
-}
-
-interface Fetched extends Pending {
+interface Fetched extends PendingDetail {
   detail: Record<string, unknown>;
-}
-
-export const IMPORTANCE = ['not-important', 'low', 'medium', 'high'] as const;
-
-/** The backlog by default: what an analyst acts on first, drained at about one run's worth of a minute's rate. */
-export const DEFAULT_DETAILS: DetailsBacklog = { minimumImportance: 'high', maxAgeDays: 30, maxPerRun: 200 };
-
-/** Pending details the backlog covers (`in scope`), and all pending ones, for `status`. */
-export async function detailsBacklog(store: Store, backlog: DetailsBacklog): Promise<{ inScope: number; pending: number }> {
-  const count = async (scoped: DetailsBacklog | null) => {
-    const q = (await pendingQuery(store, scoped)).select((eb) => eb.fn.countAll().as('n'));
-    const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
-    return Number(row?.n ?? 0);
-  };
-  return { inScope: await count(backlog), pending: await count(null) };
-}
-
-/**
- * "Recent" is counted back from the newest development mirrored, not from the machine's clock: the
- * backlog means the same whatever the clock says, and a mirror that fell behind still gets its newest.
- * A development a webhook named is in scope whatever its importance and age: a view's alert asked for it.
- */
-async function pendingQuery(store: Store, backlog: DetailsBacklog | null) {
-  const q = store.db.selectFrom('monitoring_developments').where('detail_fetched_at', 'is', null).where('deleted_at', 'is', null);
-  if (!backlog) return q;
-  const important = IMPORTANCE.slice(IMPORTANCE.indexOf(backlog.minimumImportance));
-  const since = backlog.maxAgeDays === null ? null : await recentSince(store, backlog.maxAgeDays);
-  return q.where((eb) => {
-    const inScope = eb.and([eb('importance', 'in', important), ...(since === null ? [] : [eb('started_at', '>=', since)])]);
-    return eb.or([namedByWebhook(), inScope]);
-  });
-}
-
-/** Whether a webhook delivery named the development (alert_deliveries, indexed by development). */
-function namedByWebhook(): RawBuilder<boolean> {
-  return sql<boolean>`exists (select 1 from alert_deliveries p where p.development_id = monitoring_developments.id)`;
-}
-
-/** The start of the backlog's age window, or null when nothing is mirrored yet. */
-async function recentSince(store: Store, maxAgeDays: number): Promise<string | null> {
-  const newest = (await store.db
-    .selectFrom('monitoring_developments')
-    .select((eb) => eb.fn.max('started_at').as('at'))
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst()) as { at: unknown } | undefined;
-  if (newest?.at == null) return null;
-  return new Date(new Date(String(newest.at)).getTime() - maxAgeDays * 86_400_000).toISOString().replace('.000Z', 'Z');
 }
 
 export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
@@ -87,19 +35,6 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
   if (ctx.signal.aborted) ctx.stats.outcome = 'stopped';
 }
 
-/** The pending details this run fetches: the ones webhooks named first, then newest first, at most maxPerRun. */
-async function pendingDetails(store: Store, backlog: DetailsBacklog): Promise<Pending[]> {
-  return (await (
-    await pendingQuery(store, backlog)
-  )
-    .select(['id', 'row_hash'])
-    .orderBy(sql`case when ${namedByWebhook()} then 0 else 1 end`)
-    .orderBy('started_at', 'desc')
-    .orderBy('id')
-    .limit(backlog.maxPerRun)
-    .execute()) as Pending[];
-}
-
 /** Where the run's fetches end up: written in batches, gone upstream (404), or the error that stops the stream. */
 interface DetailOutcome {
   batch: DetailBatch;
@@ -108,7 +43,7 @@ interface DetailOutcome {
 }
 
 /** One detail: fetched (the body checked inside the client's retries) and batched; a 404 is gone, an auth failure or a spent budget stops the rest, any other error leaves it pending. */
-async function fetchOne(ctx: StreamContext, p: Pending, outcome: DetailOutcome): Promise<void> {
+async function fetchOne(ctx: StreamContext, p: PendingDetail, outcome: DetailOutcome): Promise<void> {
   const { stats } = ctx;
   if (ctx.signal.aborted || outcome.stop !== null) return;
   try {

@@ -1,45 +1,13 @@
-// Events a webhook named since the mirror last wrote them, and that the incremental window does not
-// reach (they started before it): re-read by id, 100 to a request (the events filter takes ids and caps
-// a page at 100), so an event's new development makes it current on the next incremental run, not on the
-// next full pass. The receiver already knows which events changed: every delivery names one.
+// The events webhooks named that the incremental window does not reach (src/requests/event-rereads.ts),
+// re-read by id, 100 to a request, so an event's new development makes it current on the next incremental
+// run, not on the next full pass.
 import { HttpStatusError } from '../../client/index.js';
-import { sql } from 'kysely';
-import type { Store } from '../../store/types.js';
+import type { PageNumberSpec } from '../../catalog/types.js';
 import type { StreamContext } from '../context.js';
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { saveMark } from './pass-marks.js';
-
-/** The events filter's page cap: ids asked for in one request. */
-export const IDS_PER_REQUEST = 100;
-
-/** The pass mark that remembers an id the service refused, so that it is not asked for on every run. */
-const REFUSED = 'refused-event:';
-
-/** Ids of events a delivery named after the mirror last wrote them (or never mirrored), older than `windowStart`. */
-export async function eventsToReread(store: Store, windowStart: string): Promise<string[]> {
-  const rows = await store.db
-    .selectFrom('webhook_deliveries as d')
-    .leftJoin('monitoring_events as e', 'e.id', 'd.event_id')
-    .select('d.event_id')
-    .distinct()
-    .where('d.event_id', 'is not', null)
-    .where((eb) =>
-      eb.or([eb('e.id', 'is', null), eb.and([eb('d.received_at', '>', eb.ref('e.synced_at')), eb('e.started_at', '<', windowStart)])]),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('pass_marks as m')
-            .select('m.part')
-            .where('m.stream', '=', 'monitoring-events')
-            .whereRef('m.part', '=', sql<string>`${REFUSED} || d.event_id`),
-        ),
-      ),
-    )
-    .execute();
-  return rows.map((r) => String(r.event_id));
-}
+import { IDS_PER_REQUEST, REFUSED_EVENT } from '../../requests/event-rereads.js';
 
 /**
  * Reads the events by id and hands each page to `write`. A request the service refuses (an id it does
@@ -48,13 +16,14 @@ export async function eventsToReread(store: Store, windowStart: string): Promise
  */
 export async function rereadEvents(
   ctx: StreamContext,
+  paginator: PageNumberSpec,
   ids: readonly string[],
   write: (records: readonly unknown[]) => Promise<void>,
 ): Promise<number> {
   let read = 0;
   const refused: string[] = [];
   for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
-    read += await readBatch(ctx, ids.slice(i, i + IDS_PER_REQUEST), write, refused);
+    read += await readBatch(ctx, paginator, ids.slice(i, i + IDS_PER_REQUEST), write, refused);
   }
   if (refused.length > 0) {
     const shown = refused.slice(0, 3).join(', ') + (refused.length > 3 ? ', ...' : '');
@@ -62,7 +31,7 @@ export async function rereadEvents(
     ctx.logger.warn({ events: refused }, 'event ids named by webhooks were refused by the service; dropped');
     await ctx.store.transaction(async (tx) => {
       for (const id of refused)
-        await saveMark(tx, { stream: 'monitoring-events', part: REFUSED + id }, { fullAt: null, highWater: ctx.now() });
+        await saveMark(tx, { stream: 'monitoring-events', part: REFUSED_EVENT + id }, { fullAt: null, highWater: ctx.now() });
     });
   }
   return read;
@@ -70,6 +39,7 @@ export async function rereadEvents(
 
 async function readBatch(
   ctx: StreamContext,
+  paginator: PageNumberSpec,
   ids: readonly string[],
   write: (records: readonly unknown[]) => Promise<void>,
   refused: string[],
@@ -77,7 +47,7 @@ async function readBatch(
   const name = ctx.settings.monitoring.params.events.eventIds;
   let read = 0;
   try {
-    for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query: { [name]: ids.join(',') } })) {
+    for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, paginator, query: { [name]: ids.join(',') } })) {
       await write(page.records);
       read += page.records.length;
     }
@@ -89,6 +59,10 @@ async function readBatch(
       return read;
     }
     const half = Math.ceil(ids.length / 2);
-    return read + (await readBatch(ctx, ids.slice(0, half), write, refused)) + (await readBatch(ctx, ids.slice(half), write, refused));
+    return (
+      read +
+      (await readBatch(ctx, paginator, ids.slice(0, half), write, refused)) +
+      (await readBatch(ctx, paginator, ids.slice(half), write, refused))
+    );
   }
 }

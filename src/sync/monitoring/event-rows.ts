@@ -1,7 +1,7 @@
 // A monitoring event → rows of the normalized tables, so analysts can join events to their assets,
 // categories and developments in SQL. A development is first known from its summary inside the event:
 // its row_hash is the summary's hash, and detail_fetched_at = null marks its detail as pending.
-import { toRow } from '../../catalog/mapping.js';
+import { toRow } from '../row-mapping.js';
 import { DETAIL_COLUMNS, developmentSummary } from '../../catalog/monitoring-records.js';
 import type { Row } from '../../store/types.js';
 import { recordsToRows, type Mapped } from '../record-rows.js';

@@ -5,7 +5,7 @@
 // and soft-deletes what is no longer served. An event's children are rewritten only when it changed.
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { developmentSummary, eventRecord } from '../../catalog/monitoring-records.js';
-import type { Query } from '../../catalog/types.js';
+import type { PageNumberSpec, Query } from '../../catalog/types.js';
 import { rowChanged } from '../../store/changed-row.js';
 import { keyString, type Row, type StoreTx } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
@@ -14,12 +14,14 @@ import { nothingWritten, writeMapped, type Written } from '../write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { eventChildren } from './event-rows.js';
 import { eventFilters } from '../../catalog/configured-filters.js';
-import { boundMillis, presentLimit, servicePresent } from '../time-bound.js';
-import { eventsToReread, rereadEvents } from './event-rereads.js';
+import { windowFrom } from '../../requests/date-window.js';
+import { eventsToReread } from '../../requests/event-rereads.js';
+import { boundMillis, presentLimit, servicePresent } from '../../requests/time-bound.js';
+import { rereadEvents } from './event-rereads.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { PassKeys } from '../deletion-evidence.js';
 import { judgeDeletions } from '../deletion-gate.js';
-import { fullPassDue, readMark, saveMark, windowFrom, type MarkName } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
 const FULL_PASS: MarkName = { stream: STREAM, part: 'full-pass' };
@@ -33,7 +35,7 @@ interface EventsCheckpoint {
   page: number;
 }
 
-export async function syncEvents(ctx: StreamContext): Promise<void> {
+export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec): Promise<void> {
   const { store, settings } = ctx;
   const filters = eventFilters(settings.monitoring.events, settings.monitoring.params);
   const saved = settings.mode === 'full' ? null : ((await store.getState(STREAM))?.checkpoint as EventsCheckpoint | null);
@@ -47,7 +49,8 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
   // A first pass resumed holds only the pages written before it stopped: the list's length is unknown.
   const firstPassResumed = !!saved && saved.start === null && (await readMark(store, FULL_PASS)).fullAt === null;
   const expectedRows = firstPassResumed ? 0 : await liveEventCount(ctx, resumeAt.start);
-  for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.events, query, startPage: resumeAt.page, expectedRows })) {
+  const list = { path: MONITORING_PATHS.events, paginator, query, startPage: resumeAt.page, expectedRows };
+  for await (const page of monitoringPages(ctx, list)) {
     const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     keys.page(page.records.length, page.total);
     await writePage(ctx, page.records, keys, checkpoint);
@@ -58,7 +61,7 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
     }
   }
 
-  if (resumeAt.start !== null) await rereadNamedEvents(ctx, resumeAt.start, keys.seen);
+  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen);
   if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, keys);
   else if (resumeAt.start === null) {
     // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
@@ -69,11 +72,11 @@ export async function syncEvents(ctx: StreamContext): Promise<void> {
   await fetchPendingDetails(ctx);
 }
 
-/** An incremental pass also re-reads, by id, the older events webhooks said changed (event-rereads.ts). */
-async function rereadNamedEvents(ctx: StreamContext, windowStart: string, seen: Set<string>): Promise<void> {
+/** An incremental pass also re-reads, by id, the older events webhooks said changed (src/requests/event-rereads.ts). */
+async function rereadNamedEvents(ctx: StreamContext, paginator: PageNumberSpec, windowStart: string, seen: Set<string>): Promise<void> {
   const ids = await eventsToReread(ctx.store, windowStart);
   if (ids.length === 0) return;
-  await rereadEvents(ctx, ids, (records) => writePage(ctx, records, seen, null));
+  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null));
   ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');
 }
 

@@ -1,12 +1,12 @@
-// Pages of a monitoring list (`{error, data, metadata}`) at the largest page size. Like every list, paging
-// ends at the first short page (metadata is informative only); pages the mirror expects to exist are
-// fetched a few at a time. Requests are counted by the client, into the stream's stats.
-import { MONITORING_PAGE_SIZE } from '../../catalog/monitoring.js';
-import type { Query } from '../../catalog/types.js';
+// Pages of a monitoring list (`{error, data, metadata}`) through the paginator its catalog entry names,
+// under the parameter names the configuration may override. Like every list, paging ends at the first
+// short page (metadata is informative only); pages the mirror expects to exist are fetched a few at a
+// time. Requests are counted by the client, into the stream's stats.
+import type { PageNumberSpec, Query } from '../../catalog/types.js';
 import { dataArray } from '../../client/index.js';
+import { PageNumberPaginator } from '../../requests/paginator.js';
 import type { StreamContext } from '../context.js';
 import { pages } from '../pager.js';
-import { pageGuardFor } from '../page-guard.js';
 import { contentHash } from '../../content-hash.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */
@@ -20,38 +20,41 @@ export interface MonitoringPage {
 
 export interface MonitoringListOptions {
   path: string;
+  /** The stream's paginator in the catalog (page-number at the largest page size). */
+  paginator: PageNumberSpec;
   query: Query;
   startPage?: number;
   /** Rows the list held last time (0 when unknown): sizes the concurrent window. */
   expectedRows?: number;
-  /** Names of the paging parameters (the events list's by default). */
-  paging?: { limit: string; page: string };
+  /** Names of the paging parameters as configured (the events list's by default). */
+  names?: { limit: string; page: string };
 }
 
 export async function* monitoringPages(ctx: StreamContext, opts: MonitoringListOptions): AsyncGenerator<MonitoringPage> {
-  const { limit, page: pageParam } = opts.paging ?? ctx.settings.monitoring.params.events;
-  const fetchPage = async (
-    page: number,
-    abandoned: AbortSignal,
-  ): Promise<{ count: number; records: readonly unknown[]; total: unknown }> => {
-    const query = { ...opts.query, [pageParam]: page, [limit]: MONITORING_PAGE_SIZE };
-    const body = await ctx.client.get<{ data: unknown[]; metadata?: { totalRows?: unknown } }>(opts.path, query, {
-      check: dataArray,
-      signal: abandoned,
-    });
-    return { count: body.data.length, records: body.data, total: body.metadata?.totalRows };
-  };
+  const names = opts.names ?? ctx.settings.monitoring.params.events;
   const expectedRows = opts.expectedRows ?? 0;
-  const guard = pageGuardFor(opts.path, expectedRows, MONITORING_PAGE_SIZE, ctx.settings.maxPagesPerList);
+  const paginator = new PageNumberPaginator(
+    { ...opts.paginator, pageParam: names.page, limitParam: names.limit },
+    { path: opts.path, limits: { expectedRows, ceiling: ctx.settings.maxPagesPerList } },
+  );
+  const fetchPage = async (page: number, abandoned: AbortSignal) => {
+    const body = await ctx.client.get<{ data: unknown[]; metadata?: { totalRows?: unknown } }>(
+      opts.path,
+      { ...opts.query, ...paginator.params(page) },
+      { check: dataArray, signal: abandoned },
+    );
+    const records: readonly unknown[] = body.data;
+    // What the guard remembers a page by: its first record (a service that ignores `page` serves it again).
+    const signatures = [records.length > 0 ? contentHash(JSON.stringify(records[0]) ?? '') : undefined];
+    return { count: records.length, records, total: body.metadata?.totalRows, signatures };
+  };
   for await (const { page, fetched, last } of pages({
+    paginator,
     fetchPage,
-    pageSize: MONITORING_PAGE_SIZE,
     startPage: opts.startPage ?? 1,
     expectedRows,
     window: ctx.settings.pageWindow,
   })) {
-    // A service that ignored `page` (or cycled through pages) would be followed forever: stop instead.
-    guard.check(page, [fetched.records.length > 0 ? contentHash(JSON.stringify(fetched.records[0]) ?? '') : undefined]);
     yield { page, records: fetched.records, last, total: fetched.total };
   }
 }

@@ -3,7 +3,6 @@
 // pass to resume" (what `ds-mirror status` shows).
 import type { Store, StoreTx } from '../../store/types.js';
 import type { SyncSettings } from '../context.js';
-import { boundMillis } from '../time-bound.js';
 
 export interface PassMark {
   /** When the last complete (unwindowed) pass finished. */
@@ -21,7 +20,6 @@ export interface MarkName {
 }
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 export async function readMark(store: Store, { stream, part }: MarkName): Promise<PassMark> {
   const row = await store.db
@@ -52,12 +50,4 @@ export async function saveMark(tx: StoreTx, { stream, part }: MarkName, mark: Pa
 export function fullPassDue(settings: SyncSettings, mark: PassMark, now: string): boolean {
   if (settings.mode === 'full' || mark.fullAt === null) return true;
   return Date.parse(now) - Date.parse(mark.fullAt) >= settings.monitoring.fullPassEveryHours * HOUR_MS;
-}
-
-/** The incremental window's lower bound: high water minus the lookback (default 7 days), RFC 3339. */
-export function windowFrom(settings: SyncSettings, stream: string, highWater: unknown): string | null {
-  const ms = boundMillis(highWater);
-  if (ms === null) return null;
-  const days = settings.lookbackDays[stream] ?? 7;
-  return new Date(ms - days * DAY_MS).toISOString();
 }

@@ -3,7 +3,7 @@
 // before `since` is left out (counted); an alert a webhook or an earlier backfill brought first is kept,
 // and says that a reconstruction found it too, with what it could not check.
 import type { Row, StoreTx } from '../../store/types.js';
-import { boundMillis } from '../time-bound.js';
+import { boundMillis } from '../../requests/time-bound.js';
 import { evaluateDevelopment } from './view-predicates.js';
 
 type Json = Record<string, unknown>;

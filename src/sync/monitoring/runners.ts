@@ -5,9 +5,18 @@
 import type { CustomStream } from '../../catalog/types.js';
 import type { StreamContext } from '../context.js';
 import { syncEvents } from './events-sync.js';
-import { syncViews } from './views-sync.js';
+import { syncViews, type ViewMatchCounts } from './views-sync.js';
 
-export const customRunners: Readonly<Record<CustomStream['runner'], (ctx: StreamContext, stream: CustomStream) => Promise<void>>> = {
-  'monitoring-events': (ctx) => syncEvents(ctx),
-  'monitoring-views': (ctx, stream) => syncViews(ctx, stream.views ?? {}),
-};
+/** What a runner hands back beyond its stream's stats: a views pass's account of every record it read. */
+export interface RunnerOutput {
+  viewMatches?: ViewMatchCounts;
+}
+
+export const customRunners: Readonly<Record<CustomStream['runner'], (ctx: StreamContext, stream: CustomStream) => Promise<RunnerOutput>>> =
+  {
+    'monitoring-events': async (ctx, stream) => {
+      await syncEvents(ctx, stream.paginator);
+      return {};
+    },
+    'monitoring-views': async (ctx, stream) => ({ viewMatches: await syncViews(ctx, stream.paginator, stream.views ?? {}) }),
+  };

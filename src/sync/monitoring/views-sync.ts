@@ -5,16 +5,31 @@
 // A view the service does not know is an error that names it; the other views still sync.
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { viewRecord } from '../../catalog/monitoring-records.js';
-import type { ViewMatchCounts, ViewPassOptions } from '../../catalog/types.js';
+import type { PageNumberSpec, ViewPassOptions } from '../../catalog/types.js';
 import { AuthError, isClientError, NotFoundError } from '../../client/index.js';
 import { ConfigError, errorAction } from '../../errors.js';
 import type { Row } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
 import { writeRecords } from '../write-records.js';
-import { boundMillis, servicePresent, withinPresent } from '../time-bound.js';
+import { windowFrom } from '../../requests/date-window.js';
+import { boundMillis, servicePresent, withinPresent } from '../../requests/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { reconstructAlerts, writeReconstructedAlerts, type PageAlerts } from './reconstruct-alerts.js';
-import { fullPassDue, readMark, saveMark, windowFrom, type MarkName, type PassMark } from './pass-marks.js';
+import { fullPassDue, readMark, saveMark, type MarkName, type PassMark } from './pass-marks.js';
+
+/**
+ * Every record a views pass read (a view, a matching event, or one without an id) and every development
+ * of those events: an alert (new or already known), excluded by the view's predicates, or before `since`.
+ */
+export interface ViewMatchCounts {
+  views: number;
+  events: number;
+  newAlerts: number;
+  known: number;
+  excluded: number;
+  beforeSince: number;
+  unusable: number;
+}
 
 export function emptyViewCounts(): ViewMatchCounts {
   return { views: 0, events: 0, newAlerts: 0, known: 0, excluded: 0, beforeSince: 0, unusable: 0 };
@@ -22,11 +37,13 @@ export function emptyViewCounts(): ViewMatchCounts {
 
 const STREAM = 'monitoring-views';
 
-export async function syncViews(ctx: StreamContext, opts: ViewPassOptions): Promise<void> {
+/** The pass over the views, and its account of every record read (what `backfill alerts` reports). */
+export async function syncViews(ctx: StreamContext, paginator: PageNumberSpec, opts: ViewPassOptions): Promise<ViewMatchCounts> {
+  const counts = emptyViewCounts();
   const tokens = opts.views ?? ctx.settings.monitoring.views;
   if (tokens.length === 0) {
     ctx.logger.debug('no monitoring view configured (DS_MONITORING_VIEWS or monitoring.views): nothing to do');
-    return;
+    return counts;
   }
   const since = opts.since === undefined ? null : boundMillis(opts.since);
   if (opts.since !== undefined && since === null) {
@@ -36,12 +53,13 @@ export async function syncViews(ctx: StreamContext, opts: ViewPassOptions): Prom
   for (const token of tokens) {
     if (ctx.signal.aborted) {
       ctx.stats.outcome = 'stopped';
-      return;
+      return counts;
     }
     const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
-    if (view) await syncMatches(ctx, view, opts.full === true, since, opts.counts ?? emptyViewCounts());
+    if (view) await syncMatches(ctx, paginator, view, { full: opts.full === true, since }, counts);
   }
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
+  return counts;
 }
 
 /** The view upserted when changed; null (with the failure recorded) when the service does not serve it. */
@@ -80,7 +98,13 @@ async function fetchView(ctx: StreamContext, token: string, failures: string[], 
  * incremental run stops below the view's high-water mark minus the lookback. The list is ordered by
  * the events' start, so a development added later to an older event waits for a full pass.
  */
-async function syncMatches(ctx: StreamContext, view: Row, full: boolean, since: number | null, counts: ViewMatchCounts): Promise<void> {
+async function syncMatches(
+  ctx: StreamContext,
+  paginator: PageNumberSpec,
+  view: Row,
+  { full, since }: { full: boolean; since: number | null },
+  counts: ViewMatchCounts,
+): Promise<void> {
   counts.views++;
   const viewId = String(view.id);
   const { stats, store } = ctx;
@@ -97,7 +121,8 @@ async function syncMatches(ctx: StreamContext, view: Row, full: boolean, since: 
   let rows = 0;
   const names = ctx.settings.monitoring.params.viewEvents;
 
-  for await (const page of monitoringPages(ctx, { path: MONITORING_PATHS.viewEvents(viewId), query: {}, expectedRows, paging: names })) {
+  const list = { path: MONITORING_PATHS.viewEvents(viewId), paginator, query: {}, expectedRows, names };
+  for await (const page of monitoringPages(ctx, list)) {
     rows += page.records.length;
     const events = page.records.filter((r): r is Record<string, any> => typeof (r as { id?: unknown } | null)?.id === 'string');
     const started = events.map((e) => boundMillis(e.startedAt));

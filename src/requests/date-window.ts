@@ -1,13 +1,16 @@
-// Date-window streams (market stats, SEC filings) ask only for records from their high-water mark minus
-// a lookback, which catches records that arrived or changed late. A full run, or an empty table, has no window.
+// Date-window streams (market stats, SEC filings, monitoring events and view matches) ask only for records
+// from their high-water mark minus a lookback, which catches records that arrived or changed late. A full
+// run, or an empty table, has no window.
 // Records dated beyond the present (plus a tolerance) never raise the mark: one `9999-12-31` would otherwise
 // move the window past every real record to come. They are stored, and counted for the run's notice.
 import type { ListStream } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
-import type { SyncSettings } from './context.js';
+import type { SyncSettings } from './run-settings.js';
 import { boundMillis, presentLimit } from './time-bound.js';
 
 const DAY_MS = 86_400_000;
+/** The lookback of a monitoring list without its own in `lookbackDays`. */
+const MONITORING_LOOKBACK_DAYS = 7;
 
 export async function windowStart(store: Store, settings: SyncSettings, stream: ListStream, now = Date.now()): Promise<string | null> {
   const window = stream.window;
@@ -43,4 +46,12 @@ export async function futureDated(store: Store, stream: ListStream, now: number)
     .executeTakeFirst()) as { n: unknown; latest: unknown } | undefined;
   const count = Number(row?.n ?? 0);
   return count > 0 ? { count, latest: String(row?.latest instanceof Date ? row.latest.toISOString() : row?.latest).slice(0, 10) } : null;
+}
+
+/** A monitoring list's window start: its high-water mark minus the lookback (default 7 days), RFC 3339. */
+export function windowFrom(settings: SyncSettings, stream: string, highWater: unknown): string | null {
+  const ms = boundMillis(highWater);
+  if (ms === null) return null;
+  const days = settings.lookbackDays[stream] ?? MONITORING_LOOKBACK_DAYS;
+  return new Date(ms - days * DAY_MS).toISOString();
 }

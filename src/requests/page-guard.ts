@@ -9,8 +9,18 @@ export const DEFAULT_MAX_PAGES_PER_LIST = 10_000;
 /** Pages allowed beyond twice what the mirror last saw: a list may grow between runs. */
 const SLACK_PAGES = 10;
 
+/** What bounds a list's pages in one pass. */
+export interface GuardLimits {
+  /** Rows the list held last time (0: unknown, the ceiling applies). */
+  expectedRows: number;
+  /** `maxPagesPerList` (default DEFAULT_MAX_PAGES_PER_LIST). */
+  ceiling?: number;
+  /** Rows held together (one parent's, replaced whole): the pages stop before memory runs out. */
+  maxRows?: number;
+}
+
 /** Twice the pages of the rows the list held last time, plus slack, within the ceiling; the ceiling when unknown. */
-export function pageLimit(expectedRows: number, pageSize: number, ceiling = DEFAULT_MAX_PAGES_PER_LIST): number {
+function pageLimit(expectedRows: number, pageSize: number, ceiling = DEFAULT_MAX_PAGES_PER_LIST): number {
   if (expectedRows <= 0) return ceiling;
   return Math.min(ceiling, Math.ceil(expectedRows / pageSize) * 2 + SLACK_PAGES);
 }
@@ -47,8 +57,13 @@ export class PageGuard {
   }
 }
 
-/** The guard of one list's pass: the ceiling of the run's settings, the limit from what the list held last time. */
-export function pageGuardFor(path: string, expectedRows: number, pageSize: number, ceiling = DEFAULT_MAX_PAGES_PER_LIST): PageGuard {
+/** The guard of one pass: the run's ceiling, the limit from what the list held last time, the rows held together. */
+export function pageGuardFor(path: string, limits: GuardLimits & { pageSize: number }): PageGuard {
+  const { expectedRows, pageSize, maxRows } = limits;
+  const ceiling = limits.ceiling ?? DEFAULT_MAX_PAGES_PER_LIST;
+  if (maxRows !== undefined) {
+    return new PageGuard(path, Math.min(ceiling, Math.ceil(maxRows / pageSize)), `at most ${maxRows} rows of one parent`);
+  }
   const maxPages = pageLimit(expectedRows, pageSize, ceiling);
   return new PageGuard(path, maxPages, limitReason(expectedRows, maxPages, ceiling));
 }
