@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../errors.js';
 import { describeLocation, locationFile, openStore, parseStoreUrl, sameLocation } from '../store/index.js';
-import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../copy/copy-store.js';
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';

@@ -1,5 +1,5 @@
 // A page of upserts on PostgreSQL: one statement per page (upsert-sql.ts), prepared once per connection.
-// Values are checked against the columns' types first (pg-values.ts), keys already held unchanged are
+// Values are checked against the columns' types first (postgres-value-checks.ts), keys already held unchanged are
 // left out, and a statement that fails anyway is retried row by row so one bad row cannot fail a page.
 import { CompiledQuery, type Kysely } from 'kysely';
 import { rowChanged, type StoredVersion } from '../changed-row.js';
@@ -7,7 +7,7 @@ import type { Database } from '../database.js';
 import { isRecordError } from '../storage-errors.js';
 import { quoteIdent } from '../store-adapter.js';
 import { keyString, type RejectedRow, type UpsertPage } from '../types.js';
-import { valueCheck, type ValueCheck } from './pg-values.js';
+import { valueCheck, type ValueCheck } from './postgres-value-checks.js';
 import { PREPARED } from './prepared-pool.js';
 import { heldRowsQuery, upsertStatement, type UpsertStatement } from './postgres-upsert-sql.js';
 
