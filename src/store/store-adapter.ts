@@ -1,5 +1,6 @@
 // What both adapters share: identifier quoting, the JSON/Date conversion they start from, booleans as
-// either store holds them, and how a multi-row statement is cut under a bind-parameter cap. The contract itself is `StoreAdapter` (types.ts).
+// either store holds them, and how a multi-row statement is cut under a bind-parameter cap.
+// The contract itself is `StoreAdapter` (types.ts).
 export type { RejectedRow, StoreAdapter, UpsertPage } from './types.js';
 
 /** Rows per multi-row statement whatever the cap: bigger statements stop paying off (measured). */
