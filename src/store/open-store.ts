@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, DsMirrorError, RetriableError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
+import type { Migrations } from './migrations.js';
 import { pendingMigrations } from './run-migrations.js';
 import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
 import { parseStoreUrl, redactUrl } from './store-url.js';
@@ -14,6 +15,8 @@ import { storageCause } from './storage-errors.js';
 export interface OpenStoreOptions {
   /** 'sqlite:path/to/file.db', a plain file path, ':memory:', or 'postgres://...'. */
   url: string;
+  /** The migrations and repeatable objects the store is kept at (the mirror's: MIRROR_SCHEMA of src/mirror-schema/). */
+  migrations: Migrations;
   /** PostgreSQL schema for every table (created if missing). */
   schema?: string;
   logger?: Logger;
@@ -53,8 +56,8 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
     throw new OpenError('DS_DB_OPEN', `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
   }
 
-  const store = new KyselyStore(adapter, where);
-  if (opts.readOnly) return readable(store, adapter, where, scrub);
+  const store = new KyselyStore(adapter, opts.migrations, where);
+  if (opts.readOnly) return readable(store, adapter, opts.migrations.folder, where, scrub);
   if (opts.migrate === false) return store;
   const outcome = await store.migrate();
   for (const r of outcome.results.filter((r) => r.status === 'Success')) {
@@ -72,8 +75,14 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
 }
 
 /** The store, once its ledger says it is a mirror of this version's schema; else closed, with one line. */
-async function readable(store: Store, adapter: StoreAdapter, where: string, scrub: (text: string) => string): Promise<Store> {
-  const pending = await pendingMigrations(adapter.db, adapter).catch(async (err: unknown) => {
+async function readable(
+  store: Store,
+  adapter: StoreAdapter,
+  folder: string,
+  where: string,
+  scrub: (text: string) => string,
+): Promise<Store> {
+  const pending = await pendingMigrations(adapter.db, adapter, folder).catch(async (err: unknown) => {
     await store.close();
     throw new DsMirrorError('DS_DB_OPEN', `cannot read the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
   });

@@ -1,17 +1,15 @@
-// Forward-only migrations: schema/migrations/NNNN-name.ts, each `up(db, t, dialect)` with the adapter's
+// Forward-only migrations: the handed folder's NNNN-name.ts, each `up(db, t, dialect)` with the adapter's
 // column types and dialect (a migration never guesses the dialect from a type name), applied in name
-// order by Kysely's Migrator (which locks against concurrent runs).
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// order by Kysely's Migrator (which locks against concurrent runs); then the handed repeatable objects.
+import { pathToFileURL } from 'node:url';
 import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { definitionHash, REPEATABLES } from '../../schema/repeatables.js';
 import { migrationFiles } from './migration-files.js';
+import { definitionHash, type Migrations, type Repeatable } from './migrations.js';
 import { withSchemaIntrospection } from './postgres/schema-introspector.js';
 import { applyFreshSchema, type FreshSchema, isEmptySqlite, readFreshSchema } from './sqlite/fresh-schema.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { ColumnTypes, Dialect, Store } from './types.js';
-
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations/', import.meta.url));
 
 export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
 
@@ -57,7 +55,7 @@ async function recordedExactly(db: Kysely<any>, schema: string | undefined, dir:
 }
 
 /** The migrations of `dir` the database has not recorded, or null when it has no ledger (not a mirror); writes nothing. */
-export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<string[] | null> {
+export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget, dir: string): Promise<string[] | null> {
   const schema = target.schema ?? (await currentSchema(db, target.dialect));
   let recorded: Set<string>;
   try {
@@ -71,33 +69,34 @@ export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget
 
 /**
  * Never throws: a failure is in `error` and in the failed migration's status. `prepared` is the schema a
- * new SQLite file gets in one go (default: the one built beside `dir`, if built from the same files).
+ * new SQLite file gets in one go (default: the one built beside the folder, if built from the same files).
  */
 export async function runMigrations(
   db: Kysely<any>,
   target: MigrationTarget,
-  dir: string = MIGRATIONS_DIR,
-  prepared: () => Promise<FreshSchema | undefined> = () => readFreshSchema(dir),
+  migrations: Migrations,
+  prepared: () => Promise<FreshSchema | undefined> = () => readFreshSchema(migrations.folder),
 ): Promise<MigrationOutcome> {
+  const { folder: dir, repeatables } = migrations;
   try {
     // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
     // schema's (a shared database) it would never create the mirror's own.
     const migrationTableSchema = target.schema ?? (await currentSchema(db, target.dialect));
     if (await recordedExactly(db, migrationTableSchema, dir)) {
-      await applyRepeatables(db, target.dialect);
+      await applyRepeatables(db, target.dialect, repeatables);
       return { results: [] };
     }
     const fresh = target.dialect === 'sqlite' && (await isEmptySqlite(db)) ? await prepared() : undefined;
     if (fresh && (await applyFreshSchema(db, fresh))) {
-      await applyRepeatables(db, target.dialect); // made again only if the views changed since the build
+      await applyRepeatables(db, target.dialect, repeatables); // made again only if the views changed since the build
       return { results: fresh.migrations.map((name) => ({ name, status: 'Success' as const })) };
     }
     const migrator = schemaMigrator(db, new ColumnTypesMigrationProvider(dir, target), migrationTableSchema);
     // A migration may change a table the views or triggers read: they are dropped first and made again after.
     const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
-    if (pending) await dropRepeatables(db, target.dialect);
+    if (pending) await dropRepeatables(db, target.dialect, repeatables);
     const { results = [], error } = await migrator.migrateToLatest();
-    if (error === undefined) await applyRepeatables(db, target.dialect);
+    if (error === undefined) await applyRepeatables(db, target.dialect, repeatables);
     return {
       results: results.map((r) => ({ name: r.migrationName, status: r.status })),
       ...(error === undefined ? {} : { error }),
@@ -124,17 +123,17 @@ async function currentSchema(db: Kysely<any>, dialect: Dialect): Promise<string 
 }
 
 /** Drops the repeatable objects and forgets their hashes (a database without the ledger yet has none to forget). */
-async function dropRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
+async function dropRepeatables(db: Kysely<any>, dialect: Dialect, repeatables: readonly Repeatable[]): Promise<void> {
   await exclusively(db, dialect, async (trx) => {
-    for (const r of REPEATABLES) await r.drop(trx, dialect);
+    for (const r of repeatables) await r.drop(trx, dialect);
     if (await hasLedger(trx, dialect)) await trx.deleteFrom('schema_objects').execute();
   });
 }
 
 /** Makes each repeatable object whose definition changed since it was last made (or never was), or that went missing. */
-async function applyRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
+async function applyRepeatables(db: Kysely<any>, dialect: Dialect, repeatables: readonly Repeatable[]): Promise<void> {
   if (!(await hasLedger(db, dialect))) return; // migrations of another folder (a test's older release)
-  for (const r of REPEATABLES) {
+  for (const r of repeatables) {
     const hash = await definitionHash(r, db, dialect);
     const stored = await db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
     if (stored?.definition_hash === hash && !(await r.missing?.(db, dialect))) continue;

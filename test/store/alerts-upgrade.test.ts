@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
+import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isoDateOf, pick } from '../../src/catalog/mapping.js';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
+import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';

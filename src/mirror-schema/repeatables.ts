@@ -5,26 +5,12 @@
 // a new hash recreates them. They are dropped before pending migrations run, so no migration works
 // around them (and none of its writes is kept as history). A fresh install and an upgrade from any
 // release thus end with the same objects.
-import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { applyComments } from '../src/dictionary/comments.js';
-import { DICTIONARY } from '../src/dictionary/index.js';
-import { analystSql } from '../src/store/analyst-dialects.js';
-import type { Dialect } from '../src/store/types.js';
-import { dropHistoryTriggers, historyTriggerMissing, historyTriggersSql, recreateHistoryTriggers } from './history/triggers.js';
-import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from './views/index.js';
-
-export interface Repeatable {
-  name: string;
-  /** What the objects are, as text (read from the tables where they depend on them): its hash decides whether they are made again. */
-  definition(db: Kysely<unknown>, dialect: Dialect): Promise<string>;
-  /** Whether one is missing though the definition is unchanged (dropped by hand): they are made again. */
-  missing?(db: Kysely<unknown>, dialect: Dialect): Promise<boolean>;
-  /** Drops and makes the objects (inside the caller's transaction). */
-  apply(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
-  /** Drops them before migrations run, so a migration may change a table they read. */
-  drop(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
-}
+import { dropHistoryTriggers, historyTriggerMissing, historyTriggersSql, recreateHistoryTriggers } from '../../schema/history/triggers.js';
+import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from '../../schema/views/index.js';
+import { applyComments } from '../dictionary/comments.js';
+import { DICTIONARY } from '../dictionary/index.js';
+import { analystSql } from '../store/analyst-dialects.js';
+import type { Repeatable } from '../store/index.js';
 
 export const REPEATABLES: readonly Repeatable[] = [
   // The views and their comments are one object: dropping a view drops its comments.
@@ -50,9 +36,3 @@ export const REPEATABLES: readonly Repeatable[] = [
     drop: dropHistoryTriggers,
   },
 ];
-
-export async function definitionHash(r: Repeatable, db: Kysely<unknown>, dialect: Dialect): Promise<string> {
-  return createHash('sha256')
-    .update(await r.definition(db, dialect))
-    .digest('hex');
-}
