@@ -9,7 +9,7 @@ import { dropHistoryTriggers, historyTriggerMissing, historyTriggersSql, recreat
 import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from '../../schema/views/index.js';
 import { applyComments } from '../dictionary/comments.js';
 import { DICTIONARY } from '../dictionary/index.js';
-import { analystSql } from '../store/analyst-dialects.js';
+import { analystSql } from '../store/dialects.js';
 import type { Repeatable } from '../store/index.js';
 
 export const REPEATABLES: readonly Repeatable[] = [

@@ -20,7 +20,7 @@ export class KyselyStore implements Store {
   constructor(
     readonly adapter: StoreAdapter,
     private readonly migrations: Migrations,
-    readonly location = adapter.dialect === 'sqlite' ? 'the SQLite database' : 'the PostgreSQL database',
+    readonly location: string,
   ) {
     this.dialect = adapter.dialect;
     this.db = adapter.db;

@@ -176,6 +176,31 @@ export interface TableInfo {
   parents: string[];
 }
 
+/** A writer thread's connection: rows written by column name, synchronously, inside the thread's transaction. */
+export interface RowWriter {
+  /** Inserts the row unless its key is held already; returns the rows changed (0 or 1). */
+  insertIgnore(table: string, key: readonly string[], row: Row): number;
+  /**
+   * Runs the statement `sqlFor` makes for the row's columns and their bind placeholders (made once per
+   * name); returns the rows changed.
+   */
+  run(name: string, sqlFor: (columns: readonly string[], placeholders: readonly string[]) => string, row: Row): number;
+}
+
+/** What a writer thread runs for one request, exported as `writeRequest` by the task module; its result is the reply. */
+export type WriterTask<Req, Res> = (db: RowWriter, request: Req) => Res;
+
+/** A request's result, and the number of the commit that made it durable (requests committed together share it). */
+export interface ThreadCommitted<Res> {
+  result: Res;
+  commit: number;
+}
+
+export interface ThreadWriter<Req, Res> {
+  write(request: Req): Promise<ThreadCommitted<Res>>;
+  close(): Promise<void>;
+}
+
 /** One page for `upsertPage`: keys unique, values already converted, in `columns` order (the row arrays are the adapter's to consume). */
 export interface UpsertPage {
   table: string;
@@ -206,8 +231,12 @@ export interface StoreAdapter {
   readonly leaseHint: string;
   /** Whether the catalog tells booleans, JSON and times apart (PostgreSQL); SQLite declares them integer or text. */
   readonly knowsColumnKinds: boolean;
-  /** The file a second connection (the receiver's writer thread) can open; undefined when there is none to share. */
-  readonly sharedFile?: string;
+  /**
+   * A writer thread with a connection of its own, where the driver blocks the event loop and a second
+   * connection can open the database (SQLite on disk): each request is written by `task`'s `writeRequest`
+   * (a module: a thread shares no objects with this one) and committed durably. Absent elsewhere.
+   */
+  writerThread?<Req, Res>(task: URL): Promise<ThreadWriter<Req, Res>>;
   /** Rows one multi-row statement may carry at `paramsPerRow` bind parameters each, besides `fixedParams`. */
   rowsPerStatement(paramsPerRow: number, fixedParams?: number): number;
   /** A JS value as this driver binds it (booleans, objects, Dates). */

@@ -97,11 +97,7 @@ async function migrateBefore(t: TestStore, upgrade: string): Promise<void> {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(target)};\n`);
     }
     const { adapter } = t.store;
-    const { error } = await schemaMigrator(
-      t.store.db,
-      new ColumnTypesMigrationProvider(`${dir}/`, adapter),
-      adapter.schema,
-    ).migrateToLatest();
+    const { error } = await schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter).migrateToLatest();
     expect(error).toBeUndefined();
   } finally {
     rmSync(dir, { recursive: true, force: true });

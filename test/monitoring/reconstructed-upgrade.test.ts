@@ -23,7 +23,7 @@ async function migrateBeforeUpgrade(t: TestStore): Promise<void> {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(target)};\n`);
     }
     const { adapter } = t.store;
-    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter.schema);
+    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter);
     const { error } = await migrator.migrateToLatest();
     expect(error).toBeUndefined();
   } finally {

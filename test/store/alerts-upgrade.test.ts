@@ -25,7 +25,7 @@ async function migrateBeforeUpgrade(t: TestStore): Promise<string | undefined> {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(target)};\n`);
     }
     const { adapter } = t.store;
-    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter.schema);
+    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter);
     const { results, error } = await migrator.migrateToLatest();
     expect(error).toBeUndefined();
     return results?.at(-1)?.migrationName;

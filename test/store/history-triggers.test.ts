@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIFTED_FROM_RAW, mirroredTables } from '../../schema/history/triggers.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
-import { analystSql } from '../../src/store/analyst-dialects.js';
+import { analystSql } from '../../src/store/dialects.js';
 import type { Store } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';

@@ -22,7 +22,7 @@ const COLUMN_TYPES = { sqlite: SQLITE_COLUMN_TYPES, postgres: POSTGRES_COLUMN_TY
 /** Migrates a store opened without migrations to `target` (inclusive), as an older release left it. */
 async function migrateTo(t: TestStore, dialect: Dialect, target: string): Promise<void> {
   const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, { dialect, columnTypes: COLUMN_TYPES[dialect], schema: t.schema });
-  const migrator = schemaMigrator(t.store.db, provider, t.schema);
+  const migrator = schemaMigrator(t.store.db, provider, t.store.adapter);
   const { error } = await migrator.migrateTo(target);
   expect(error).toBeUndefined();
 }

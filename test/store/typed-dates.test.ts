@@ -33,7 +33,7 @@ describe.each(dialects)('dates on %s', (dialect) => {
   it('an upgrade types the date columns and keeps their days; both stores read them as YYYY-MM-DD', async () => {
     t = await openTestStore(dialect, { migrate: false });
     const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, { dialect, columnTypes: COLUMN_TYPES[dialect], schema: t.schema });
-    const migrator = schemaMigrator(t.store.db, provider, t.schema);
+    const migrator = schemaMigrator(t.store.db, provider, t.store.adapter);
     expect((await migrator.migrateTo('0037-run-notices')).error).toBeUndefined();
 
     const mirrored = { raw: '{}', row_hash: 'h', first_seen_at: NOW, synced_at: NOW };

@@ -69,5 +69,6 @@ end $$`,
           order by c.relname, a.attnum`.execute(db)
       ).rows,
     ),
+  distinctFrom: 'is distinct from',
   keepsComments: true,
 };

@@ -97,5 +97,6 @@ end`,
           order by m.name, c.cid`.execute(db)
       ).rows,
     ),
+  distinctFrom: 'is not',
   keepsComments: false,
 };
