@@ -18,12 +18,12 @@ export const REPEATABLES: readonly Repeatable[] = [
     name: 'analyst-layer',
     async definition(_db, dialect) {
       const d = analystSql(dialect);
-      return [...ANALYST_VIEWS.map((v) => createViewSql(v, d)), d.keepsComments ? JSON.stringify(DICTIONARY) : ''].join(';\n');
+      return [...ANALYST_VIEWS.map((v) => createViewSql(v, d)), d.commentable ? JSON.stringify(DICTIONARY) : ''].join(';\n');
     },
     async apply(db, dialect) {
       const d = analystSql(dialect);
       await recreateViews(db, d);
-      if (d.keepsComments) await applyComments(db, DICTIONARY);
+      if (d.commentable) await applyComments(db, DICTIONARY, await d.commentable(db));
     },
     drop: (db) => dropViews(db),
   },

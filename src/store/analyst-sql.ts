@@ -103,8 +103,11 @@ export interface AnalystSql {
   listColumns(db: Kysely<unknown>): Promise<TableColumns[]>;
   /** Null-safe inequality (`a <op> b` is true when exactly one is null). */
   readonly distinctFrom: string;
-  /** Whether the store keeps COMMENT ON (the data dictionary) on its tables and views. */
-  readonly keepsComments: boolean;
+  /**
+   * Where the store keeps COMMENT ON (the data dictionary) on its tables and views: the tables and views
+   * of the current schema with their columns, those a comment can name. Absent where it keeps none.
+   */
+  commentable?(db: Kysely<unknown>): Promise<Map<string, Set<string>>>;
 }
 
 /** TableColumns from a catalog's rows (one per column, in table order; `pk` its place in the key, 0 if none). */

@@ -2,8 +2,10 @@
 // scheme it is (<dialect>-location.ts).
 import { ConfigError } from '../errors.js';
 import { DIALECTS, dialectOf } from './dialects.js';
+import { redactUrl } from './redact-url.js';
 import type { StoreLocation } from './store-dialect.js';
 
+export { redactUrl } from './redact-url.js';
 export type { StoreLocation } from './store-dialect.js';
 
 export function parseStoreUrl(url: string, schema?: string): StoreLocation {
@@ -29,9 +31,4 @@ export function sameLocation(a: StoreLocation, b: StoreLocation): boolean {
 /** The location for messages: the file, or the URL without its password and the schema. */
 export function describeLocation(location: StoreLocation): string {
   return dialectOf(location).describe(location);
-}
-
-/** The URL with any password replaced, safe for logs and error messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }

@@ -1,7 +1,7 @@
 // The store's contract: what the sync engine, the receiver and the scheduler may ask of a database.
 // One implementation serves both dialects; only the adapter (sqlite-adapter.ts / postgres-adapter.ts)
 // knows which one it is talking to.
-import type { Kysely, RawBuilder } from 'kysely';
+import type { ColumnDataType, Kysely, RawBuilder } from 'kysely';
 import type { Database } from './database.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,17 +16,17 @@ export interface WriteCounts {
   unchanged: number;
 }
 
-/** Column type names a migration asks for; each adapter maps them to its dialect's types. */
+/** Column type names a migration asks for; each adapter maps them to its dialect's types (<dialect>-adapter.ts). */
 export interface ColumnTypes {
-  text: 'text';
-  integer: 'integer' | 'bigint';
-  bigint: 'integer' | 'bigint';
-  double: 'real' | 'double precision';
-  boolean: 'integer' | 'boolean';
-  json: 'text' | 'jsonb';
-  timestamp: 'text' | 'timestamptz';
-  /** An auto-assigned integer primary key (`integer primary key` / `bigserial`); add `.primaryKey()`. */
-  serial: 'integer' | 'bigserial';
+  text: ColumnDataType;
+  integer: ColumnDataType;
+  bigint: ColumnDataType;
+  double: ColumnDataType;
+  boolean: ColumnDataType;
+  json: ColumnDataType;
+  timestamp: ColumnDataType;
+  /** An auto-assigned integer primary key; add `.primaryKey()`. */
+  serial: ColumnDataType;
 }
 
 /** Counts of one upsert; `rejected` rows were refused by the store and quarantined (not in the other counts). */

@@ -1,7 +1,7 @@
 // `--db` as a PostgreSQL server: 'postgres://...' or 'postgresql://...', with `--db-schema` for the mirror's schema.
 import { ConfigError } from '../../errors.js';
 import type { StoreLocation } from '../store-dialect.js';
-import { redactUrl } from '../store-url.js';
+import { redactUrl } from '../redact-url.js';
 
 export interface PostgresLocation extends StoreLocation {
   readonly dialect: 'postgres';

@@ -98,5 +98,4 @@ end`,
       ).rows,
     ),
   distinctFrom: 'is not',
-  keepsComments: false,
 };
