@@ -1,6 +1,6 @@
 // Import rules checked in CI (`npm run lint:deps`): imports go one way, so no module may reach itself, and the
-// rooms of src/ are layered (store at the bottom, the CLI at the top; docs/architecture.md). Cycles between
-// rooms are checked by test/structure/rooms.test.ts.
+// rooms of src/ and schema/ beside it are layered (store at the bottom, the CLI at the top; docs/architecture.md).
+// Cycles between rooms are checked by test/structure/rooms.test.ts.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -21,9 +21,17 @@ module.exports = {
     {
       name: 'store-is-the-bottom',
       severity: 'error',
-      comment: 'The store (and its dialects) knows nothing of the service, the streams or who runs them.',
+      comment:
+        'The store (and its dialects) imports no room: not the service, the streams, who runs them, nor what it migrates to (handed in).',
       from: { path: '^src/store/' },
-      to: { path: '^src/(client|catalog|requests|sync|budget|receiver|scheduler|observability|cli|export|dictionary|history)/' },
+      to: { path: '^(src/[^/]+/|schema/|jobs/|scripts/)', pathNot: '^src/store/' },
+    },
+    {
+      name: 'schema-above-the-store-only',
+      severity: 'error',
+      comment: "The migrations, views and triggers of schema/ are made of the store's SQL and types, nothing above it.",
+      from: { path: '^schema/' },
+      to: { path: '^(src/[^/]+/|jobs/|scripts/)', pathNot: '^src/store/' },
     },
     {
       name: 'client-knows-http-only',
@@ -68,11 +76,32 @@ module.exports = {
       to: { path: '^src/(client|requests|sync|budget|scheduler|observability|cli)/' },
     },
     {
-      name: 'dialects-stay-in-the-store',
+      name: 'dialects-behind-their-list',
       severity: 'error',
-      comment: "A dialect's folder is the store's own: others use the store's root modules (the adapter, thread-writer).",
-      from: { path: '^(src|schema)/', pathNot: '^src/store/' },
+      comment: "A dialect's folder is reached through src/store/dialects.ts: others ask the dialect object or the adapter.",
+      from: { path: '^(src|schema)/', pathNot: '^src/store/(dialects\\.ts$|sqlite/|postgres/)' },
       to: { path: '^src/store/(sqlite|postgres)/' },
+    },
+    {
+      name: 'dialects-apart',
+      severity: 'error',
+      comment: "One dialect never borrows from another: what they share is in the store's root.",
+      from: { path: '^src/store/sqlite/' },
+      to: { path: '^src/store/postgres/' },
+    },
+    {
+      name: 'dialects-apart-too',
+      severity: 'error',
+      comment: "One dialect never borrows from another: what they share is in the store's root.",
+      from: { path: '^src/store/postgres/' },
+      to: { path: '^src/store/sqlite/' },
+    },
+    {
+      name: 'copy-and-export-read-stores',
+      severity: 'error',
+      comment: 'copy and export read and write stores; they run no sync and serve no command but their own.',
+      from: { path: '^src/(copy|export)/' },
+      to: { path: '^src/(client|catalog|sync|budget|receiver|scheduler|observability|cli)/' },
     },
     {
       name: 'cli-is-the-top',

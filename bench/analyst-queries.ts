@@ -23,6 +23,7 @@ import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { ANALYST_VIEWS } from '../schema/views/index.js';
 import { startSandbox, type Sandbox } from '../sandbox/index.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const { values: args } = parseArgs({
   options: { scale: { type: 'string', default: '10' }, runs: { type: 'string', default: '3' }, db: { type: 'string' } },
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const sb = await startSandbox({ scale, seed: 42 });
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-analyst-'));
   const schema = args.db ? `bench_${randomBytes(4).toString('hex')}` : undefined;
-  const store = await openStore({ url: args.db ?? `sqlite:${join(dir, 'mirror.db')}`, schema });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: args.db ?? `sqlite:${join(dir, 'mirror.db')}`, schema });
   try {
     await recordJobs(store, configureJobs(defaultJobs, {}, 'UTC'), new Date());
     await sync(store, sb, ['all']);

@@ -17,6 +17,7 @@ import { configureJobs, jobStreams } from '../src/scheduler/index.js';
 import { openStore } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const silent = pino({ level: 'silent' });
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -28,7 +29,7 @@ type Counts = Record<(typeof FAMILIES)[number], number>;
 // A pinned start: the quota month and the schedule's days fall where they fell in RESULTS.md.
 const sandbox = await startSandbox({ profile: 'real', seed: 42, start: new Date('2025-06-01T12:00:00Z') });
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-budget-'));
-const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}`, logger: silent });
+const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}`, logger: silent });
 const settings = syncSettings({});
 const quotas = planQuotas();
 

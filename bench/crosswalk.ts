@@ -14,6 +14,7 @@ import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { startSandbox } from '../sandbox/index.js';
 import { type CrosswalkLink, scoreCrosswalk } from '../test/analyst/crosswalk-truth.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   const profile = args.profile === 'real' ? 'real' : 'default';
   const sb = await startSandbox({ scale: Number(args.scale), seed: Number(args.seed), profile });
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-crosswalk-'));
-  const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}` });
   const fast = { requestsPerMinute: 100_000_000, concurrency: 16 };
   const client = createClient({
     baseUrl: sb.url,

@@ -19,10 +19,11 @@ if (!existsSync(join(root, 'dist/schema/sqlite-fresh-schema.json'))) throw new E
 const child = `
 const { openStore } = await import(${JSON.stringify(join(root, 'dist/src/store/open-store.js'))});
 const { runMigrations } = await import(${JSON.stringify(join(root, 'dist/src/store/run-migrations.js'))});
+const { MIRROR_SCHEMA } = await import(${JSON.stringify(join(root, 'dist/src/mirror-schema/index.js'))});
 const [mode, file] = process.argv.slice(-2);
 const started = performance.now();
-const store = await openStore({ url: 'sqlite:' + file, migrate: false });
-const outcome = await runMigrations(store.db, store.adapter, undefined, mode === 'replay' ? async () => undefined : undefined);
+const store = await openStore({ migrations: MIRROR_SCHEMA, url: 'sqlite:' + file, migrate: false });
+const outcome = await runMigrations(store.db, store.adapter, MIRROR_SCHEMA, mode === 'replay' ? async () => undefined : undefined);
 if (outcome.error) throw outcome.error;
 await store.close();
 process.stdout.write(String(performance.now() - started));`;

@@ -20,6 +20,7 @@ import { syncSettings } from '../src/sync/settings.js';
 import { ANALYST_VIEWS } from '../schema/views/index.js';
 import { mirroredTables } from '../schema/history/triggers.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const { values: args } = parseArgs({
   options: { scale: { type: 'string', default: '1' }, repeat: { type: 'string', default: '3' }, db: { type: 'string' } },
@@ -36,7 +37,7 @@ interface Opened {
 async function open(): Promise<Opened> {
   if (args.db) {
     const schema = `bench_${randomBytes(4).toString('hex')}`;
-    const store = await openStore({ url: args.db, schema });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: args.db, schema });
     return {
       store,
       bytes: async () =>
@@ -54,7 +55,7 @@ async function open(): Promise<Opened> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'ds-bench-history-'));
   const file = join(dir, 'mirror.db');
-  const store = await openStore({ url: `sqlite:${file}` });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${file}` });
   return {
     store,
     async bytes() {

@@ -17,6 +17,7 @@ import { runSync } from '../src/sync/engine.js';
 import { createMonitoringService } from '../sandbox/monitoring/index.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { monitoringParams } from '../src/catalog/query-params.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const SEED = 42;
 const VIEWS = 5;
@@ -88,7 +89,7 @@ export async function benchMonitoring(opts: { scale?: number } = {}): Promise<st
   await local.close();
   const sandbox = await startSandboxProcess(scale, SEED);
   const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-monitoring-'));
-  const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}` });
   const settings = (mode: SyncSettings['mode']): SyncSettings => ({
     mode,
     pageWindow: 4,

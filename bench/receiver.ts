@@ -19,6 +19,7 @@ import { Pool } from 'undici';
 import { startReceiver } from '../src/receiver/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { findPgBin, startPgCluster } from '../test/helpers/pg-cluster.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const SECRET = 'bench-secret-not-a-real-one';
 
@@ -213,12 +214,12 @@ async function main(): Promise<void> {
 
   await load(bareUrl, 2000); // warm-up: JIT, connections
   rows.push(['bare node:http (200, no work)', await load(bareUrl)]);
-  const sqlite = (file: string) => openStore({ url: `sqlite:${join(dir, file)}` });
+  const sqlite = (file: string) => openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, file)}` });
   // Group commits are durable (synchronous=FULL at each commit, an fsync) since the receiver acknowledges them.
   await receiverPhase('receiver, SQLite WAL, durable group commits (fsync per commit)', await sqlite('durable.db'));
   await receiverPhase(
     'receiver, PostgreSQL, fsync + synchronous_commit on',
-    await openStore({ url: postgres.url, schema: `bench_${process.pid}` }),
+    await openStore({ migrations: MIRROR_SCHEMA, url: postgres.url, schema: `bench_${process.pid}` }),
   );
   rows.push(['bare node:http (200, no work), again', await load(bareUrl)]);
   child.kill();

@@ -18,6 +18,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { openStore } from '../src/store/index.js';
 import type { Row, Store } from '../src/store/index.js';
 import { startPgCluster } from '../test/helpers/pg-cluster.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const ROWS = argValue('rows', 100_000);
 const PAGE_SIZES = [100, 1000];
@@ -145,7 +146,7 @@ async function upsertPasses(store: Store, label: string, method: string, rows: R
 async function benchSqlite(rows: Row[]) {
   const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
   try {
-    const store = await openStore({ url: join(dir, 'bench.db') });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: join(dir, 'bench.db') });
     const raw = new Database(join(dir, 'bench.db'));
     raw.pragma('synchronous = NORMAL');
     for (const size of PAGE_SIZES) {
@@ -247,7 +248,7 @@ async function pgVariant(pool: pg.Pool, form: 'unnest' | 'values' | 'copy-merge'
 }
 
 async function benchPostgres(url: string, rows: Row[]) {
-  const store = await openStore({ url, schema: SCHEMA });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema: SCHEMA });
   const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${SCHEMA}` });
   const reset = async () => {
     await pool.query('drop table if exists bench_assets');

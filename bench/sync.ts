@@ -22,6 +22,7 @@ import { listPaginator, listRequests, pageWindow } from '../src/requests/list-re
 import { startSandboxProcess } from './sandbox-process.js';
 import { copyBaselines } from './pg-copy-baseline.js';
 import { sqliteFloor } from './sqlite-floor.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,12 @@ const limits = { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitor
 const sandbox = await startSandboxProcess(scale);
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-'));
 const pgSchema = values.db === 'sqlite' ? undefined : `bench_${process.pid}`;
-const store = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!, schema: pgSchema, logger });
+const store = await openStore({
+  migrations: MIRROR_SCHEMA,
+  url: values.db === 'sqlite' ? `sqlite:${join(dir, 'mirror.db')}` : values.db!,
+  schema: pgSchema,
+  logger,
+});
 const settings = syncSettings({});
 const pageSizeOf = (s: ListStream) => listPaginator(s, settings).pageSize;
 const client = () => createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits });
@@ -185,7 +191,12 @@ try {
 /** Runs `fn` on a store of its own, empty (a file or schema named `name`), dropped afterwards. */
 async function withEmptyStore<T>(name: string, fn: (empty: typeof store) => Promise<T>): Promise<T> {
   const schema = pgSchema ? `${pgSchema}_${name}` : undefined;
-  const empty = await openStore({ url: values.db === 'sqlite' ? `sqlite:${join(dir, `${name}.db`)}` : values.db!, schema, logger });
+  const empty = await openStore({
+    migrations: MIRROR_SCHEMA,
+    url: values.db === 'sqlite' ? `sqlite:${join(dir, `${name}.db`)}` : values.db!,
+    schema,
+    logger,
+  });
   try {
     return await fn(empty);
   } finally {

@@ -19,6 +19,7 @@ import { defaultJobs } from '../src/scheduler/job-files.js';
 import { openStore } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const STEP_SECONDS = 300;
 const STEPS = 288;
@@ -37,7 +38,7 @@ const sandbox = await startSandbox({ profile: 'real', seed: 42, start: new Date(
 // Counts do not depend on the pace: the real allowances (200 a minute) are lifted so the day runs in minutes.
 sandbox.setQuota(null);
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-bench-rereads-'));
-const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}`, logger: silent });
+const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}`, logger: silent });
 const secret = randomBytes(16).toString('hex');
 const receiver = await startReceiver({ store, port: 0, secrets: [secret], logger: silent });
 for (const view of sandbox.monitoring.views()) {

@@ -15,6 +15,7 @@ import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { quotaGate } from '../src/budget/quota-gate.js';
 import { runSummary, SUMMARY_LEGEND } from '../src/cli/run-summary.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 
 const DEFAULT_DB = 'data/demo.db';
 const DB = `sqlite:${process.env.DS_DEMO_DB ?? DEFAULT_DB}`;
@@ -26,7 +27,7 @@ mkdirSync('data', { recursive: true });
 if (!process.env.DS_DEMO_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${DEFAULT_DB}${suffix}`, { force: true });
 const sandbox = await startSandbox({ scale: 1, seed: 42 });
 say(`sandbox: ${sandbox.url} (scale 1, seed 42)`);
-const store = await openStore({ url: DB, logger });
+const store = await openStore({ migrations: MIRROR_SCHEMA, url: DB, logger });
 const secret = randomBytes(24).toString('hex');
 const receiver = await startReceiver({ store, port: 0, secrets: [secret], logger });
 say(`receiver: ${receiver.url} (signed deliveries only)`);

@@ -6,7 +6,8 @@ export { ConfigError, DsMirrorError, errorAction, RetriableError, SkipError, Sto
 export { createLogger } from './logger.js';
 export { allStreams, resolveStreams, type StreamDef } from './catalog/index.js';
 export { createClient, type ApiClient, type ClientOptions } from './client/index.js';
-export { openStore, parseStoreUrl, redactUrl, type OpenStoreOptions, type StoreLocation } from './store/index.js';
+export { openStore, parseStoreUrl, redactUrl, type Migrations, type OpenStoreOptions, type StoreLocation } from './store/index.js';
+export { MIRROR_SCHEMA } from './mirror-schema/index.js';
 export type { Store, StreamRunStats } from './store/types.js';
 export { runSync, type RunOptions, type RunResult } from './sync/engine.js';
 export { syncSettings, type SettingsFlags } from './sync/settings.js';

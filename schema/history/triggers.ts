@@ -8,7 +8,7 @@
 // migrations left them, so a column a migration adds is kept once they are made again. The SQL of each
 // store comes from its analyst-SQL dialect (src/store/analyst-sql.ts).
 import type { Kysely } from 'kysely';
-import { analystSql } from '../../src/store/analyst-dialects.js';
+import { analystSql } from '../../src/store/dialects.js';
 import { hashDiffersSql } from '../../src/store/changed-row.js';
 import type { Dialect } from '../../src/store/types.js';
 
@@ -60,7 +60,7 @@ export function historyTriggerSql(table: MirroredTable, d: HistoryDialect): stri
       (select max(s.id) from sync_runs s where s.started_at <= coalesce(new.deleted_at, new.synced_at)))`;
   return sqlOf.rowTrigger({
     ...triggerOf(name),
-    when: `old.deleted_at is null and (new.deleted_at is not null or ${hashDiffersSql(d, 'old', 'new')})`,
+    when: `old.deleted_at is null and (new.deleted_at is not null or ${hashDiffersSql(sqlOf, 'old', 'new')})`,
     guard: sqlOf.onUnlessOff(`(select enabled from history_settings where table_name = '${name}')`),
     statement: insert,
   });

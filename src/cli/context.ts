@@ -10,6 +10,7 @@ import { createLogger, humanLines } from '../logger.js';
 import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
+import { MIRROR_SCHEMA } from '../mirror-schema/index.js';
 
 export interface CommandContext {
   config: Readonly<Config>;
@@ -24,7 +25,7 @@ export function commandContext(command: Command, io: CliIo): CommandContext {
 
 export function openConfiguredStore(ctx: CommandContext, migrate = true): Promise<Store> {
   checkDbFolder('--db', ctx.config.db, ctx.config.dbSchema);
-  return openStore({ url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, migrate });
+  return openStore({ migrations: MIRROR_SCHEMA, url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, migrate });
 }
 
 /**
@@ -33,7 +34,7 @@ export function openConfiguredStore(ctx: CommandContext, migrate = true): Promis
  */
 export function openMirrorToRead(ctx: CommandContext): Promise<Store> {
   requireMirror(ctx);
-  return openStore({ url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, readOnly: true });
+  return openStore({ migrations: MIRROR_SCHEMA, url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, readOnly: true });
 }
 
 /**
@@ -41,7 +42,7 @@ export function openMirrorToRead(ctx: CommandContext): Promise<Store> {
  * for a schedule before the first sync (nothing used; the service's published sizes). Nothing is made.
  */
 export function openMirrorOrEmpty(ctx: CommandContext): Promise<Store> {
-  return mirrorExists(ctx) ? openMirrorToRead(ctx) : openStore({ url: ':memory:', logger: ctx.logger });
+  return mirrorExists(ctx) ? openMirrorToRead(ctx) : openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
 }
 
 /** Refuses, in one line that says where it looked, a SQLite mirror that is not there (nothing is made). */

@@ -5,12 +5,13 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../errors.js';
 import { describeLocation, locationFile, openStore, parseStoreUrl, sameLocation } from '../store/index.js';
-import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../copy/copy-store.js';
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { checkDbFolder, commandContext, wholeNumber } from './context.js';
 import { formatTable } from './table.js';
+import { MIRROR_SCHEMA } from '../mirror-schema/index.js';
 
 interface CopyFlags {
   from: string;
@@ -52,10 +53,10 @@ async function runCopy(flags: CopyFlags, command: Command, io: CliIo, setExit: S
   if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
   checkDbFolder('--to', flags.to, flags.toSchema);
 
-  const source = await openStore({ url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
+  const source = await openStore({ migrations: MIRROR_SCHEMA, url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
   let target: Store | undefined;
   try {
-    target = await openStore({ url: flags.to, schema: flags.toSchema, logger: ctx.logger });
+    target = await openStore({ migrations: MIRROR_SCHEMA, url: flags.to, schema: flags.toSchema, logger: ctx.logger });
     const started = Date.now();
     const busy = await liveLeases(source);
     if (busy.length > 0) {

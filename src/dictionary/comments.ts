@@ -1,6 +1,6 @@
-// The dictionary as PostgreSQL comments (pg_description), so BI tools and psql's \d+ show it. Only the
-// tables, views and columns that exist are commented: a migration applies this at its place in the
-// sequence, when later tables may not exist yet.
+// The dictionary as comments on the tables, views and columns (COMMENT ON, where the store keeps them:
+// PostgreSQL), so BI tools and psql's \d+ show it. Only those that exist (`existing`, read by the store's
+// analyst SQL) are commented.
 import { sql, type Kysely } from 'kysely';
 import type { TableDoc } from './types.js';
 
@@ -20,22 +20,13 @@ export function commentStatements(docs: readonly TableDoc[], existing: ReadonlyM
   return statements;
 }
 
-/** Tables and views of the current schema with their columns. */
-export async function existingRelations(db: Kysely<unknown>): Promise<Map<string, Set<string>>> {
-  const { rows } = await sql<{ relation: string; column: string }>`
-    select c.relname as relation, a.attname as column
-    from pg_class c
-      join pg_namespace n on n.oid = c.relnamespace
-      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-    where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(db);
-  const relations = new Map<string, Set<string>>();
-  for (const r of rows) relations.set(r.relation, (relations.get(r.relation) ?? new Set()).add(r.column));
-  return relations;
-}
-
 /** All in one round trip (a query without parameters may hold several statements): hundreds of them. */
-export async function applyComments(db: Kysely<unknown>, docs: readonly TableDoc[]): Promise<number> {
-  const statements = commentStatements(docs, await existingRelations(db));
+export async function applyComments(
+  db: Kysely<unknown>,
+  docs: readonly TableDoc[],
+  existing: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<number> {
+  const statements = commentStatements(docs, existing);
   if (statements.length > 0) await sql.raw(statements.join(';\n')).execute(db);
   return statements.length;
 }

@@ -1,5 +1,5 @@
 // What commits accepted deliveries: the contract the group committer writes through, and that the
-// SQLite writer thread (sqlite-writer.ts) and the store's own transactions (store-writer.ts) fulfil.
+// store's writer thread and the store's own transactions fulfil (open-delivery-writer.ts).
 import type { AcceptedDelivery } from './delivery-rows.js';
 
 export interface DeliveryWriter {

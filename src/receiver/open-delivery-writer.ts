@@ -1,14 +1,28 @@
-// Where accepted deliveries are committed. A SQLite file gets a writer thread with its own
-// connection (sqlite-writer.ts): better-sqlite3 runs the inserts and the commit's fsync
-// synchronously, which on the HTTP thread stalled every request behind each group commit.
-// PostgreSQL (whose driver is asynchronous) and an in-memory SQLite database commit through the store.
-import type { Store } from '../store/types.js';
+// Where accepted deliveries are committed. A store whose driver blocks the event loop offers a writer
+// thread with a connection of its own (SQLite on disk): the inserts and the commit's fsync on the HTTP
+// thread stalled every request behind each group commit. Otherwise (PostgreSQL, whose driver is
+// asynchronous, or an in-memory SQLite database) groups commit through the store's own transactions.
+import type { Store, ThreadWriter } from '../store/types.js';
+import type { DeliveryGroup } from './delivery-task.js';
 import type { DeliveryWriter } from './delivery-writer.js';
-import { startSqliteWriter } from './sqlite-writer.js';
 import { storeWriter } from './store-writer.js';
 
+// Beside this file: compiled (.js), or the sources (.ts: tests, `npm run demo`).
+const DELIVERY_TASK = new URL(`./delivery-task.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+
 export async function openDeliveryWriter(store: Store): Promise<DeliveryWriter> {
-  // A file a second connection can open (SQLite on disk); an in-memory database has none.
-  const file = store.adapter.sharedFile;
-  return file === undefined ? storeWriter(store) : startSqliteWriter(file);
+  const thread = await store.adapter.writerThread?.<DeliveryGroup, number>(DELIVERY_TASK);
+  return thread ? threadWriter(thread) : storeWriter(store);
+}
+
+function threadWriter(thread: ThreadWriter<DeliveryGroup, number>): DeliveryWriter {
+  return {
+    // Each group is posted as soon as it forms: the thread commits together whatever queued meanwhile.
+    maxInFlight: Infinity,
+    async write(group) {
+      const { result, commit } = await thread.write(group.map((d) => [d.body, d.signed, d.receivedAt]));
+      return { inserted: result, commit };
+    },
+    close: () => thread.close(),
+  };
 }

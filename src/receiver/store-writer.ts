@@ -1,5 +1,5 @@
 // Commits a group through the store's own transaction: one durable transaction, one multi-row
-// statement per table. Used for PostgreSQL, whose driver does not block the event loop.
+// statement per table. Used where the store offers no writer thread (its driver does not block the event loop).
 import { keyString, type Row, type Store } from '../store/types.js';
 import { deliveryRows, type DeliveryRows } from './delivery-rows.js';
 import type { DeliveryWriter } from './delivery-writer.js';

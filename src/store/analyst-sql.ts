@@ -3,7 +3,7 @@
 // as Kysely's dialects give their adapters. schema/ asks this object and never tests which store it is on.
 // Times come out as one representation per store: ISO 8601 UTC text with milliseconds on SQLite (what
 // JavaScript's toISOString writes), `timestamptz` / `date` on PostgreSQL.
-// Which object a dialect has: analyst-dialects.ts.
+// Which object a dialect has: dialects.ts.
 import type { Kysely } from 'kysely';
 import type { TableInfo } from './types.js';
 
@@ -101,8 +101,13 @@ export interface AnalystSql {
   listTables(db: Kysely<unknown>): Promise<TableInfo[]>;
   /** Only the tables' column names and keys, in one catalog query: read on every open (listTables asks more, slower). */
   listColumns(db: Kysely<unknown>): Promise<TableColumns[]>;
-  /** Whether the store keeps COMMENT ON (the data dictionary) on its tables and views. */
-  readonly keepsComments: boolean;
+  /** Null-safe inequality (`a <op> b` is true when exactly one is null). */
+  readonly distinctFrom: string;
+  /**
+   * Where the store keeps COMMENT ON (the data dictionary) on its tables and views: the tables and views
+   * of the current schema with their columns, those a comment can name. Absent where it keeps none.
+   */
+  commentable?(db: Kysely<unknown>): Promise<Map<string, Set<string>>>;
 }
 
 /** TableColumns from a catalog's rows (one per column, in table order; `pk` its place in the key, 0 if none). */

@@ -4,7 +4,7 @@ export type { OpenStoreOptions } from './open-store.js';
 export { LeaseHeldError } from './store-lease.js';
 export { describeLocation, locationFile, parseStoreUrl, redactUrl, sameLocation } from './store-url.js';
 export type { StoreLocation } from './store-url.js';
-export { MIGRATIONS_DIR } from './run-migrations.js';
+export type { Migrations, Repeatable } from './migrations.js';
 export { keyString } from './types.js';
 export { describeStoreError, storageCause } from './storage-errors.js';
 export type {

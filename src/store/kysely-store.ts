@@ -3,6 +3,7 @@
 import { storageCause } from './storage-errors.js';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Migrations } from './migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { acquireLease, leaseHolder, LeaseHeldError } from './store-lease.js';
 import { KyselyStoreTx } from './store-tx.js';
@@ -15,10 +16,11 @@ export class KyselyStore implements Store {
   /** Typed for the engine's own tables (Store.db, its interface, reaches the mirrored ones too). */
   readonly db: Kysely<Database>;
 
-  /** `location`: the file, or the URL without its password, for error messages. */
+  /** `migrations`: what `migrate` applies; `location`: the file, or the URL without its password, for error messages. */
   constructor(
     readonly adapter: StoreAdapter,
-    readonly location = adapter.dialect === 'sqlite' ? 'the SQLite database' : 'the PostgreSQL database',
+    private readonly migrations: Migrations,
+    readonly location: string,
   ) {
     this.dialect = adapter.dialect;
     this.db = adapter.db;
@@ -27,7 +29,7 @@ export class KyselyStore implements Store {
   private durablePending = 0;
 
   migrate(): ReturnType<Store['migrate']> {
-    return runMigrations(this.db, this.adapter);
+    return runMigrations(this.db, this.adapter, this.migrations);
   }
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {

@@ -1,12 +1,13 @@
-// Opens the mirror named by `--db`: picks the adapter, checks the connection, applies pending
-// migrations. Errors name the database with its password redacted.
+// Opens the mirror named by `--db`: the dialect that claims it opens its adapter, then the connection is
+// checked and pending migrations applied. Errors name the database with its password redacted.
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, DsMirrorError, RetriableError } from '../errors.js';
 import { KyselyStore } from './kysely-store.js';
+import type { Migrations } from './migrations.js';
 import { pendingMigrations } from './run-migrations.js';
-import { createSqliteAdapter } from './sqlite/sqlite-adapter.js';
-import { parseStoreUrl, redactUrl } from './store-url.js';
+import { dialectOf } from './dialects.js';
+import { describeLocation, parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Store } from './types.js';
 import { storageCause } from './storage-errors.js';
@@ -14,6 +15,8 @@ import { storageCause } from './storage-errors.js';
 export interface OpenStoreOptions {
   /** 'sqlite:path/to/file.db', a plain file path, ':memory:', or 'postgres://...'. */
   url: string;
+  /** The migrations and repeatable objects the store is kept at (the mirror's: MIRROR_SCHEMA of src/mirror-schema/). */
+  migrations: Migrations;
   /** PostgreSQL schema for every table (created if missing). */
   schema?: string;
   logger?: Logger;
@@ -27,34 +30,28 @@ export interface OpenStoreOptions {
   readOnly?: boolean;
 }
 
-const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P03', 'SQLITE_BUSY']);
+/** Errors of a database not reachable yet, besides each dialect's own: opening again later may succeed. */
+const TRANSIENT = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN'];
 
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   const location = parseStoreUrl(opts.url, opts.schema);
-  const where = location.dialect === 'sqlite' ? location.path : redactUrl(location.url);
+  const dialect = dialectOf(location);
+  const where = describeLocation(location);
   const scrub = secretScrubber(opts.url);
   let adapter: StoreAdapter | undefined;
   try {
-    adapter =
-      location.dialect === 'sqlite'
-        ? createSqliteAdapter(location.path, opts.readOnly)
-        : await (await import('./postgres/postgres-adapter.js')).createPostgresAdapter(
-            location.url,
-            location.schema,
-            opts.logger,
-            opts.readOnly,
-          ); // pg loads only when used
+    adapter = await dialect.open(location, { logger: opts.logger, readOnly: opts.readOnly });
     await sql`select 1`.execute(adapter.db);
   } catch (err) {
     await adapter?.close().catch(() => {});
     const code = (err as { code?: string }).code ?? '';
     // No `cause`: driver errors may carry the connection string.
-    const OpenError = TRANSIENT.has(code) ? RetriableError : DsMirrorError;
+    const OpenError = TRANSIENT.includes(code) || dialect.transientCodes.includes(code) ? RetriableError : DsMirrorError;
     throw new OpenError('DS_DB_OPEN', `cannot open the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
   }
 
-  const store = new KyselyStore(adapter, where);
-  if (opts.readOnly) return readable(store, adapter, where, scrub);
+  const store = new KyselyStore(adapter, opts.migrations, where);
+  if (opts.readOnly) return readable(store, adapter, opts.migrations.folder, where, scrub);
   if (opts.migrate === false) return store;
   const outcome = await store.migrate();
   for (const r of outcome.results.filter((r) => r.status === 'Success')) {
@@ -72,8 +69,14 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
 }
 
 /** The store, once its ledger says it is a mirror of this version's schema; else closed, with one line. */
-async function readable(store: Store, adapter: StoreAdapter, where: string, scrub: (text: string) => string): Promise<Store> {
-  const pending = await pendingMigrations(adapter.db, adapter).catch(async (err: unknown) => {
+async function readable(
+  store: Store,
+  adapter: StoreAdapter,
+  folder: string,
+  where: string,
+  scrub: (text: string) => string,
+): Promise<Store> {
+  const pending = await pendingMigrations(adapter.db, adapter, folder).catch(async (err: unknown) => {
     await store.close();
     throw new DsMirrorError('DS_DB_OPEN', `cannot read the database ${where}: ${causeFirst(err)}${scrub(errorMessage(err))}`);
   });

@@ -1,17 +1,15 @@
-// Forward-only migrations: schema/migrations/NNNN-name.ts, each `up(db, t, dialect)` with the adapter's
+// Forward-only migrations: the handed folder's NNNN-name.ts, each `up(db, t, dialect)` with the adapter's
 // column types and dialect (a migration never guesses the dialect from a type name), applied in name
-// order by Kysely's Migrator (which locks against concurrent runs).
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator, sql } from 'kysely';
+// order by Kysely's Migrator (which locks against concurrent runs); then the handed repeatable objects.
+import { pathToFileURL } from 'node:url';
+import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { definitionHash, REPEATABLES } from '../../schema/repeatables.js';
 import { migrationFiles } from './migration-files.js';
-import { withSchemaIntrospection } from './postgres/schema-introspector.js';
-import { applyFreshSchema, type FreshSchema, isEmptySqlite, readFreshSchema } from './sqlite/fresh-schema.js';
+import { definitionHash, type Migrations, type Repeatable } from './migrations.js';
+import { dialectNamed } from './dialects.js';
+import type { FreshSchema, MigratorSupport } from './store-dialect.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { ColumnTypes, Dialect, Store } from './types.js';
-
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../schema/migrations/', import.meta.url));
 
 export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
 
@@ -57,8 +55,8 @@ async function recordedExactly(db: Kysely<any>, schema: string | undefined, dir:
 }
 
 /** The migrations of `dir` the database has not recorded, or null when it has no ledger (not a mirror); writes nothing. */
-export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget, dir: string = MIGRATIONS_DIR): Promise<string[] | null> {
-  const schema = target.schema ?? (await currentSchema(db, target.dialect));
+export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget, dir: string): Promise<string[] | null> {
+  const schema = target.schema ?? (await dialectNamed(target.dialect).migrator.currentSchema(db));
   let recorded: Set<string>;
   try {
     const rows = await (schema ? db.withSchema(schema) : db).selectFrom('kysely_migration').select('name').execute();
@@ -71,33 +69,38 @@ export async function pendingMigrations(db: Kysely<any>, target: MigrationTarget
 
 /**
  * Never throws: a failure is in `error` and in the failed migration's status. `prepared` is the schema a
- * new SQLite file gets in one go (default: the one built beside `dir`, if built from the same files).
+ * new database gets in one go where its dialect keeps one (default: the one built beside the folder, if
+ * built from the same files).
  */
 export async function runMigrations(
   db: Kysely<any>,
   target: MigrationTarget,
-  dir: string = MIGRATIONS_DIR,
-  prepared: () => Promise<FreshSchema | undefined> = () => readFreshSchema(dir),
+  migrations: Migrations,
+  prepared?: () => Promise<FreshSchema | undefined>,
 ): Promise<MigrationOutcome> {
+  const { folder: dir } = migrations;
+  const support = dialectNamed(target.dialect).migrator;
+  const repeatables = new RepeatableObjects(db, target.dialect, support, migrations.repeatables);
   try {
     // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
     // schema's (a shared database) it would never create the mirror's own.
-    const migrationTableSchema = target.schema ?? (await currentSchema(db, target.dialect));
+    const migrationTableSchema = target.schema ?? (await support.currentSchema(db));
     if (await recordedExactly(db, migrationTableSchema, dir)) {
-      await applyRepeatables(db, target.dialect);
+      await repeatables.apply();
       return { results: [] };
     }
-    const fresh = target.dialect === 'sqlite' && (await isEmptySqlite(db)) ? await prepared() : undefined;
-    if (fresh && (await applyFreshSchema(db, fresh))) {
-      await applyRepeatables(db, target.dialect); // made again only if the views changed since the build
+    const freshSchema = support.freshSchema;
+    const fresh = freshSchema && (await freshSchema.isEmpty(db)) ? await (prepared ?? (() => freshSchema.read(dir)))() : undefined;
+    if (fresh && (await freshSchema!.apply(db, fresh))) {
+      await repeatables.apply(); // made again only if the views changed since the build
       return { results: fresh.migrations.map((name) => ({ name, status: 'Success' as const })) };
     }
-    const migrator = schemaMigrator(db, new ColumnTypesMigrationProvider(dir, target), migrationTableSchema);
+    const migrator = schemaMigrator(db, new ColumnTypesMigrationProvider(dir, target), { ...target, schema: migrationTableSchema });
     // A migration may change a table the views or triggers read: they are dropped first and made again after.
     const pending = (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
-    if (pending) await dropRepeatables(db, target.dialect);
+    if (pending) await repeatables.drop();
     const { results = [], error } = await migrator.migrateToLatest();
-    if (error === undefined) await applyRepeatables(db, target.dialect);
+    if (error === undefined) await repeatables.apply();
     return {
       results: results.map((r) => ({ name: r.migrationName, status: r.status })),
       ...(error === undefined ? {} : { error }),
@@ -108,61 +111,61 @@ export async function runMigrations(
 }
 
 /**
- * Kysely's Migrator kept to the mirror's own schema: on PostgreSQL it introspects that schema alone, so
- * another schema migrating in the same database at that moment cannot fail it (schema-introspector.ts).
+ * Kysely's Migrator kept to the mirror's own schema: where a database has several (PostgreSQL) it
+ * introspects that schema alone, so another schema migrating in the same database at that moment cannot fail it.
  */
-export function schemaMigrator(db: Kysely<any>, provider: MigrationProvider, migrationTableSchema: string | undefined): Migrator {
-  const migratorDb = migrationTableSchema === undefined ? db : withSchemaIntrospection(db, migrationTableSchema);
-  return new Migrator({ db: migratorDb, provider, migrationTableSchema });
+export function schemaMigrator(
+  db: Kysely<any>,
+  provider: MigrationProvider,
+  target: Pick<MigrationTarget, 'dialect' | 'schema'>,
+): Migrator {
+  const { schema } = target;
+  const migratorDb = schema === undefined ? db : dialectNamed(target.dialect).migrator.withinSchema(db, schema);
+  return new Migrator({ db: migratorDb, provider, migrationTableSchema: schema });
 }
 
-/** The schema unqualified names land in (PostgreSQL's search_path), or undefined on SQLite. */
-async function currentSchema(db: Kysely<any>, dialect: Dialect): Promise<string | undefined> {
-  if (dialect !== 'postgres') return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return rows[0]?.schema;
-}
+/** The handed repeatable objects, made and dropped on one database. */
+class RepeatableObjects {
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly dialect: Dialect,
+    private readonly support: MigratorSupport,
+    private readonly objects: readonly Repeatable[],
+  ) {}
 
-/** Drops the repeatable objects and forgets their hashes (a database without the ledger yet has none to forget). */
-async function dropRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  await exclusively(db, dialect, async (trx) => {
-    for (const r of REPEATABLES) await r.drop(trx, dialect);
-    if (await hasLedger(trx, dialect)) await trx.deleteFrom('schema_objects').execute();
-  });
-}
-
-/** Makes each repeatable object whose definition changed since it was last made (or never was), or that went missing. */
-async function applyRepeatables(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  if (!(await hasLedger(db, dialect))) return; // migrations of another folder (a test's older release)
-  for (const r of REPEATABLES) {
-    const hash = await definitionHash(r, db, dialect);
-    const stored = await db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
-    if (stored?.definition_hash === hash && !(await r.missing?.(db, dialect))) continue;
-    await exclusively(db, dialect, async (trx) => {
-      await r.apply(trx, dialect);
-      const row = { definition_hash: hash, applied_at: new Date().toISOString() };
-      await trx
-        .insertInto('schema_objects')
-        .values({ name: r.name, ...row })
-        .onConflict((oc) => oc.column('name').doUpdateSet(row))
-        .execute();
+  /** Drops the objects and forgets their hashes (a database without the ledger yet has none to forget). */
+  async drop(): Promise<void> {
+    await this.exclusively(async (trx) => {
+      for (const r of this.objects) await r.drop(trx, this.dialect);
+      if (await this.support.hasTable(trx, 'schema_objects')) await trx.deleteFrom('schema_objects').execute();
     });
   }
-}
 
-/** One transaction that two processes opening the store at once never run together. */
-async function exclusively(db: Kysely<any>, dialect: Dialect, fn: (trx: Kysely<any>) => Promise<void>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('ds-mirror repeatable objects'))`.execute(trx);
-    await fn(trx);
-  });
-}
+  /** Makes each object whose definition changed since it was last made (or never was), or that went missing. */
+  async apply(): Promise<void> {
+    // Not before migration 0030 made the ledger (migrations of another folder: a test's older release).
+    if (!(await this.support.hasTable(this.db, 'schema_objects'))) return;
+    for (const r of this.objects) {
+      const hash = await definitionHash(r, this.db, this.dialect);
+      const stored = await this.db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
+      if (stored?.definition_hash === hash && !(await r.missing?.(this.db, this.dialect))) continue;
+      await this.exclusively(async (trx) => {
+        await r.apply(trx, this.dialect);
+        const row = { definition_hash: hash, applied_at: new Date().toISOString() };
+        await trx
+          .insertInto('schema_objects')
+          .values({ name: r.name, ...row })
+          .onConflict((oc) => oc.column('name').doUpdateSet(row))
+          .execute();
+      });
+    }
+  }
 
-/** Whether the current schema holds the ledger yet (not before migration 0030 ran). */
-async function hasLedger(db: Kysely<any>, dialect: Dialect): Promise<boolean> {
-  const found =
-    dialect === 'postgres'
-      ? await sql<{ t: string | null }>`select to_regclass('schema_objects')::text as t`.execute(db)
-      : await sql<{ t: string | null }>`select name as t from sqlite_master where type = 'table' and name = 'schema_objects'`.execute(db);
-  return found.rows[0]?.t != null;
+  /** One transaction that two processes opening the store at once never run together. */
+  private async exclusively(fn: (trx: Kysely<any>) => Promise<void>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.support.lockRepeatables(trx);
+      await fn(trx);
+    });
+  }
 }

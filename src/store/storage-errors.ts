@@ -1,35 +1,24 @@
 // Telling a record the store refuses (its data: type, NUL, size, a constraint) from a store that cannot
 // write at all (disk full, read-only, locked, no permission, gone): the first is quarantined or refused
-// alone, the second stops the writes and is reported in one line that names the cause.
+// alone, the second stops the writes and is reported in one line that names the cause. The operating
+// system's codes are read here; each dialect reads its driver's (<dialect>-errors.ts).
+import { DIALECTS } from './dialects.js';
+import { CANNOT_OPEN, DISK_FULL, IO_ERROR, PERMISSION, READ_ONLY, recordErrorCheck, UNREACHABLE } from './storage-causes.js';
 
-/** Codes of errors caused by the values written, not by the store: retrying the same values fails again. */
-const SQLITE_RECORD = /^SQLITE_(CONSTRAINT_(NOTNULL|CHECK|PRIMARYKEY|UNIQUE|FOREIGNKEY|DATATYPE)|TOOBIG|MISMATCH|RANGE)$/;
-// PostgreSQL SQLSTATE classes 22 (data exception), 23 (integrity constraint), 54 (program limit: too deep, too large).
-const PG_RECORD = /^(22|23|54)[0-9A-Z]{3}$/;
-
-export function isRecordError(err: unknown): boolean {
-  if (err instanceof RangeError || err instanceof TypeError) return true; // building or binding the values
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (SQLITE_RECORD.test(code) || PG_RECORD.test(code));
-}
-
-const UNREACHABLE = 'the database server is unreachable';
-
-const CAUSES: [RegExp, string][] = [
-  [/^(SQLITE_FULL|ENOSPC|EDQUOT|53100)$/, 'the disk is full'],
-  // Reading needs the write-ahead log's index beside the file, so a read-only folder stops reads too.
-  [
-    /^SQLITE_READONLY_DIRECTORY$/,
-    "the database's folder is read-only (SQLite keeps its write-ahead log, <file>-wal and -shm, beside the file: make the folder writable, or copy the file into one that is)",
-  ],
-  [/^(SQLITE_READONLY.*|EROFS|25006)$/, 'the database is read-only'],
-  [/^(SQLITE_BUSY.*|SQLITE_LOCKED.*|55P03|40P01)$/, 'the database is locked by another process'],
-  [/^(EACCES|EPERM|SQLITE_PERM|SQLITE_AUTH|42501|28000|28P01)$/, 'permission denied'],
-  [/^(SQLITE_CANTOPEN.*|ENOENT|ENOTDIR|3D000)$/, 'the database cannot be opened'],
-  [/^(SQLITE_IOERR.*|EIO|58030)$/, 'an I/O error'],
-  [/^(53000|53200)$/, 'the server is out of resources'],
-  [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P0[1-3]|08[0-9A-Z]{3})$/, UNREACHABLE],
+const SYSTEM_CAUSES: readonly (readonly [RegExp, string])[] = [
+  [/^(ENOSPC|EDQUOT)$/, DISK_FULL],
+  [/^EROFS$/, READ_ONLY],
+  [/^(EACCES|EPERM)$/, PERMISSION],
+  [/^(ENOENT|ENOTDIR)$/, CANNOT_OPEN],
+  [/^EIO$/, IO_ERROR],
+  [/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/, UNREACHABLE],
 ];
+
+const CODE_CAUSES = [...DIALECTS.flatMap((d) => d.errors.codes), ...SYSTEM_CAUSES];
+const MESSAGE_CAUSES = DIALECTS.flatMap((d) => d.errors.messages);
+
+/** Whether the values written made the write fail, on any store: the same values fail again. */
+export const isRecordError = recordErrorCheck(new RegExp(DIALECTS.map((d) => `(?:${d.errors.record.source})`).join('|')));
 
 /** One line for an error of the store at `location`: the cause in words first when it is the store's, then what the driver said. */
 export function describeStoreError(err: unknown, location: string): string {
@@ -43,13 +32,10 @@ export function storageCause(err: unknown): string | null {
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
-    for (const [pattern, cause] of CAUSES) if (pattern.test(code)) return cause;
+    for (const [pattern, cause] of CODE_CAUSES) if (pattern.test(code)) return cause;
   }
-  // better-sqlite3 reports a full disk during rollback as a plain message with no code.
   const message = err instanceof Error ? err.message : '';
-  if (/database or disk is full/i.test(message)) return 'the disk is full';
-  // pg reports a connection cut under a query (a restart, pg_terminate_backend) by message alone.
-  if (/Connection terminated|connection error|terminating connection|Client was closed/i.test(message)) return UNREACHABLE;
+  for (const [pattern, cause] of MESSAGE_CAUSES) if (pattern.test(message)) return cause;
   return null;
 }
 

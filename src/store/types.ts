@@ -1,7 +1,7 @@
 // The store's contract: what the sync engine, the receiver and the scheduler may ask of a database.
 // One implementation serves both dialects; only the adapter (sqlite-adapter.ts / postgres-adapter.ts)
 // knows which one it is talking to.
-import type { Kysely, RawBuilder } from 'kysely';
+import type { ColumnDataType, Kysely, RawBuilder } from 'kysely';
 import type { Database } from './database.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,17 +16,17 @@ export interface WriteCounts {
   unchanged: number;
 }
 
-/** Column type names a migration asks for; each adapter maps them to its dialect's types. */
+/** Column type names a migration asks for; each adapter maps them to its dialect's types (<dialect>-adapter.ts). */
 export interface ColumnTypes {
-  text: 'text';
-  integer: 'integer' | 'bigint';
-  bigint: 'integer' | 'bigint';
-  double: 'real' | 'double precision';
-  boolean: 'integer' | 'boolean';
-  json: 'text' | 'jsonb';
-  timestamp: 'text' | 'timestamptz';
-  /** An auto-assigned integer primary key (`integer primary key` / `bigserial`); add `.primaryKey()`. */
-  serial: 'integer' | 'bigserial';
+  text: ColumnDataType;
+  integer: ColumnDataType;
+  bigint: ColumnDataType;
+  double: ColumnDataType;
+  boolean: ColumnDataType;
+  json: ColumnDataType;
+  timestamp: ColumnDataType;
+  /** An auto-assigned integer primary key; add `.primaryKey()`. */
+  serial: ColumnDataType;
 }
 
 /** Counts of one upsert; `rejected` rows were refused by the store and quarantined (not in the other counts). */
@@ -176,6 +176,31 @@ export interface TableInfo {
   parents: string[];
 }
 
+/** A writer thread's connection: rows written by column name, synchronously, inside the thread's transaction. */
+export interface RowWriter {
+  /** Inserts the row unless its key is held already; returns the rows changed (0 or 1). */
+  insertIgnore(table: string, key: readonly string[], row: Row): number;
+  /**
+   * Runs the statement `sqlFor` makes for the row's columns and their bind placeholders (made once per
+   * name); returns the rows changed.
+   */
+  run(name: string, sqlFor: (columns: readonly string[], placeholders: readonly string[]) => string, row: Row): number;
+}
+
+/** What a writer thread runs for one request, exported as `writeRequest` by the task module; its result is the reply. */
+export type WriterTask<Req, Res> = (db: RowWriter, request: Req) => Res;
+
+/** A request's result, and the number of the commit that made it durable (requests committed together share it). */
+export interface ThreadCommitted<Res> {
+  result: Res;
+  commit: number;
+}
+
+export interface ThreadWriter<Req, Res> {
+  write(request: Req): Promise<ThreadCommitted<Res>>;
+  close(): Promise<void>;
+}
+
 /** One page for `upsertPage`: keys unique, values already converted, in `columns` order (the row arrays are the adapter's to consume). */
 export interface UpsertPage {
   table: string;
@@ -206,8 +231,12 @@ export interface StoreAdapter {
   readonly leaseHint: string;
   /** Whether the catalog tells booleans, JSON and times apart (PostgreSQL); SQLite declares them integer or text. */
   readonly knowsColumnKinds: boolean;
-  /** The file a second connection (the receiver's writer thread) can open; undefined when there is none to share. */
-  readonly sharedFile?: string;
+  /**
+   * A writer thread with a connection of its own, where the driver blocks the event loop and a second
+   * connection can open the database (SQLite on disk): each request is written by `task`'s `writeRequest`
+   * (a module: a thread shares no objects with this one) and committed durably. Absent elsewhere.
+   */
+  writerThread?<Req, Res>(task: URL): Promise<ThreadWriter<Req, Res>>;
   /** Rows one multi-row statement may carry at `paramsPerRow` bind parameters each, besides `fixedParams`. */
   rowsPerStatement(paramsPerRow: number, fixedParams?: number): number;
   /** A JS value as this driver binds it (booleans, objects, Dates). */

@@ -10,7 +10,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
-import { MIGRATIONS_DIR, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, syncAll } from './analyst-fixture.js';
@@ -96,11 +97,7 @@ async function migrateBefore(t: TestStore, upgrade: string): Promise<void> {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(target)};\n`);
     }
     const { adapter } = t.store;
-    const { error } = await schemaMigrator(
-      t.store.db,
-      new ColumnTypesMigrationProvider(`${dir}/`, adapter),
-      adapter.schema,
-    ).migrateToLatest();
+    const { error } = await schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter).migrateToLatest();
     expect(error).toBeUndefined();
   } finally {
     rmSync(dir, { recursive: true, force: true });

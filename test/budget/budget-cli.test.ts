@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { openStore } from '../../src/store/index.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const run = promisify(execFile);
 let sandbox: Sandbox;
@@ -61,7 +62,7 @@ describe('budget on the command line', () => {
   });
 
   it('budget --release clears a hold the service announced, and refuses a family it does not know in one line', async () => {
-    const store = await openStore({ url: `sqlite:${join(dir, 'held.db')}` });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'held.db')}` });
     await new UsageLedger(store).hold(
       { family: 'monitoring', until: new Date(Date.now() + 3_600_000), reason: 'quota exceeded' },
       new Date(),

@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { openStore } from '../../src/store/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const run = promisify(execFile);
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -105,7 +106,7 @@ describe('the packed package, installed', () => {
             'a checkpoint of the assets list',
             async () => {
               if (child.exitCode !== null) throw new Error(`exited early with ${child.exitCode}: ${stderr}`);
-              const store = await openStore({ url: `sqlite:${db}`, readOnly: true }).catch(() => undefined);
+              const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${db}`, readOnly: true }).catch(() => undefined);
               if (!store) return undefined;
               try {
                 return (await store.getState('assets'))?.checkpoint ? true : undefined;
@@ -121,7 +122,7 @@ describe('the packed package, installed', () => {
           sandbox.setChaos(null);
           if (child.exitCode === null) child.kill('SIGKILL');
         }
-        const store = await openStore({ url: `sqlite:${db}`, readOnly: true });
+        const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${db}`, readOnly: true });
         try {
           const runs = await store.db.selectFrom('sync_runs').select(['outcome', 'finished_at']).execute();
           expect(runs).toEqual([{ outcome: 'stopped', finished_at: expect.any(String) }]);

@@ -14,6 +14,7 @@ import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { openStore } from '../../src/store/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const run = promisify(execFile);
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -49,7 +50,7 @@ async function cli(args: string[], config: object): Promise<{ code: number; stdo
 
 /** /v1 requests the mirror has counted in its usage ledger, every day together. */
 async function v1Used(): Promise<number> {
-  const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}` });
   try {
     const days = await new UsageLedger(store).history('2000-01-01');
     return days.filter((d) => d.family === 'v1').reduce((n, d) => n + d.requests, 0);
@@ -99,7 +100,7 @@ describe('a plain sync at real sizes', () => {
 
   it('refuses a sync that would leave the month short, in one line before any request; the daemon refuses its start-up runs and says degraded', async () => {
     // Fill the month to 10 short of the standard plan's 2,500: the schedule's remainder no longer fits.
-    const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}` });
     await new UsageLedger(store).reserve('v1', 2_490 - (await v1Used()), {}, new Date());
     await store.close();
     const sent = sandbox.quota().families.v1.requests;

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -101,7 +102,7 @@ for (const dialect of dialects) {
           .insertInto('mirrored_service')
           .values({ base_url: 'http://a.example', claimed_at: '2026-01-01T00:00:00Z' })
           .execute();
-        const reader = await openStore({ url: t.url, schema: t.schema, readOnly: true });
+        const reader = await openStore({ migrations: MIRROR_SCHEMA, url: t.url, schema: t.schema, readOnly: true });
         try {
           expect(await reader.db.selectFrom('mirrored_service').select('base_url').execute()).toEqual([{ base_url: 'http://a.example' }]);
           await expect(reader.db.deleteFrom('mirrored_service').execute()).rejects.toThrow(/readonly|read-only/);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { Dialect, Store } from '../../src/store/index.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +30,7 @@ export interface TestStore {
 export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean } = {}): Promise<TestStore> {
   const opened: Store[] = [];
   const open = async (url: string, schema: string | undefined, migrate?: boolean) => {
-    const store = await openStore({ url, schema, migrate });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema, migrate });
     opened.push(store);
     return store;
   };

@@ -19,6 +19,7 @@ import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 let own: OwnDatabase;
 let admin: pg.Client;
@@ -61,7 +62,7 @@ afterAll(async () => {
 
 describe('connection loss on PostgreSQL', () => {
   it('a sync whose connections are cut fails its streams in one line each, and the next run completes the mirror', async () => {
-    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
     try {
       const kills = killer(40);
       const cut = await syncOnce(store, sandbox, ['v1'])
@@ -87,7 +88,7 @@ describe('connection loss on PostgreSQL', () => {
 
   it('a connection cut while a stream takes its lease fails that stream in one line; the others complete', async () => {
     // Deterministic where the killer above is a race: the backend that writes chains' lease ends itself.
-    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
     const owner = new pg.Client({ connectionString: url }); // the test database's owner, never cut: its name is not the lease's
     await owner.connect();
     await owner.query(
@@ -113,7 +114,7 @@ describe('connection loss on PostgreSQL', () => {
 
   it('a connection cut as a run records its results is replaced: the run ends recorded, its lease released', async () => {
     // The first write of each kind is cut and fails (a sequence is outside transactions: it counts the attempts).
-    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
     const owner = new pg.Client({ connectionString: url });
     await owner.connect();
     const cuts: [string, string][] = [
@@ -155,7 +156,7 @@ describe('connection loss on PostgreSQL', () => {
   });
 
   it('an export whose connection is cut fails cleanly: no file, no .partial left behind', async () => {
-    const store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-export-loss-'));
     const file = join(dir, 'assets.csv');
     try {
@@ -175,7 +176,7 @@ describe('connection loss on PostgreSQL', () => {
   });
 
   it('the daemon and its receiver stay up: every delivery is answered, and each lands once when the database is back', async () => {
-    const store: Store = await openStore({ url, logger: pino({ level: 'silent' }) });
+    const store: Store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
     const client = fastClient(sandbox);
     const secret = 'whsec-connection-loss';
     const daemon = await startDaemon({

@@ -18,6 +18,7 @@ import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js'
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 /** Every default job every few seconds: they overlap each other and, at times, themselves (a tick is skipped). */
 const SCHEDULES = ['*/2 * * * * *', '*/3 * * * * *', '*/5 * * * * *', '*/7 * * * * *'];
@@ -41,7 +42,11 @@ describe.each(['sqlite', 'postgres'] as const)('the daemon left alone (%s)', (di
   it('stays up through faults, moving data and cut connections, and one quiet full run levels the mirror', async () => {
     if (dialect === 'postgres') own = await createOwnDatabase('soak');
     else dir = mkdtempSync(join(tmpdir(), 'ds-mirror-soak-'));
-    const store: Store = await openStore({ url: own ? own.url : `sqlite:${join(dir!, 'mirror.db')}`, logger: silent });
+    const store: Store = await openStore({
+      migrations: MIRROR_SCHEMA,
+      url: own ? own.url : `sqlite:${join(dir!, 'mirror.db')}`,
+      logger: silent,
+    });
     const client = fastClient(sandbox, { retries: 3, backoff: { initialMs: 5, maxMs: 100 } });
     const jobs: JobDef[] = defaultJobs.map((j, i) => ({ ...j, schedule: SCHEDULES[i % SCHEDULES.length]! }));
     // The product's details backlog (the helpers' default fetches every development's details).

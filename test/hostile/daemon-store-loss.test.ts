@@ -15,6 +15,7 @@ import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp, type CuttableTcp } from './cuttable-tcp.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 let sandbox: Sandbox;
 let relay: CuttableTcp;
@@ -23,7 +24,12 @@ let store: Store;
 beforeAll(async () => {
   sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 5 });
   relay = await startCuttableTcp(inject('pgUrl'));
-  store = await openStore({ url: relay.url, schema: `t_${randomBytes(6).toString('hex')}`, logger: pino({ level: 'silent' }) });
+  store = await openStore({
+    migrations: MIRROR_SCHEMA,
+    url: relay.url,
+    schema: `t_${randomBytes(6).toString('hex')}`,
+    logger: pino({ level: 'silent' }),
+  });
 });
 afterAll(async () => {
   relay?.set('pass');

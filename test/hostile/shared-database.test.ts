@@ -10,6 +10,7 @@ import { startReceiver } from '../../src/receiver/index.js';
 import { openStore } from '../../src/store/index.js';
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 let own: OwnDatabase;
 let url: string;
@@ -23,9 +24,9 @@ afterAll(() => own?.drop());
 
 describe('a shared PostgreSQL database', () => {
   it("makes the mirror's own migration tables although another schema holds Kysely's", async () => {
-    const other = await openStore({ url, schema: 'another_app', logger: silent }); // Kysely tables in another_app
+    const other = await openStore({ migrations: MIRROR_SCHEMA, url, schema: 'another_app', logger: silent }); // Kysely tables in another_app
     await other.close();
-    const mirror = await openStore({ url, logger: silent }); // the default schema
+    const mirror = await openStore({ migrations: MIRROR_SCHEMA, url, logger: silent }); // the default schema
     try {
       const tables = await mirror.db
         .selectFrom('information_schema.tables' as never)
@@ -46,7 +47,7 @@ describe('a shared PostgreSQL database', () => {
   });
 
   it('answers 503 when a lock held elsewhere outlasts the bound, then stores the delivery once released', async () => {
-    const store = await openStore({ url, schema: 'locked_case', logger: silent });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema: 'locked_case', logger: silent });
     const secret = 'whsec-shared';
     const receiver = await startReceiver({ store, port: 0, host: '127.0.0.1', secrets: [secret], logger: silent });
     const holder = new pg.Client(url);

@@ -9,6 +9,7 @@ import { openStore } from '../../src/store/index.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { sandboxViewAlerts, sandboxViewMatches } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 let sb: Sandbox;
 let dir: string;
@@ -37,7 +38,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 
 /** `event|development` of the view's alerts, sorted. */
 async function history(viewId: string): Promise<string[]> {
-  const store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}` });
   try {
     const rows = await store.db.selectFrom('alert_history').select(['event_id', 'development_id']).where('view_id', '=', viewId).execute();
     return rows.map((r) => `${r.event_id}|${r.development_id}`).sort();

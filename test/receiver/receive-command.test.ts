@@ -11,6 +11,7 @@ import type { CliIo } from '../../src/cli/main.js';
 import { receiveCommand } from '../../src/cli/receive-command.js';
 import { openStore } from '../../src/store/index.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ds-receive-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,7 +44,7 @@ describe('receive command', () => {
 
     process.emit('SIGTERM');
     await running;
-    const store = await openStore({ url: db });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: db });
     try {
       const rows = await store.db.selectFrom('webhook_deliveries').select('id').execute();
       expect(rows.map((r) => r.id)).toEqual([env.id]);

@@ -10,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const STOP_TIMEOUT_S = 20;
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -114,7 +115,7 @@ describe('ds-mirror daemon (child process)', () => {
     // Slow pages (a few seconds per list), so SIGTERM finds the assets list half-way even on a busy machine.
     sandbox.setChaos({ latencyMs: 1500 });
     const first = await spawnDaemon();
-    store = await openStore({ url: `sqlite:${join(dir, 'mirror.db')}` });
+    store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${join(dir, 'mirror.db')}` });
     const db = store.db;
     await waitFor('assets half-way (a checkpoint saved)', async () => {
       const state = await store!.getState('assets');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
+import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -25,7 +25,7 @@ async function migrateBeforeUpgrade(t: TestStore): Promise<string | undefined> {
       writeFileSync(join(dir, file.replace(/\.ts$/, '.mjs')), `export { up } from ${JSON.stringify(target)};\n`);
     }
     const { adapter } = t.store;
-    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter.schema);
+    const migrator = schemaMigrator(t.store.db, new ColumnTypesMigrationProvider(`${dir}/`, adapter), adapter);
     const { results, error } = await migrator.migrateToLatest();
     expect(error).toBeUndefined();
     return results?.at(-1)?.migrationName;

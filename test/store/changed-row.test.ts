@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rowChanged, rowChangedSql } from '../../src/store/changed-row.js';
+import { analystSql } from '../../src/store/dialects.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 const CASES = [
@@ -29,7 +30,7 @@ for (const dialect of dialects) {
     it('agrees with rowChanged on every case', async () => {
       t = await openTestStore(dialect, { migrate: false });
       for (const c of CASES) {
-        const predicate = sql.raw(rowChangedSql(dialect, 's', 'i'));
+        const predicate = sql.raw(rowChangedSql(analystSql(dialect), 's', 'i'));
         const { rows } = await sql<{ changed: unknown }>`
           select case when ${predicate} then 1 else 0 end as changed
           from (select ${c.stored.row_hash} as row_hash, ${c.stored.deleted_at} as deleted_at) as s,

@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
 import { migrationsHash } from '../../src/store/migration-files.js';
 import { ColumnTypesMigrationProvider, runMigrations } from '../../src/store/run-migrations.js';
 import { captureFreshSchema } from '../../src/store/sqlite/capture-fresh-schema.js';
 import { type FreshSchema, freshSchemaFile, readFreshSchema } from '../../src/store/sqlite/fresh-schema.js';
 import { schemaDump } from '../helpers/schema-dump.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { MIGRATIONS_DIR, MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const opened: TestStore[] = [];
 afterEach(async () => {
@@ -32,7 +32,7 @@ const ledger = async (t: TestStore) =>
 describe('fresh SQLite schema', () => {
   let prepared: FreshSchema;
   beforeAll(async () => {
-    prepared = await captureFreshSchema(MIGRATIONS_DIR);
+    prepared = await captureFreshSchema(MIRROR_SCHEMA);
   });
 
   it('makes a new file exactly as replaying every migration does, in one go', async () => {
@@ -46,7 +46,7 @@ describe('fresh SQLite schema', () => {
         return prepared.statements;
       },
     };
-    const outcome = await runMigrations(db(fresh), target(fresh), MIGRATIONS_DIR, async () => tracked);
+    const outcome = await runMigrations(db(fresh), target(fresh), MIRROR_SCHEMA, async () => tracked);
     expect(outcome.error).toBeUndefined();
     expect(made).toBe(1);
     expect(outcome.results.map((r) => r.name)).toEqual(await ledger(replayed));
@@ -63,7 +63,7 @@ describe('fresh SQLite schema', () => {
     const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, target(old));
     expect((await new Migrator({ db: db(old), provider }).migrateTo('0016-view-keys')).error).toBeUndefined();
     let asked = 0;
-    const outcome = await runMigrations(db(old), target(old), MIGRATIONS_DIR, async () => {
+    const outcome = await runMigrations(db(old), target(old), MIRROR_SCHEMA, async () => {
       asked++;
       return prepared;
     });
@@ -96,7 +96,7 @@ describe('the prepared file', () => {
 for (const dialect of dialects.filter((d) => d === 'postgres')) {
   it(`${dialect}: a fresh database replays every migration (the prepared schema is SQLite's)`, async () => {
     const t = await open(dialect, false);
-    const outcome = await runMigrations(db(t), target(t), MIGRATIONS_DIR, async () => {
+    const outcome = await runMigrations(db(t), target(t), MIRROR_SCHEMA, async () => {
       throw new Error('asked for the SQLite schema');
     });
     expect(outcome.error).toBeUndefined();

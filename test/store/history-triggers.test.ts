@@ -11,10 +11,11 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIFTED_FROM_RAW, mirroredTables } from '../../schema/history/triggers.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
-import { analystSql } from '../../src/store/analyst-dialects.js';
-import { MIGRATIONS_DIR, type Store } from '../../src/store/index.js';
+import { analystSql } from '../../src/store/dialects.js';
+import type { Store } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { MIGRATIONS_DIR, MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const TRIGGER = { name: 'chains_keep_history', table: 'chains' };
 
@@ -102,7 +103,7 @@ for (const dialect of dialects) {
         `export async function up(db, t) { await db.schema.alterTable('chains').addColumn('rank', t.integer).execute(); }\n`,
       );
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      const outcome = await runMigrations(t.store.db, t.store.adapter, dir);
+      const outcome = await runMigrations(t.store.db, t.store.adapter, { ...MIRROR_SCHEMA, folder: dir });
       expect(outcome).toEqual({ results: [{ name: '9999-chain-rank', status: 'Success' }] });
 
       await changeChain(t.store, { rank: 7 });

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
+import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';
@@ -22,7 +22,7 @@ const COLUMN_TYPES = { sqlite: SQLITE_COLUMN_TYPES, postgres: POSTGRES_COLUMN_TY
 /** Migrates a store opened without migrations to `target` (inclusive), as an older release left it. */
 async function migrateTo(t: TestStore, dialect: Dialect, target: string): Promise<void> {
   const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, { dialect, columnTypes: COLUMN_TYPES[dialect], schema: t.schema });
-  const migrator = schemaMigrator(t.store.db, provider, t.schema);
+  const migrator = schemaMigrator(t.store.db, provider, t.store.adapter);
   const { error } = await migrator.migrateTo(target);
   expect(error).toBeUndefined();
 }

@@ -11,6 +11,7 @@ import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
 import { runStoreChild } from './store-child-runner.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const CORE_TABLES = ['sync_runs', 'sync_run_streams', 'stream_state', 'quarantine', 'leases'];
 
@@ -60,17 +61,23 @@ for (const dialect of dialects) {
       };
       const fine = "export async function up(db, t) { await db.schema.createTable('fine').addColumn('id', t.integer).execute(); }";
       try {
-        expect((await runMigrations(t.store.db, target, folder({ '0001-fine.mjs': fine }))).results).toEqual([
+        expect((await runMigrations(t.store.db, target, { ...MIRROR_SCHEMA, folder: folder({ '0001-fine.mjs': fine }) })).results).toEqual([
           { name: '0001-fine', status: 'Success' },
         ]);
         // Recorded already: the file is not even imported (a start pays for no migration module).
-        expect(await runMigrations(t.store.db, target, folder({ '0001-fine.mjs': "throw new Error('imported');" }))).toEqual({
+        expect(
+          await runMigrations(t.store.db, target, {
+            ...MIRROR_SCHEMA,
+            folder: folder({ '0001-fine.mjs': "throw new Error('imported');" }),
+          }),
+        ).toEqual({
           results: [],
         });
         const more = "export async function up(db, t) { await db.schema.createTable('more').addColumn('id', t.integer).execute(); }";
-        expect((await runMigrations(t.store.db, target, folder({ '0001-fine.mjs': fine, '0002-more.mjs': more }))).results).toEqual([
-          { name: '0002-more', status: 'Success' },
-        ]);
+        expect(
+          (await runMigrations(t.store.db, target, { ...MIRROR_SCHEMA, folder: folder({ '0001-fine.mjs': fine, '0002-more.mjs': more }) }))
+            .results,
+        ).toEqual([{ name: '0002-more', status: 'Success' }]);
       } finally {
         for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       }
@@ -95,7 +102,11 @@ for (const dialect of dialects) {
           timestamp: 'text',
           serial: 'integer',
         } as const;
-        const outcome = await runMigrations(t.store.db, { dialect, columnTypes: types, schema: t.schema }, `${dir}/`);
+        const outcome = await runMigrations(
+          t.store.db,
+          { dialect, columnTypes: types, schema: t.schema },
+          { ...MIRROR_SCHEMA, folder: `${dir}/` },
+        );
         expect(outcome.results).toEqual([
           { name: '0001-fine', status: 'Success' },
           { name: '0002-broken', status: 'Error' },
@@ -113,7 +124,7 @@ describe('openStore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-open-'));
     const path = join(dir, 'nested', 'deeper', 'mirror.db');
     try {
-      const store = await openStore({ url: `sqlite:${path}` });
+      const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${path}` });
       expect(store.dialect).toBe('sqlite');
       expect(existsSync(path)).toBe(true);
       const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
@@ -127,7 +138,7 @@ describe('openStore', () => {
   it('gives a new SQLite file 16 KiB pages and keeps the page size of an existing one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-open-'));
     const pageSize = async (path: string) => {
-      const store = await openStore({ url: `sqlite:${path}` });
+      const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${path}` });
       const { rows } = await sql<{ page_size: number }>`pragma page_size`.execute(store.db);
       await store.close();
       return rows[0].page_size;
@@ -149,7 +160,7 @@ describe('openStore', () => {
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
     const withPassword = inject('pgUrl').replace('://postgres@', '://postgres:not-a-real-pw@'); // trust auth ignores it
     const schema = `t_schema_${process.pid}_${Date.now()}`;
-    const store = await openStore({ url: withPassword, schema, logger });
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: withPassword, schema, logger });
     try {
       const { rows } = await sql<{ table_name: string }>`
         select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(store.db);
@@ -189,7 +200,9 @@ describe('openStore', () => {
   });
 
   it('never shows the password when PostgreSQL cannot be reached', async () => {
-    const error = await openStore({ url: 'postgres://mirror:s3cr3t-pw@127.0.0.1:1/db' }).catch((e: unknown) => e);
+    const error = await openStore({ migrations: MIRROR_SCHEMA, url: 'postgres://mirror:s3cr3t-pw@127.0.0.1:1/db' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DsMirrorError);
     expect((error as DsMirrorError).code).toBe('DS_DB_OPEN');
     expect(errorAction(error)).toBe('retry');

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkService, recordService } from '../../src/sync/mirrored-service.js';
 import { readMark } from '../../src/sync/monitoring/pass-marks.js';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
+import { MIGRATIONS_DIR, MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -51,7 +51,7 @@ async function migrateToBefore(t: TestStore): Promise<void> {
     const outcome = await runMigrations(
       t.store.db,
       { dialect: t.store.dialect, columnTypes: TYPES[t.store.dialect], schema: t.schema },
-      `${dir}/`,
+      { ...MIRROR_SCHEMA, folder: `${dir}/` },
     );
     expect(outcome.error).toBeUndefined();
     expect(outcome.results.at(-1)?.name).toBe('0016-view-keys');

@@ -1,9 +1,10 @@
 // A second process for the store tests: opens the same database (applying migrations, as every
 // ds-mirror process does) and, given a lease name, tries to take it. Prints one JSON line.
 import { openStore } from '../../src/store/index.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 const [url, schema, leaseName, owner] = process.argv.slice(2);
-const store = await openStore({ url, schema: schema || undefined });
+const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema: schema || undefined });
 try {
   if (!leaseName) {
     console.log(JSON.stringify({ opened: true }));

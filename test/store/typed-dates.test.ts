@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isoDateOf } from '../../src/catalog/mapping.js';
 import { toRow } from '../../src/sync/row-mapping.js';
-import { MIGRATIONS_DIR } from '../../src/store/index.js';
+import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { POSTGRES_COLUMN_TYPES } from '../../src/store/postgres/postgres-adapter.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';
@@ -35,7 +35,7 @@ describe.each(dialects)('dates on %s', (dialect) => {
   it('an upgrade types the date columns and keeps their days; both stores read them as YYYY-MM-DD', async () => {
     t = await openTestStore(dialect, { migrate: false });
     const provider = new ColumnTypesMigrationProvider(MIGRATIONS_DIR, { dialect, columnTypes: COLUMN_TYPES[dialect], schema: t.schema });
-    const migrator = schemaMigrator(t.store.db, provider, t.schema);
+    const migrator = schemaMigrator(t.store.db, provider, t.store.adapter);
     expect((await migrator.migrateTo('0037-run-notices')).error).toBeUndefined();
 
     const mirrored = { raw: '{}', row_hash: 'h', first_seen_at: NOW, synced_at: NOW };

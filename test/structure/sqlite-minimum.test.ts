@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { SQLITE_COLUMN_TYPES } from '../../src/store/sqlite/sqlite-adapter.js';
 import { oldSqlite, type OldDatabase } from '../readers/old-sqlite.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
 /** SQL newer than 3.37, with the release that brought it. */
 const NEWER: readonly (readonly [RegExp, string])[] = [
@@ -39,7 +40,7 @@ beforeAll(async () => {
     },
   });
   // Every migration through the Migrator (not the schema prepared at build), as an upgrade runs them.
-  const migrated = await runMigrations(db, { dialect: 'sqlite', columnTypes: SQLITE_COLUMN_TYPES }, undefined, async () => undefined);
+  const migrated = await runMigrations(db, { dialect: 'sqlite', columnTypes: SQLITE_COLUMN_TYPES }, MIRROR_SCHEMA, async () => undefined);
   await db.destroy();
   expect(migrated.error).toBeUndefined();
   old = new (await oldSqlite()).Database();

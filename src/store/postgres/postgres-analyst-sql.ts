@@ -69,5 +69,16 @@ end $$`,
           order by c.relname, a.attnum`.execute(db)
       ).rows,
     ),
-  keepsComments: true,
+  distinctFrom: 'is distinct from',
+  async commentable(db) {
+    const { rows } = await sql<{ relation: string; column: string }>`
+      select c.relname as relation, a.attname as column
+      from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(db);
+    const relations = new Map<string, Set<string>>();
+    for (const r of rows) relations.set(r.relation, (relations.get(r.relation) ?? new Set()).add(r.column));
+    return relations;
+  },
 };

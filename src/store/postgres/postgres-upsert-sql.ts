@@ -1,6 +1,7 @@
 // The SQL text of a page upsert on PostgreSQL: the rows travel as one jsonb array of arrays
 // (jsonb-rows.ts), and ON CONFLICT writes a row only when the changed-row rule says so.
 import { rowChangedSql } from '../changed-row.js';
+import { POSTGRES_ANALYST_SQL } from './postgres-analyst-sql.js';
 import { quoteIdent } from '../store-adapter.js';
 import type { UpsertPage } from '../types.js';
 import { jsonbRows, type JsonbRows } from './jsonb-rows.js';
@@ -25,7 +26,7 @@ export function upsertStatement(page: UpsertPage, types: readonly string[]): Ups
     `select ${encoding.select}, $2::timestamptz, $2::timestamptz, null from jsonb_array_elements($1::jsonb) as e ` +
     `on conflict (${page.key.map(quoteIdent).join(', ')}) do update set ${sets.join(', ')}, ` +
     'synced_at = excluded.synced_at, deleted_at = null ' +
-    `where ${rowChangedSql('postgres', 't', 'excluded')} ` +
+    `where ${rowChangedSql(POSTGRES_ANALYST_SQL, 't', 'excluded')} ` +
     'returning (xmax = 0) as inserted';
   return { text, encoding };
 }

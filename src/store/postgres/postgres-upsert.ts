@@ -1,13 +1,13 @@
 // A page of upserts on PostgreSQL: one statement per page (upsert-sql.ts), prepared once per connection.
-// Values are checked against the columns' types first (pg-values.ts), keys already held unchanged are
+// Values are checked against the columns' types first (postgres-value-checks.ts), keys already held unchanged are
 // left out, and a statement that fails anyway is retried row by row so one bad row cannot fail a page.
 import { CompiledQuery, type Kysely } from 'kysely';
 import { rowChanged, type StoredVersion } from '../changed-row.js';
 import type { Database } from '../database.js';
-import { isRecordError } from '../storage-errors.js';
+import { isPostgresRecordError } from './postgres-errors.js';
 import { quoteIdent } from '../store-adapter.js';
 import { keyString, type RejectedRow, type UpsertPage } from '../types.js';
-import { valueCheck, type ValueCheck } from './pg-values.js';
+import { valueCheck, type ValueCheck } from './postgres-value-checks.js';
 import { PREPARED } from './prepared-pool.js';
 import { heldRowsQuery, upsertStatement, type UpsertStatement } from './postgres-upsert-sql.js';
 
@@ -60,7 +60,7 @@ export class PostgresUpserter {
       return { inserted, updated, rejected };
     } catch (err) {
       await trx.executeQuery(CompiledQuery.raw('rollback to savepoint upsert_page'));
-      if (!isRecordError(err)) throw err;
+      if (!isPostgresRecordError(err)) throw err;
       return upsertRowByRow(trx, statement, page, rows, rejected);
     }
   }
@@ -137,7 +137,7 @@ async function upsertRowByRow(
       total.updated += counts.updated;
     } catch (rowErr) {
       await trx.executeQuery(CompiledQuery.raw('rollback to savepoint upsert_row'));
-      if (!isRecordError(rowErr)) throw rowErr;
+      if (!isPostgresRecordError(rowErr)) throw rowErr;
       rejected.push({ index: page.rows.indexOf(row), reason: (rowErr as Error).message.slice(0, 300) });
     }
     await trx.executeQuery(CompiledQuery.raw('release savepoint upsert_row'));

@@ -1,8 +1,7 @@
 // Values as PostgreSQL binds them: JSON text for objects and arrays, ISO for Dates (the engine's writes);
 // for `copy`, a value read from either store as the target column's kind wants it (SQLite's 0/1 as a
 // boolean, JSON kept as the text it already is).
-import { truthy } from '../copy-values.js';
-import { toDbCommon } from '../store-adapter.js';
+import { toDbCommon, truthy } from '../store-adapter.js';
 import type { ColumnKind } from '../types.js';
 
 export const toPostgresValue = toDbCommon;

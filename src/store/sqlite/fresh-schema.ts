@@ -7,17 +7,9 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { migrationsHash } from '../migration-files.js';
+import type { FreshSchema } from '../store-dialect.js';
 
-export interface FreshSchema {
-  /** migrationsHash() of the folder it was prepared from. */
-  migrationsHash: string;
-  /** The migrations it holds, in name order (recorded in kysely_migration with the time it is applied). */
-  migrations: string[];
-  /** CREATE statements in an order that makes them: tables, indexes, triggers, views. */
-  statements: string[];
-  /** The rows the replay left (the migrator's ledger, the repeatable objects' hashes). */
-  tables: { table: string; rows: Record<string, unknown>[] }[];
-}
+export type { FreshSchema } from '../store-dialect.js';
 
 /** Beside the migrations folder: dist/schema/sqlite-fresh-schema.json once built. */
 export function freshSchemaFile(migrationsDir: string): string {

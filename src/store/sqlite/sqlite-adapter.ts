@@ -13,6 +13,7 @@ import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { statementCache } from './sqlite-statement-cache.js';
 import { sqliteTables } from './sqlite-tables.js';
 import { sqliteUpserter } from './sqlite-upsert.js';
+import { startSqliteWriter } from './sqlite-writer.js';
 import { toSqliteValue } from './sqlite-values.js';
 
 export const SQLITE_COLUMN_TYPES: ColumnTypes = Object.freeze({
@@ -44,7 +45,7 @@ export function createSqliteAdapter(path: string, readOnly = false): StoreAdapte
     knowsColumnKinds: false,
     leaseHint: LEASE_HINT,
     // An in-memory database exists only on this connection.
-    sharedFile: path === ':memory:' || path === '' ? undefined : resolve(path),
+    ...(path === ':memory:' || path === '' || readOnly ? {} : { writerThread: (task: URL) => startSqliteWriter(resolve(path), task) }),
     rowsPerStatement: rowsUnder(MAX_PARAMS),
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,

@@ -97,5 +97,5 @@ end`,
           order by m.name, c.cid`.execute(db)
       ).rows,
     ),
-  keepsComments: false,
+  distinctFrom: 'is not',
 };

@@ -4,7 +4,7 @@
 // a table's rows keep coming new (a first sync), each is inserted at once and looked up only if held.
 import type { Database as Sqlite, Statement } from 'better-sqlite3';
 import { rowChanged } from '../changed-row.js';
-import { isRecordError } from '../storage-errors.js';
+import { isSqliteRecordError } from './sqlite-errors.js';
 import type { RejectedRow, UpsertPage } from '../types.js';
 import { upsertSql } from './sqlite-statements.js';
 
@@ -106,7 +106,7 @@ function writePage(s: UpsertStatements, page: UpsertPage): { inserted: number; u
         updated++;
       }
     } catch (err) {
-      if (!isRecordError(err)) throw err;
+      if (!isSqliteRecordError(err)) throw err;
       rejected.push({ index: r, reason: (err as Error).message.slice(0, 300) });
     }
   }

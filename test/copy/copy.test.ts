@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { v1Lists } from '../../src/catalog/v1.js';
-import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../../src/store/copy-store.js';
+import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type CopyProgress } from '../../src/copy/copy-store.js';
 import type { Store } from '../../src/store/index.js';
 import { syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';

@@ -5,8 +5,8 @@
 import { contentHash } from '../content-hash.js';
 import { readInKeyOrder } from './key-order-reader.js';
 import { normalizer, sameValue } from './copy-values.js';
-import type { ColumnKind, TableInfo } from './store-tables.js';
-import type { Row, Store } from './types.js';
+import type { ColumnKind, TableInfo } from '../store/store-tables.js';
+import type { Row, Store } from '../store/types.js';
 
 export interface TablePair {
   source: TableInfo;

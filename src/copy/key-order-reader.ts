@@ -2,8 +2,8 @@
 // the last key of the previous one, along the key's index), so a table of any size streams in bounded
 // memory. The order is the store's own: byte order on SQLite, the column's collation on PostgreSQL.
 import { sql } from 'kysely';
-import type { TableInfo } from './store-tables.js';
-import type { Row, Store } from './types.js';
+import type { TableInfo } from '../store/store-tables.js';
+import type { Row, Store } from '../store/types.js';
 
 export async function* readInKeyOrder(store: Store, table: TableInfo, batchRows: number): AsyncGenerator<Row[]> {
   if (table.key.length === 0) {

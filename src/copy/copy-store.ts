@@ -6,9 +6,9 @@ import { sql } from 'kysely';
 import { DsMirrorError } from '../errors.js';
 import { columnKinds } from './copy-values.js';
 import { readInKeyOrder } from './key-order-reader.js';
-import { listTables, parentsFirst } from './store-tables.js';
+import { listTables, parentsFirst } from '../store/store-tables.js';
 import { verifyTable, type TablePair } from './verify-copy.js';
-import type { Row, Store } from './types.js';
+import type { Row, Store } from '../store/types.js';
 
 export interface CopyProgress {
   table: string;

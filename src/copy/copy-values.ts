@@ -1,7 +1,8 @@
 // Values between dialects. Each column's kind comes from the PostgreSQL side when there is one (SQLite
 // declares booleans as integer, JSON and times as text). Converting for the target is the target
 // adapter's `toColumn`; normalizing gives one form to compare rows of either store.
-import type { ColumnKind, StoreAdapter, TableInfo } from './types.js';
+import { truthy } from '../store/store-adapter.js';
+import type { ColumnKind, StoreAdapter, TableInfo } from '../store/types.js';
 
 type KindsKnown = Pick<StoreAdapter, 'knowsColumnKinds'>;
 
@@ -37,11 +38,6 @@ export function normalizer(kind: ColumnKind): Convert {
     default:
       return (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : (v ?? null));
   }
-}
-
-/** A boolean as either store may hold it (true, 1, '1', 't', 'true'). */
-export function truthy(v: unknown): boolean {
-  return v === true || v === 1 || v === '1' || v === 't' || v === 'true';
 }
 
 function parseJson(text: string): unknown {

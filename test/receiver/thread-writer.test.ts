@@ -1,9 +1,10 @@
-// The SQLite writer thread on its own: its connection commits each group in one transaction, counts
-// new delivery ids, survives a failing group, and hands the file back on close.
+// The store's writer thread (SQLite on disk) writing deliveries on its own: its connection commits each
+// group in one transaction, counts new delivery ids, survives a failing group, and hands the file back on close.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AcceptedDelivery } from '../../src/receiver/delivery-rows.js';
 import type { Envelope } from '../../src/receiver/parse-envelope.js';
-import { startSqliteWriter } from '../../src/receiver/sqlite-writer.js';
+import { openDeliveryWriter } from '../../src/receiver/open-delivery-writer.js';
+import { startSqliteWriter } from '../../src/store/sqlite/sqlite-writer.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { failDeliveryInserts, rowCounts } from './receiver-store.js';
 import { makeEnvelope } from './webhook-fixtures.js';
@@ -22,7 +23,7 @@ describe('SQLite writer thread', () => {
   });
 
   it('commits a group, counting only (delivery, view) pairs not stored before', async () => {
-    const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
+    const writer = await openDeliveryWriter(t.store);
     try {
       const first = accepted();
       expect((await writer.write([first, accepted()])).inserted).toBe(2);
@@ -43,7 +44,7 @@ describe('SQLite writer thread', () => {
   });
 
   it('commits the groups that queued meanwhile together, each answered with its own count', async () => {
-    const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
+    const writer = await openDeliveryWriter(t.store);
     try {
       const first = accepted();
       const results = await Promise.all([writer.write([first]), writer.write([first, accepted()]), writer.write([accepted()])]);
@@ -56,7 +57,7 @@ describe('SQLite writer thread', () => {
   });
 
   it('rejects a group whose commit fails, with nothing of it stored, and commits the next one', async () => {
-    const writer = await startSqliteWriter(t.url.slice('sqlite:'.length));
+    const writer = await openDeliveryWriter(t.store);
     try {
       const restore = await failDeliveryInserts(t.store);
       const failed = [accepted(), accepted()];
@@ -69,7 +70,17 @@ describe('SQLite writer thread', () => {
     }
   });
 
+  it('goes through the thread, not the store', async () => {
+    const writer = await openDeliveryWriter(t.store);
+    try {
+      expect(writer.maxInFlight).toBe(Infinity); // the store's own writer takes one group at a time
+    } finally {
+      await writer.close();
+    }
+  });
+
   it('refuses to start on a file it cannot open', async () => {
-    await expect(startSqliteWriter('/nonexistent-dir/mirror.db')).rejects.toThrow(/unable to open|directory does not exist/);
+    const task = new URL('../../src/receiver/delivery-task.ts', import.meta.url);
+    await expect(startSqliteWriter('/nonexistent-dir/mirror.db', task)).rejects.toThrow(/unable to open|directory does not exist/);
   });
 });

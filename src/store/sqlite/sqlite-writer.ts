@@ -1,36 +1,42 @@
-// The HTTP side of the SQLite writer thread (sqlite-writer-thread.ts): posts each group as compact
-// tuples and resolves when the thread has committed it. A thread that dies fails its group (503,
-// the sender retries) and the next group starts a new one.
+// The main side of a SQLite writer thread (sqlite-writer-thread.ts): a connection of the thread's own to
+// the store's file, so that better-sqlite3's synchronous inserts and the commit's fsync block that thread
+// only. Posts each request and resolves when the thread has committed it. A thread that dies fails its
+// requests and the next request starts a new one.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { AcceptedDelivery } from './delivery-rows.js';
-import type { Committed, DeliveryWriter } from './delivery-writer.js';
+import type { ThreadCommitted, ThreadWriter } from '../types.js';
 
-/** One group: [raw body, signed, received at] per delivery; the thread builds the rows. */
-export interface ThreadRequest {
-  seq: number;
-  deliveries: [string, boolean, string][];
+/** What the thread is told: the file, and the module whose `writeRequest` it runs (types.ts, WriterTask). */
+export interface WriterThreadData {
+  file: string;
+  task: string;
 }
 
-/** `code`: the SQLite error code (or RangeError / TypeError), so the committer can tell bad data from a failing store. */
-export type ThreadReply = ({ seq: number } & Committed) | { seq: number; error: string; code?: string };
+export interface ThreadRequest {
+  seq: number;
+  request: unknown;
+}
+
+/** `code`: the SQLite error code (or RangeError / TypeError), so the caller can tell bad data from a failing store. */
+export type ThreadReply = ({ seq: number } & ThreadCommitted<unknown>) | { seq: number; error: string; code?: string };
 
 interface Pending {
-  resolve: (committed: Committed) => void;
+  resolve: (committed: ThreadCommitted<unknown>) => void;
   reject: (err: Error) => void;
 }
 
-export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
+export async function startSqliteWriter<Req, Res>(file: string, task: URL): Promise<ThreadWriter<Req, Res>> {
   const pending = new Map<number, Pending>();
   let seq = 0;
   let closed = false;
+  const data: WriterThreadData = { file, task: task.href };
   let thread: Promise<Worker> | undefined = spawn();
   await thread;
 
   function spawn(): Promise<Worker> {
-    const worker = new Worker(bootstrap(), { eval: true, workerData: { file } });
+    const worker = new Worker(bootstrap(), { eval: true, workerData: data });
     const started: Promise<Worker> = new Promise((resolve, reject) => {
       let ready = false;
       const gone = (err: Error) => {
@@ -56,14 +62,12 @@ export async function startSqliteWriter(file: string): Promise<DeliveryWriter> {
   }
 
   return {
-    // Each group is posted as soon as it forms: the thread commits together whatever queued meanwhile.
-    maxInFlight: Infinity,
-    async write(group: readonly AcceptedDelivery[]): Promise<Committed> {
+    async write(request: Req): Promise<ThreadCommitted<Res>> {
       if (closed) throw new Error('the SQLite writer is closed');
       const worker = await (thread ??= spawn());
-      const req: ThreadRequest = { seq: ++seq, deliveries: group.map((d) => [d.body, d.signed, d.receivedAt]) };
+      const req: ThreadRequest = { seq: ++seq, request };
       return new Promise((resolve, reject) => {
-        pending.set(req.seq, { resolve, reject });
+        pending.set(req.seq, { resolve: resolve as Pending['resolve'], reject });
         worker.postMessage(req);
       });
     },
@@ -94,7 +98,7 @@ function bootstrap(): string {
   return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
 }
 
-/** The thread's error as the committer classifies it (storage-errors.ts reads `code`, or the JS error type). */
+/** The thread's error as the caller classifies it (storage-errors.ts reads `code`, or the JS error type). */
 function threadError(message: string, code: string | undefined): Error {
   if (code === 'RangeError') return new RangeError(message);
   if (code === 'TypeError') return new TypeError(message);

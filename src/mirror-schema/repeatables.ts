@@ -1,0 +1,38 @@
+// Objects made after the numbered migrations, whenever their definition changed: the analyst views,
+// (on PostgreSQL) the data dictionary's comments, and the history triggers. Their definitions are
+// today's code, so no numbered migration may create them (a migration replayed years later would run
+// today's views against that day's tables): a hash of the definition is stored in `schema_objects`, and
+// a new hash recreates them. They are dropped before pending migrations run, so no migration works
+// around them (and none of its writes is kept as history). A fresh install and an upgrade from any
+// release thus end with the same objects.
+import { dropHistoryTriggers, historyTriggerMissing, historyTriggersSql, recreateHistoryTriggers } from '../../schema/history/triggers.js';
+import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from '../../schema/views/index.js';
+import { applyComments } from '../dictionary/comments.js';
+import { DICTIONARY } from '../dictionary/index.js';
+import { analystSql } from '../store/dialects.js';
+import type { Repeatable } from '../store/index.js';
+
+export const REPEATABLES: readonly Repeatable[] = [
+  // The views and their comments are one object: dropping a view drops its comments.
+  {
+    name: 'analyst-layer',
+    async definition(_db, dialect) {
+      const d = analystSql(dialect);
+      return [...ANALYST_VIEWS.map((v) => createViewSql(v, d)), d.commentable ? JSON.stringify(DICTIONARY) : ''].join(';\n');
+    },
+    async apply(db, dialect) {
+      const d = analystSql(dialect);
+      await recreateViews(db, d);
+      if (d.commentable) await applyComments(db, DICTIONARY, await d.commentable(db));
+    },
+    drop: (db) => dropViews(db),
+  },
+  // Made from every mirrored table's columns of now: a column a migration adds changes the definition.
+  {
+    name: 'history-triggers',
+    definition: async (db, dialect) => (await historyTriggersSql(db, dialect)).join(';\n'),
+    missing: historyTriggerMissing,
+    apply: recreateHistoryTriggers,
+    drop: dropHistoryTriggers,
+  },
+];

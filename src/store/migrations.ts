@@ -1,0 +1,35 @@
+// What the store's migrator is handed, as Kysely's Migrator is handed a provider: the folder of numbered
+// migrations and the repeatable objects made after them. The store knows neither: whoever opens a store
+// hands it the mirror's (src/mirror-schema/), or a test its own.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Dialect } from './types.js';
+
+/**
+ * Objects made after the numbered migrations whenever their definition changed (views, comments,
+ * triggers): a hash of the definition is kept in `schema_objects`, and a new one makes them again.
+ */
+export interface Repeatable {
+  name: string;
+  /** What the objects are, as text (read from the tables where they depend on them): its hash decides whether they are made again. */
+  definition(db: Kysely<unknown>, dialect: Dialect): Promise<string>;
+  /** Whether one is missing though the definition is unchanged (dropped by hand): they are made again. */
+  missing?(db: Kysely<unknown>, dialect: Dialect): Promise<boolean>;
+  /** Drops and makes the objects (inside the caller's transaction). */
+  apply(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+  /** Drops them before migrations run, so a migration may change a table they read. */
+  drop(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+export interface Migrations {
+  /** The folder of numbered migrations (NNNN-name.ts, or .js once built), applied in name order; ends with '/'. */
+  folder: string;
+  /** Made after the migrations, in this order, whenever their definition changes. */
+  repeatables: readonly Repeatable[];
+}
+
+export async function definitionHash(r: Repeatable, db: Kysely<unknown>, dialect: Dialect): Promise<string> {
+  return createHash('sha256')
+    .update(await r.definition(db, dialect))
+    .digest('hex');
+}
