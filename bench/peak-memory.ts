@@ -28,7 +28,8 @@ writeFileSync(config, JSON.stringify({ limits: { v1: { ...fast, requestsPerMonth
 /** One CLI command in a process of its own: its wall seconds and peak RSS in MB. */
 async function cli(args: string[]): Promise<string> {
   const started = performance.now();
-  const child = await run(process.execPath, ['bin/ds-mirror.js', ...args, ...store.args], {
+  // `--expose-gc` as the launcher's first line gives it (a sync collects the pages it parsed).
+  const child = await run(process.execPath, ['--expose-gc', 'bin/ds-mirror.js', ...args, ...store.args], {
     env: {
       ...process.env,
       DS_BASE_URL: sandbox.url,

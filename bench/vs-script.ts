@@ -69,7 +69,8 @@ async function timed(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed
 }
 
 const mirror = (db: string) =>
-  timed(['bin/ds-mirror.js', 'sync', 'v1', '--no-progress', '--db', `sqlite:${db}`, '--config', config], {
+  // `--expose-gc` as the launcher's first line gives it (a sync collects the pages it parsed).
+  timed(['--expose-gc', 'bin/ds-mirror.js', 'sync', 'v1', '--no-progress', '--db', `sqlite:${db}`, '--config', config], {
     DS_BASE_URL: sandbox.url,
     DS_API_KEY: sandbox.apiKey,
     DS_LOG_LEVEL: 'warn',
