@@ -1,4 +1,4 @@
-// Peak RSS of the CLI as a user runs it (#25.4: under 200 MB at scale 30): a first sync into a fresh SQLite
+// Peak RSS of the CLI as a user runs it (the goal: under 200 MB at scale 30): a first sync into a fresh SQLite
 // file (or a fresh schema of the PostgreSQL server given by --db), a no-op re-run, and exports of the largest
 // view to CSV and Parquet, each a process of its own (maxRSS from bench/peak-rss.cjs), the sandbox in a
 // process of its own (bench/sandbox-process.ts).
