@@ -24,7 +24,8 @@ function poolOnDemand(origin: string, connections: number): { get(): Promise<Poo
   let closed = false;
   return {
     get: () => {
-      pool ??= import('undici').then((undici) => {
+      // The CommonJS module itself (`default`): what both Node and the CLI's bundle give an import().
+      pool ??= import('undici').then(({ default: undici }) => {
         const made = new undici.Pool(origin, { connections, pipelining: 1 });
         if (closed) void made.close(); // closed before its first request: it refuses to send, as a closed pool does
         return made;
