@@ -81,7 +81,8 @@ sections.push(await bench('CLI start-up: --help and the receiver listening, agai
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 const header =
   `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +
-  'Each benchmark compares against a baseline measured in the same run; read the ratios (the machine is shared and noisy).\n';
+  'Each benchmark compares against a baseline measured in the same run; read the ratios (the machine is shared and noisy).\n' +
+  'The current figures only: earlier runs and the experiments tried and not kept are in git (`git log -p bench/RESULTS.md`).\n';
 const text = [header, ...sections].join('\n');
 writeFileSync('bench/RESULTS.md', text);
 process.stdout.write(text);
