@@ -10,11 +10,12 @@ import { startPgCluster } from '../test/helpers/pg-cluster.js';
 
 const run = promisify(execFile);
 
+/** `--expose-gc` as the CLI's launcher gives it: a sync in the bench's own process collects as the CLI does. */
 async function bench(title: string, script: string, args: string[] = []): Promise<string> {
   process.stderr.write(`bench: ${title}...\n`);
   const started = Date.now();
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', script, ...args], {
       maxBuffer: 64 * 1024 * 1024,
       timeout: 20 * 60_000,
     });
