@@ -1,4 +1,4 @@
-// The fetch-only floor of a first `sync v1` (issue #25, item 3): the same pages as ds-mirror, each list
+// The fetch-only floor of a first `sync v1`: the same pages as ds-mirror, each list
 // with ds-mirror's page window in flight and its page count known beforehand, the lists at once under
 // the same 16-request cap; bodies read and dropped, nothing parsed or written. What a first sync would
 // take if it knew every list's length and wrote for free.

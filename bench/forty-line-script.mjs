@@ -1,4 +1,4 @@
-// The script a user would write instead of ds-mirror (issue #25's baseline): one request at a time,
+// The script a user would write instead of ds-mirror (the baseline of bench/vs-script.ts): one request at a time,
 // each record's raw JSON upserted into one table, one transaction per page. No quotas, no resume, no
 // change detection, no history, no quarantine. Its lists come as JSON on argv (the same lists and page
 // sizes as `ds-mirror sync v1`), so both read the same rows.

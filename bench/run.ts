@@ -10,11 +10,12 @@ import { startPgCluster } from '../test/helpers/pg-cluster.js';
 
 const run = promisify(execFile);
 
+/** `--expose-gc` as the CLI's launcher gives it: a sync in the bench's own process collects as the CLI does. */
 async function bench(title: string, script: string, args: string[] = []): Promise<string> {
   process.stderr.write(`bench: ${title}...\n`);
   const started = Date.now();
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', script, ...args], {
       maxBuffer: 64 * 1024 * 1024,
       timeout: 20 * 60_000,
     });
@@ -81,7 +82,8 @@ sections.push(await bench('CLI start-up: --help and the receiver listening, agai
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 const header =
   `# Benchmark results\n\nCommand: \`npm run bench\` · machine: ${machine} · date: ${new Date().toISOString()}\n\n` +
-  'Each benchmark compares against a baseline measured in the same run; read the ratios (the machine is shared and noisy).\n';
+  'Each benchmark compares against a baseline measured in the same run; read the ratios (the machine is shared and noisy).\n' +
+  'The current figures only: earlier runs and the experiments tried and not kept are in git (`git log -p bench/RESULTS.md`).\n';
 const text = [header, ...sections].join('\n');
 writeFileSync('bench/RESULTS.md', text);
 process.stdout.write(text);

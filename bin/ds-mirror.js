@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --expose-gc
+// `--expose-gc`: a sync frees the pages it parsed with a full collection now and then (src/sync/full-collections.ts).
 // The compiled CLI (dist/, built by `npm ci` through the "prepare" script, or `npm run build`), bundled
 // into a few files (dist/src/bundle/) so that a command does not load hundreds of modules at start.
 // A reader that went away (`ds-mirror status | head -1`) ends the command quietly, as other tools do.

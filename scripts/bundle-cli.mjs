@@ -23,7 +23,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'pg', 'pg-copy-streams', 'pino', 'prom-client', 'cli-progress', 'hyparquet-writer', 'cron', 'undici'],
+  external: ['better-sqlite3', 'pg', 'pino', 'prom-client', 'cli-progress', 'hyparquet-writer', 'cron'],
   // CommonJS packages inside an ES module bundle require Node's built-ins: give them a require.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',

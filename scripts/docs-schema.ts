@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DICTIONARY } from '../src/dictionary/index.js';
 import { dictionaryMarkdown } from '../src/dictionary/render.js';
-import { writeSection } from '../src/dictionary/readme-section.js';
+import { writeSection } from '../src/dictionary/generated-sections.js';
 import { examplesMarkdown, workedExamples } from '../src/dictionary/worked-examples.js';
 
 function rewrite(file: string, section: string, content: string): void {

@@ -1,4 +1,4 @@
-// Typed history (#24.5): row_history kept only the previous version's raw record, so an analyst asking
+// Typed history: row_history kept only the previous version's raw record, so an analyst asking
 // for an old price of a table without a typed view read JSON (camelCase keys on the monitoring services).
 // The history trigger of each table whose versions view reads the table's own columns now also keeps the
 // previous version's columns (the typed ones, not raw and the bookkeeping) in `typed_row`, a JSON object

@@ -12,7 +12,7 @@ function crosswalkSql(d: ViewDialect): string {
   const method = (name: string, confidence: number, on: string) =>
     `select s.source, s.source_asset_id, a.id as v1_asset_id, '${name}' as match_method, cast(${confidence} as ${dbl}) as base_confidence, a.market_cap_rank\n` +
     `  from sources s cross join v1 a where ${on}`;
-  // Fast on SQLite (3.0 s at scale 2 before): the sources are materialized with their keys lowered once,
+  // Fast on SQLite: the sources are materialized with their keys lowered once,
   // and each method looks its few thousand sources up in the live assets (a cross join, which SQLite keeps
   // in that order) through the indexes on slug, lower(code) and lower(title) (migration 0047); lowering on
   // both sides of a join made it a nested scan of every pair. Each source meets its candidates before the

@@ -1,4 +1,4 @@
-// Versions views of the mirrored tables that no lifted view covers (#24.5): every kept version of the
+// Versions views of the mirrored tables that no lifted view covers: every kept version of the
 // table with its own typed columns (as the table types them) and the runs that wrote and ended it (its
 // raw record: v_changes). Previous versions read their columns from row_history.typed_row, kept since
 // migration 0039 (null before it: raw alone holds them). Tables with a lifted view have `<view>_history`.

@@ -31,11 +31,6 @@ export function quotaFamilyOf(family: ApiFamily): QuotaFamily {
   return family === 'charts' ? 'v1' : family;
 }
 
-/** The API families whose requests a quota family counts. */
-export function apiFamiliesOf(family: QuotaFamily): ApiFamily[] {
-  return family === 'v1' ? ['v1', 'charts'] : [family];
-}
-
 /** YYYY-MM-DD of a time, in UTC: the ledger's day. */
 export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);

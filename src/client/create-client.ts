@@ -2,8 +2,7 @@
 // family (from the path) → concurrency (p-limit) → retry → budget → quota gate (the usage ledger)
 // → rate limit → auth → send → check.
 import type { Logger } from 'pino';
-import { createRequire } from 'node:module';
-import type { Pool as PoolType } from 'undici';
+import type { Pool } from 'undici';
 import { ConfigError, DsMirrorError } from '../errors.js';
 import { API_FAMILIES, apiFamilyOf, credentialHeaders, type ApiFamily } from './api-family.js';
 import { pathWithQuery, type Query } from './build-url.js';
@@ -15,13 +14,30 @@ import { serverWait, sleep, withRetry, type Backoff, type RetryPolicy } from './
 import type { RequestGate } from './request-gate.js';
 import { neverReachedService, sendOnce, type AttemptContext } from './send-once.js';
 
-// undici's Pool and its request() alone (24 modules): its index loads fetch, websockets, cookies and the
-// rest (110 modules, about 100 ms of every command's start) that a client of one pool never uses. The
-// index is also what puts request() on the Pool's prototype: here a subclass of our own carries it.
-const load = createRequire(import.meta.url);
-const Pool = class RequestPool extends (load('undici/lib/dispatcher/pool.js') as typeof PoolType) {} as typeof PoolType;
-Object.defineProperty(Pool.prototype, 'request', { value: load('undici/lib/api/api-request.js') as PoolType['request'] });
-type Pool = PoolType;
+/**
+ * The connection pool, made on the first request: undici's index loads fetch, websockets and cookies
+ * beside the Pool (about 110 modules, 50-90 ms of a start), and most commands build a client that may
+ * never send anything (`status`, `export`, `receive`).
+ */
+function poolOnDemand(origin: string, connections: number): { get(): Promise<Pool>; close(): Promise<void> } {
+  let pool: Promise<Pool> | undefined;
+  let closed = false;
+  return {
+    get: () => {
+      // The CommonJS module itself (`default`): what both Node and the CLI's bundle give an import().
+      pool ??= import('undici').then(({ default: undici }) => {
+        const made = new undici.Pool(origin, { connections, pipelining: 1 });
+        if (closed) void made.close(); // closed before its first request: it refuses to send, as a closed pool does
+        return made;
+      });
+      return pool;
+    },
+    close: async () => {
+      closed = true;
+      if (pool) await (await pool).close();
+    },
+  };
+}
 
 export interface RequestEvent {
   family: ApiFamily;
@@ -158,7 +174,7 @@ interface Sender {
   opts: ClientOptions;
   settings: ReturnType<typeof settle>;
   lanes: Record<ApiFamily, Lane>;
-  pool: Pool;
+  pool: () => Promise<Pool>;
   headers: Record<ApiFamily, Record<string, string>>;
   redact: (text: string) => string;
   stats: ClientStats;
@@ -228,7 +244,7 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Cou
   const started = performance.now();
   let status: number | null = null;
   try {
-    const res = await sendOnce(s.pool, wirePath, s.headers[family], s.settings.timeoutMs, ctx, s.opts.maxResponseBytes);
+    const res = await sendOnce(await s.pool(), wirePath, s.headers[family], s.settings.timeoutMs, ctx, s.opts.maxResponseBytes);
     status = res.status;
     noteServiceClock(s, res.headers.date);
     return checkResponse<T>(res, ctx, wanted, s.settings.clock());
@@ -287,10 +303,10 @@ export function createClient(opts: ClientOptions): ApiClient {
   const prefix = base.pathname.replace(/\/+$/, '');
   const settings = settle(opts);
   const lanes = buildLanes(opts.limits);
-  const pool = new Pool(base.origin, { connections: totalConcurrency(lanes), pipelining: 1 });
+  const pool = poolOnDemand(base.origin, totalConcurrency(lanes));
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
   const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily, clockOffsetMs: null };
-  const s: Sender = { opts, settings, lanes, pool, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
+  const s: Sender = { opts, settings, lanes, pool: pool.get, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
   const service = `${base.protocol}//${base.host}${base.pathname.replace(/\/+$/, '')}`;
   const close = async () => {
     try {

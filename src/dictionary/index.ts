@@ -32,7 +32,3 @@ export const DICTIONARY: readonly TableDoc[] = [
   ),
   ...[...catalogTables, ...monitoringTables, ...engineTables].map(tableDoc),
 ];
-
-export function describeTable(name: string): TableDoc | undefined {
-  return DICTIONARY.find((t) => t.name === name);
-}

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../client/index.js';
 import { allStreams } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
-import { pruneHistory } from '../history/prune-history.js';
+import { pruneHistory } from './prune-history.js';
 import { DsMirrorError, errorAction } from '../errors.js';
 import { connectionLost, describeStoreError, storageCause } from '../store/storage-errors.js';
 import type { Lease, Store, StreamRunStats } from '../store/types.js';

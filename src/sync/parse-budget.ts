@@ -102,7 +102,7 @@ export class ParseShare {
 /**
  * Records parsed and not yet written at once in a run, by default. While one list writes (SQLite's writes
  * give the event loop turns, sqlite-upsert.ts; PostgreSQL's wait on the server) the others would parse
- * ahead: this keeps a first sync's peak memory flat (measured at scale 30: on PostgreSQL 190-200 MB against
- * 206-221 MB uncapped, at scale 10 30 MB less, in the same time within the noise).
+ * ahead: the cap keeps a first sync's peak memory from growing with the lists in flight, at no cost in
+ * time (bench/peak-memory.ts measures it).
  */
 export const PARSED_RECORDS_AT_ONCE = 1500;

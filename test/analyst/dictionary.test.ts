@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { DICTIONARY } from '../../src/dictionary/index.js';
 import { dictionaryMarkdown } from '../../src/dictionary/render.js';
-import { readSection } from '../../src/dictionary/readme-section.js';
+import { readSection } from '../../src/dictionary/generated-sections.js';
 import { listTables } from '../../src/store/store-tables.js';
 import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';

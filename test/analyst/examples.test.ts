@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
-import { readSection } from '../../src/dictionary/readme-section.js';
+import { readSection } from '../../src/dictionary/generated-sections.js';
 import { examplesMarkdown, workedExamples } from '../../src/dictionary/worked-examples.js';
 import type { Store } from '../../src/store/index.js';
 import { resolveStreams } from '../../src/catalog/index.js';

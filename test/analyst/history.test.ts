@@ -2,7 +2,7 @@
 // with validity and runs), a soft delete one, a no-op sync none; the switch per table and the retention.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { pruneHistory } from '../../src/history/prune-history.js';
+import { pruneHistory } from '../../src/sync/prune-history.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';

@@ -5,18 +5,18 @@ export function markers(name: string): { start: string; end: string } {
 }
 
 /** The text between a section's markers, or null when the markers are missing. */
-export function readSection(readme: string, name: string): string | null {
+export function readSection(doc: string, name: string): string | null {
   const { start, end } = markers(name);
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
   if (from < 0 || to < from) return null;
-  return readme.slice(from + start.length, to).replace(/^\n/, '');
+  return doc.slice(from + start.length, to).replace(/^\n/, '');
 }
 
-export function writeSection(readme: string, name: string, content: string): string {
+export function writeSection(doc: string, name: string, content: string): string {
   const { start, end } = markers(name);
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
   if (from < 0 || to < from) throw new Error(`the document has no ${name} markers (${start} … ${end})`);
-  return `${readme.slice(0, from + start.length)}\n${content}${readme.slice(to)}`;
+  return `${doc.slice(0, from + start.length)}\n${content}${doc.slice(to)}`;
 }
