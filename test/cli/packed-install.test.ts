@@ -13,6 +13,9 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { openStore } from '../../src/store/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };

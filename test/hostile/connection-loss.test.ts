@@ -19,6 +19,9 @@ import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let own: OwnDatabase;
 let admin: pg.Client;

@@ -18,6 +18,9 @@ import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js'
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 /** Every default job every few seconds: they overlap each other and, at times, themselves (a tick is skipped). */
 const SCHEDULES = ['*/2 * * * * *', '*/3 * * * * *', '*/5 * * * * *', '*/7 * * * * *'];

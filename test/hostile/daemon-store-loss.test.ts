@@ -15,6 +15,9 @@ import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp, type CuttableTcp } from './cuttable-tcp.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let sandbox: Sandbox;
 let relay: CuttableTcp;

@@ -15,6 +15,9 @@ import { analystSql } from '../../src/store/analyst-dialects.js';
 import { MIGRATIONS_DIR, type Store } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const TRIGGER = { name: 'chains_keep_history', table: 'chains' };
 
