@@ -20,6 +20,9 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, neutral, syncAll, viewIds } from './analyst-fixture.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const EXAMPLES = workedExamples();
 

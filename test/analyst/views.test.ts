@@ -8,6 +8,9 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, neutral, syncAll } from './analyst-fixture.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 // When each store wrote a row: differs between two mirrors of the same data.
 const SYNC_TIMES = new Set([

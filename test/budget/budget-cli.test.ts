@@ -13,6 +13,9 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { openStore } from '../../src/store/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const run = promisify(execFile);
 let sandbox: Sandbox;

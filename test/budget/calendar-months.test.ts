@@ -10,6 +10,9 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { configureJobs, jobStreams } from '../../src/scheduler/index.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const DAY_MS = 86_400_000;
 const schedule = (overrides: Record<string, { schedule: string }> = {}): ScheduleEntry[] =>

@@ -18,6 +18,9 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import type { Store } from '../../src/store/types.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const schedule: ScheduleEntry[] = configureJobs(defaultJobs, {}, 'UTC')
   .filter((j) => j.enabled)

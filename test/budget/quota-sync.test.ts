@@ -14,6 +14,9 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, tableSnapshot } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
 const MONTH_S = 31 * 86_400;

@@ -7,6 +7,9 @@ import { quotaGate } from '../../src/budget/index.js';
 import { createClient } from '../../src/client/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const PER_MINUTE = 40;
 let sandbox: Sandbox;

@@ -18,6 +18,9 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 /** 2,500 / the default schedule's projection at real sizes (1,962 /v1 requests a month). */
 const PLAN_HEADROOM = 2500 / 1962;

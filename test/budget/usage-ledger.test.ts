@@ -7,6 +7,9 @@ import { takePaceSlot } from '../../src/store/postgres/postgres-adapter.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import type { Quotas } from '../../src/budget/quotas.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
 

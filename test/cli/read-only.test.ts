@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');

@@ -13,6 +13,9 @@ import {
 } from '../../src/client/index.js';
 import { errorAction } from '../../src/errors.js';
 import { json, startServer, type Handler, type TestServer } from './test-server.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let server: TestServer;
 let client: ApiClient;

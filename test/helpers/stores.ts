@@ -1,19 +1,15 @@
-// Every store test loops over `dialects` and opens a fresh store per test: a temp SQLite file, or a
-// new schema in the run's PostgreSQL server (see pg-global-setup.ts).
+// Every store test loops over `dialects` and opens a fresh store per test: a temp SQLite file, or (on
+// PostgreSQL) a database of its own in the run's server. A migrated store is a copy of the run's
+// template (store-templates.ts, made once by global-setup.ts); `migrate: false` gives an empty one.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { Dialect, Store } from '../../src/store/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgUrl: string;
-  }
-}
+import { databaseUrl, TEMPLATE_SCHEMA, withAdmin } from './store-templates.js';
 
 export const dialects: readonly Dialect[] = ['sqlite', 'postgres'];
 
@@ -35,10 +31,13 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
     return store;
   };
   const closeAll = () => Promise.all(opened.map((s) => s.close().catch(() => {})));
+  const migrated = opts.migrate !== false;
 
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-test-'));
-    const url = `sqlite:${join(dir, 'mirror.db')}`;
+    const file = join(dir, 'mirror.db');
+    if (migrated) copyFileSync(inject('sqliteTemplate'), file);
+    const url = `sqlite:${file}`;
     return {
       store: await open(url, undefined, opts.migrate),
       url,
@@ -49,6 +48,22 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
       },
     };
   }
+  if (migrated && inject('pgTemplate')) {
+    const server = inject('pgUrl');
+    const database = `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`;
+    await withAdmin(server, (admin) => admin.query(`create database ${database} template ${inject('pgTemplate')}`));
+    const url = databaseUrl(server, database);
+    return {
+      store: await open(url, TEMPLATE_SCHEMA, opts.migrate),
+      url,
+      schema: TEMPLATE_SCHEMA,
+      openAnother: (o = {}) => open(url, TEMPLATE_SCHEMA, o.migrate),
+      async cleanup() {
+        await closeAll();
+        await withAdmin(server, (admin) => admin.query(`drop database if exists ${database} with (force)`));
+      },
+    };
+  }
   const url = inject('pgUrl');
   const schema = `t_${randomBytes(6).toString('hex')}`;
   return {
@@ -56,7 +71,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
     url,
     schema,
     openAnother: (o = {}) => open(url, schema, o.migrate),
-    // The schema is left until the run ends (pg-global-setup drops every t_* schema): dropping it now
+    // The schema is left until the run ends (global-setup drops every t_* schema): dropping it now
     // races with Kysely's migrator in other test processes, which introspects every schema's tables.
     cleanup: async () => void (await closeAll()),
   };

@@ -20,6 +20,9 @@ import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js'
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let own: OwnDatabase;
 let admin: pg.Client;

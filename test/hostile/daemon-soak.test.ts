@@ -19,6 +19,9 @@ import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js'
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 /** Every default job every few seconds: they overlap each other and, at times, themselves (a tick is skipped). */
 const SCHEDULES = ['*/2 * * * * *', '*/3 * * * * *', '*/5 * * * * *', '*/7 * * * * *'];

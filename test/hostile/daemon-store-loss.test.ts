@@ -16,6 +16,9 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp, type CuttableTcp } from './cuttable-tcp.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let sandbox: Sandbox;
 let relay: CuttableTcp;

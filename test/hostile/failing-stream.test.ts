@@ -11,6 +11,9 @@ import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { startFaultyProxy, type Fault } from './faulty-proxy.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 /** The most pages any honest list of this sandbox has (scale 1), with room: a list that never ends passes it. */
 const MAX_PAGES = 40;

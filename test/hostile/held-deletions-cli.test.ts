@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const run = promisify(execFile);
 

@@ -13,6 +13,9 @@ import type { SyncSettings } from '../../src/sync/context.js';
 import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 const HOUR = 3_600_000;

@@ -9,6 +9,9 @@ import { allHolds } from '../../src/sync/held-deletions.js';
 import { ALL_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const EVENTS = '/monitoring/v2/events';
 

@@ -8,6 +8,9 @@ import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { rowCounts } from '../receiver/receiver-store.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const SECRET = 'whsec-hostile-0123456789';
 

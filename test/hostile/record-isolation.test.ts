@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMirrorTable, dialects, openTestStore } from '../helpers/stores.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { listOf, startHostileServer, type HostileServer } from './hostile-server.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let server: HostileServer;
 beforeAll(async () => void (server = await startHostileServer()));

@@ -11,6 +11,9 @@ import { openStore } from '../../src/store/index.js';
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let own: OwnDatabase;
 let url: string;

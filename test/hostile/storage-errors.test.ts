@@ -10,6 +10,9 @@ import { runSync } from '../../src/sync/engine.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { settings, silent } from '../helpers/mirror.js';
 import { listOf, startHostileServer, type HostileServer } from './hostile-server.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 let server: HostileServer;
 beforeAll(async () => void (server = await startHostileServer()));

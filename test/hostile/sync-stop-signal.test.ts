@@ -14,6 +14,9 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startFaultyProxy, type Fault } from './faulty-proxy.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const STOP_TIMEOUT_S = 2;
 /** Longer than any test here: a request that lasts it has not ended by itself. */

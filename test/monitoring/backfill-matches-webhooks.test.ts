@@ -13,6 +13,9 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const SECRET = 'whsec-backfill-window-0123456789';
 const STEP_SECONDS = 6 * 3600;

@@ -8,6 +8,9 @@ import { settings as baseSettings, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const FULL_PASS = { stream: 'monitoring-events', part: 'full-pass' };
 

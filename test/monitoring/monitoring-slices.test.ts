@@ -10,6 +10,9 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw, rowsOf } from './monitoring-fixtures.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const LEVELS = ['not-important', 'low', 'medium', 'high'];
 

@@ -26,6 +26,9 @@ import {
   writtenAfter,
 } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const UNKNOWN_VIEW = '00000000-0000-4000-8000-00000000beef';
 const DAY_MS = 86_400_000;

@@ -8,6 +8,9 @@ import { readStatusData } from '../../src/observability/status-page/read-status-
 import type { Store } from '../../src/store/index.js';
 import { settings } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const HOUR = 3_600_000;
 const DATES = [

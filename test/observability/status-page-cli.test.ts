@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../scheduler/scrape.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-status-cli-'));
 const children: ChildProcess[] = [];

@@ -10,6 +10,9 @@ import { analystSandbox } from '../analyst/analyst-fixture.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { ALWAYS_EMPTY, countOf, fillEveryTable, objectsOf } from './full-mirror.js';
 import { openOldCopy, rowCount } from './old-sqlite.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 /** Runs a reader installed on the system; missing, it fails with what to install (.ci/run installs both). */
 function run(command: string, args: string[], input?: string): string {

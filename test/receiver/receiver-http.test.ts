@@ -10,6 +10,9 @@ import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { failDeliveryInserts, holdWriteLock, rowCounts } from './receiver-store.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const SECRET = 'whsec-test-0123456789abcdef';
 const UNSIGNED_VIEW = randomUUID();

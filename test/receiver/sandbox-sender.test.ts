@@ -9,6 +9,9 @@ import { startReceiver, type Receiver, type ReceiverOptions } from '../../src/re
 import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { failDeliveryInserts } from './receiver-store.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const SECRET = 'whsec-sandbox-view-0';
 const ROGUE = 'a-secret-the-receiver-does-not-know';

@@ -4,6 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 async function json(sb: Sandbox, path: string): Promise<any> {
   const res = await fetch(sb.url + path, { headers: { 'x-api-key': sb.apiKey } });

@@ -15,6 +15,9 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from './scrape.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const STOP_TIMEOUT_S = 10;
 const job = (name: string, fields: object) => ({

@@ -12,6 +12,9 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import { makeEnvelope } from '../receiver/webhook-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const count = async (t: TestStore, table: string) =>
   Number(

@@ -7,6 +7,9 @@ import { ParseBudget } from '../../src/sync/parse-budget.js';
 import { liveRecords, syncOnce, countingTransactions } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 describe('ParseBudget', () => {
   it('lends up to its capacity, then serves the waiters in order as records are given back', async () => {

@@ -7,6 +7,9 @@ import { v1Lists } from '../../src/catalog/v1.js';
 import { liveRecords, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const assets = v1Lists.find((s) => s.name === 'assets')!;
 let sandbox: Sandbox;

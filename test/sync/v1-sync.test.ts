@@ -12,6 +12,9 @@ import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END, slowFile } from '../helpers/timeouts.js';
+
+slowFile(END_TO_END);
 
 const SCALE = 0.5;
 const V1 = v1Lists.map((s) => s.name);

@@ -1,0 +1,60 @@
+// Once per run: one PostgreSQL server (DS_TEST_PG_URL when given, else a throwaway cluster) and the
+// migrated stores every test store is copied from (store-templates.ts). Every store test runs on both
+// dialects, so no PostgreSQL is a loud failure, never a skip.
+import type { TestProject } from 'vitest/node';
+import pg from 'pg';
+import { startPgCluster } from './pg-cluster.js';
+import { makeStoreTemplates } from './store-templates.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+    sqliteTemplate: string;
+    pgTemplate: string;
+    pgPrefix: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const given = process.env.DS_TEST_PG_URL;
+  let url: string;
+  let stopServer: () => Promise<void>;
+  if (given) {
+    url = given;
+    stopServer = () => dropTestSchemas(given);
+  } else {
+    let cluster;
+    try {
+      cluster = await startPgCluster();
+    } catch (err) {
+      throw new Error(
+        'The test suite runs every store test on SQLite and on PostgreSQL, and no PostgreSQL server could be ' +
+          `started: ${(err as Error).message}. Install the server binaries (apt-get install -y postgresql) or set ` +
+          'DS_TEST_PG_URL=postgres://user@host:port/db to use a running server.',
+      );
+    }
+    url = cluster.url;
+    stopServer = () => cluster.stop();
+  }
+  const templates = await makeStoreTemplates(url);
+  project.provide('pgUrl', url);
+  project.provide('sqliteTemplate', templates.sqliteFile);
+  project.provide('pgTemplate', templates.pgDatabase);
+  project.provide('pgPrefix', templates.pgPrefix);
+  return async () => {
+    await templates.drop();
+    await stopServer();
+  };
+}
+
+/** The schemas the tests made on a server that outlives the run (DS_TEST_PG_URL). */
+async function dropTestSchemas(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ nspname: string }>("select nspname from pg_namespace where nspname like 't\\_%'");
+    for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
