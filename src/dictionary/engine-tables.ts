@@ -194,6 +194,26 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'asset_crosswalk',
+    group: 'bookkeeping',
+    description:
+      'The asset crosswalk, kept by triggers on assets, token_unlock_assets and monitoring_event_assets in the transaction of each write ' +
+      '(read it through v_asset_crosswalk).',
+    columns: {
+      source: "'token_unlocks' or 'monitoring'.",
+      source_asset_id: 'The asset id there.',
+      source_slug: 'Its slug (for a monitoring asset, the greatest of its event rows).',
+      source_symbol: 'Its symbol (likewise).',
+      source_name: 'Its name (likewise).',
+      symbol_key: 'The symbol lowered, matched against lower(assets.code).',
+      name_key: 'The name lowered, matched against lower(assets.title).',
+      v1_asset_id: 'The linked `/v1` asset; null when none matched.',
+      match_method: "'slug', 'symbol_and_name', 'name' or 'symbol'.",
+      confidence: 'How sure, 0..1 (see v_asset_crosswalk).',
+      candidates: 'How many `/v1` assets matched equally well.',
+    },
+  },
+  {
     name: 'view_column_types',
     group: 'bookkeeping',
     description:
