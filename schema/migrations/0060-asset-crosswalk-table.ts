@@ -31,13 +31,15 @@ export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Pro
   for (const column of ['source_slug', 'symbol_key', 'name_key', 'v1_asset_id'])
     await db.schema.createIndex(`asset_crosswalk_${column}`).on('asset_crosswalk').column(column).execute();
 
-  const statements = [
-    sourceKeysSql('token_unlocks', 't.deleted_at is null'),
-    sourceKeysSql('monitoring', 'true'),
-    linksSql(dialect, 'true'),
-    ...(dialect === 'sqlite' ? sqliteTriggers() : postgresTriggers()),
-  ];
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await refillCrosswalk(db, dialect);
+  for (const statement of dialect === 'sqlite' ? sqliteTriggers() : postgresTriggers()) await sql.raw(statement).execute(db);
+}
+
+/** Every row computed afresh from the sources (a test compares this with what the triggers kept). */
+export async function refillCrosswalk(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  await sql`delete from asset_crosswalk`.execute(db);
+  for (const statement of [sourceKeysSql('token_unlocks', 'true'), sourceKeysSql('monitoring', 'true'), linksSql(dialect, 'true')])
+    await sql.raw(statement).execute(db);
 }
 
 const KEY_COLUMNS = ['source_slug', 'source_symbol', 'source_name', 'symbol_key', 'name_key'];
@@ -159,12 +161,18 @@ end`;
   ];
 }
 
-/** One row-level trigger function per source table, each operation in its branch (OLD is not set on insert). */
+/**
+ * One row-level trigger function per source table, each operation in its branch (OLD is not set on
+ * insert). Writers of different sources run at once on PostgreSQL (the `/v1` and monitoring lanes): a
+ * lock held to the end of the transaction makes each trigger see what the other committed, where each
+ * would otherwise miss the other's uncommitted rows (an asset and the event asset it links, both new).
+ */
 function postgresTriggers(): string[] {
   const distinct = (columns: readonly string[]) => columns.map((c) => `old.${c} is distinct from new.${c}`).join(' or ');
   const fn = (name: string, table: string, body: { insert: string[]; update: [when: string, string[]]; delete: string[] }) => [
     `create function ${name}() returns trigger language plpgsql as $$
 begin
+  perform pg_advisory_xact_lock(hashtext(current_schema() || '.asset_crosswalk'));
   if tg_op = 'INSERT' then
     ${body.insert.join(';\n    ')};
   elsif tg_op = 'UPDATE' then

@@ -65,7 +65,11 @@ function sqliteTriggers(): string[] {
 begin
   ${statements.join(';\n  ')};
 end`;
-  return [trigger('insert', null, [add('new')]), trigger('update', moved, [...remove('old'), add('new')]), trigger('delete', null, remove('old'))];
+  return [
+    trigger('insert', null, [add('new')]),
+    trigger('update', moved, [...remove('old'), add('new')]),
+    trigger('delete', null, remove('old')),
+  ];
 }
 
 function postgresTriggers(): string[] {
@@ -97,7 +101,10 @@ end $$`,
     ),
     ...fn(
       'delete',
-      [insertCounts('old_alerts a', '-'), `${emptied} and (${KEY.join(', ')}) in (select ${bucket('a', 'postgres').join(', ')} from old_alerts a)`],
+      [
+        insertCounts('old_alerts a', '-'),
+        `${emptied} and (${KEY.join(', ')}) in (select ${bucket('a', 'postgres').join(', ')} from old_alerts a)`,
+      ],
       'old table as old_alerts',
     ),
   ];

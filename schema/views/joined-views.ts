@@ -185,7 +185,8 @@ from (select h.*, (select v.name from monitoring_views v where v.id = h.view_id)
       {
         name: 'known_by',
         kind: 'text',
-        description: "'webhook', 'reconstructed', 'both' or 'event-match' (see v_alerts.known_by; leave 'event-match' out of per-development counts).",
+        description:
+          "'webhook', 'reconstructed', 'both' or 'event-match' (see v_alerts.known_by; leave 'event-match' out of per-development counts).",
       },
       { name: 'alerts', kind: 'integer', description: 'How many alerts.' },
     ],
