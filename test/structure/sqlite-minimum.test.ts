@@ -71,7 +71,8 @@ describe('the SQL a SQLite mirror is made with', () => {
     statements.forEach((s, i) => {
       if (s !== 'select "name" from "kysely_migration"') attempt(s.slice(0, 80), s, parameters[i]);
     });
-    const objects = old.exec(`select type, name, tbl_name, sql from sqlite_master where type in ('view', 'trigger')`)[0]!.values as string[][];
+    const objects = old.exec(`select type, name, tbl_name, sql from sqlite_master where type in ('view', 'trigger')`)[0]!
+      .values as string[][];
     // A statement that writes nothing still compiles the triggers of its kind of write.
     const firing = (table: string, sql: string) =>
       /after\s+insert/i.test(sql)
