@@ -94,13 +94,13 @@ where true
 ${upsert(LINK_COLUMNS)}`;
 }
 
-/** A source gone (no live token-unlock asset, no event naming the monitoring asset) leaves the crosswalk. */
-function goneSql(source: 'token_unlocks' | 'monitoring', id: string): string {
+/** Sources gone (no live token-unlock asset, no event naming the monitoring asset) leave the crosswalk; `ids` follows `in`. */
+function goneSql(source: 'token_unlocks' | 'monitoring', ids: string): string {
   const rest =
     source === 'token_unlocks'
-      ? `select 1 from token_unlock_assets t where t.id = ${id} and t.deleted_at is null`
-      : `select 1 from monitoring_event_assets m where m.asset_id = ${id}`;
-  return `delete from asset_crosswalk where source = '${source}' and source_asset_id = ${id} and not exists (${rest})`;
+      ? 'select 1 from token_unlock_assets t where t.id = asset_crosswalk.source_asset_id and t.deleted_at is null'
+      : 'select 1 from monitoring_event_assets m where m.asset_id = asset_crosswalk.source_asset_id';
+  return `delete from asset_crosswalk where source = '${source}' and source_asset_id in ${ids} and not exists (${rest})`;
 }
 
 /** The sources one `/v1` asset (old or new) may link: those whose keys meet its slug, code or title. */
@@ -120,9 +120,11 @@ const EVENT_ASSET_COLUMNS = ['asset_id', 'slug', 'symbol', 'name'];
  * A new event row that cannot raise the asset's greatest slug, symbol or name changes nothing: events
  * name the same assets over and over, and recomputing the keys would read all of the asset's rows.
  */
-const raisesKeys = `not exists (select 1 from asset_crosswalk x where x.source = 'monitoring' and x.source_asset_id = new.asset_id
-  and (new.slug is null or new.slug <= x.source_slug) and (new.symbol is null or new.symbol <= x.source_symbol)
-  and (new.name is null or new.name <= x.source_name))`;
+const raisesKeys = (
+  r: string,
+) => `not exists (select 1 from asset_crosswalk x where x.source = 'monitoring' and x.source_asset_id = ${r}.asset_id
+  and (${r}.slug is null or ${r}.slug <= x.source_slug) and (${r}.symbol is null or ${r}.symbol <= x.source_symbol)
+  and (${r}.name is null or ${r}.name <= x.source_name))`;
 
 function sqliteTriggers(): string[] {
   const trigger = (name: string, event: string, table: string, when: string | null, statements: readonly string[]) =>
@@ -139,22 +141,22 @@ end`;
       linksSql('sqlite', isSource('token_unlocks', 'new.id')),
     ]),
     trigger('asset_crosswalk_unlocks_update', 'update', 'token_unlock_assets', changed(UNLOCK_COLUMNS), [
-      goneSql('token_unlocks', 'old.id'),
+      goneSql('token_unlocks', '(old.id)'),
       sourceKeysSql('token_unlocks', 't.id = new.id'),
       linksSql('sqlite', isSource('token_unlocks', 'new.id')),
     ]),
-    trigger('asset_crosswalk_unlocks_delete', 'delete', 'token_unlock_assets', null, [goneSql('token_unlocks', 'old.id')]),
-    trigger('asset_crosswalk_event_assets_insert', 'insert', 'monitoring_event_assets', raisesKeys, [
+    trigger('asset_crosswalk_unlocks_delete', 'delete', 'token_unlock_assets', null, [goneSql('token_unlocks', '(old.id)')]),
+    trigger('asset_crosswalk_event_assets_insert', 'insert', 'monitoring_event_assets', raisesKeys('new'), [
       sourceKeysSql('monitoring', 'm.asset_id = new.asset_id'),
       linksSql('sqlite', isSource('monitoring', 'new.asset_id')),
     ]),
     trigger('asset_crosswalk_event_assets_update', 'update', 'monitoring_event_assets', changed(EVENT_ASSET_COLUMNS), [
-      goneSql('monitoring', 'old.asset_id'),
+      goneSql('monitoring', '(old.asset_id)'),
       sourceKeysSql('monitoring', 'm.asset_id in (old.asset_id, new.asset_id)'),
       linksSql('sqlite', `x.source = 'monitoring' and x.source_asset_id in (old.asset_id, new.asset_id)`),
     ]),
     trigger('asset_crosswalk_event_assets_delete', 'delete', 'monitoring_event_assets', null, [
-      goneSql('monitoring', 'old.asset_id'),
+      goneSql('monitoring', '(old.asset_id)'),
       sourceKeysSql('monitoring', 'm.asset_id = old.asset_id'),
       linksSql('sqlite', isSource('monitoring', 'old.asset_id')),
     ]),
@@ -162,62 +164,84 @@ end`;
 }
 
 /**
- * One row-level trigger function per source table, each operation in its branch (OLD is not set on
- * insert). Writers of different sources run at once on PostgreSQL (the `/v1` and monitoring lanes): a
- * lock held to the end of the transaction makes each trigger see what the other committed, where each
- * would otherwise miss the other's uncommitted rows (an asset and the event asset it links, both new).
+ * PostgreSQL: one trigger per table and operation, once per statement, over the rows it wrote (its
+ * transition tables): a page of a sync is one recomputation, not one per row. Writers of different
+ * sources run at once (the `/v1` and monitoring lanes): a lock held to the end of the transaction makes
+ * each see what the other committed, where each would otherwise miss the other's uncommitted rows (an
+ * asset and the event asset it links, both new). Taken only when the statement changed what the
+ * crosswalk reads, and late in the transaction, so writers wait little.
  */
 function postgresTriggers(): string[] {
-  const distinct = (columns: readonly string[]) => columns.map((c) => `old.${c} is distinct from new.${c}`).join(' or ');
-  const fn = (name: string, table: string, body: { insert: string[]; update: [when: string, string[]]; delete: string[] }) => [
-    `create function ${name}() returns trigger language plpgsql as $$
-begin
-  perform pg_advisory_xact_lock(hashtext(current_schema() || '.asset_crosswalk'));
-  if tg_op = 'INSERT' then
-    ${body.insert.join(';\n    ')};
-  elsif tg_op = 'UPDATE' then
-    if ${body.update[0]} then
-      ${body.update[1].join(';\n      ')};
-    end if;
-  else
-    ${body.delete.join(';\n    ')};
+  const lock = `perform pg_advisory_xact_lock(hashtext(current_schema() || '.asset_crosswalk'))`;
+  const trigger = (
+    table: string,
+    short: string,
+    op: 'insert' | 'update' | 'delete',
+    touched: string,
+    statements: (ids: string) => string[],
+  ) => {
+    const name = `asset_crosswalk_${short}_${op}`;
+    const tables = {
+      insert: 'new table as new_rows',
+      update: 'old table as old_rows new table as new_rows',
+      delete: 'old table as old_rows',
+    }[op];
+    // Ids are read once: recomputing the keys changes which new event rows raise them.
+    const ids = short !== 'assets';
+    return [
+      `create function ${name}() returns trigger language plpgsql as $$
+${ids ? `declare\n  ids text[] := array(${touched});\n` : ''}begin
+  if ${ids ? 'cardinality(ids) > 0' : `exists (${touched})`} then
+    ${lock};
+    ${statements(ids ? '(select unnest(ids))' : `(${touched})`).join(';\n    ')};
   end if;
   return null;
 end $$`,
-    `create trigger ${name} after insert or update or delete on ${table} for each row execute function ${name}()`,
+      `create trigger ${name} after ${op} on ${table} referencing ${tables} for each statement execute function ${name}()`,
+    ];
+  };
+  // The rows of an update that changed what the crosswalk reads, as they were and as they are.
+  const changedRows = (columns: readonly string[], key: string, pick: string) => {
+    const differ = `(${columns.map((c) => `o.${c}`).join(', ')}) is distinct from (${columns.map((c) => `n.${c}`).join(', ')})`;
+    return `select ${pick.replaceAll('$', 'o')} from old_rows o join new_rows n on ${key} where ${differ}
+      union all select ${pick.replaceAll('$', 'n')} from old_rows o join new_rows n on ${key} where ${differ}`;
+  };
+  const assets = (rows: string) => `select r.slug, r.code, r.title from ${rows} r`;
+  const meets = (keys: string) =>
+    `(x.source_slug in (select k.slug from ${keys} k) or x.symbol_key in (select lower(k.code) from ${keys} k) or x.name_key in (select lower(k.title) from ${keys} k))`;
+  const assetLinks = (keys: string) => [linksSql('postgres', meets(keys))];
+  const unlocks = (ids: string) => [
+    goneSql('token_unlocks', ids),
+    sourceKeysSql('token_unlocks', `t.id in ${ids}`),
+    linksSql('postgres', `x.source = 'token_unlocks' and x.source_asset_id in ${ids}`),
   ];
-  const links = (where: string) => linksSql('postgres', where);
+  const eventAssets = (ids: string) => [
+    goneSql('monitoring', ids),
+    sourceKeysSql('monitoring', `m.asset_id in ${ids}`),
+    linksSql('postgres', `x.source = 'monitoring' and x.source_asset_id in ${ids}`),
+  ];
   return [
-    ...fn('asset_crosswalk_assets', 'assets', {
-      insert: [links(meetsAsset(['new']))],
-      update: [distinct(ASSET_COLUMNS), [links(meetsAsset(['old', 'new']))]],
-      delete: [links(meetsAsset(['old']))],
-    }),
-    ...fn('asset_crosswalk_unlocks', 'token_unlock_assets', {
-      insert: [sourceKeysSql('token_unlocks', 't.id = new.id'), links(isSource('token_unlocks', 'new.id'))],
-      update: [
-        distinct(UNLOCK_COLUMNS),
-        [goneSql('token_unlocks', 'old.id'), sourceKeysSql('token_unlocks', 't.id = new.id'), links(isSource('token_unlocks', 'new.id'))],
-      ],
-      delete: [goneSql('token_unlocks', 'old.id')],
-    }),
-    ...fn('asset_crosswalk_event_assets', 'monitoring_event_assets', {
-      insert: [
-        `if ${raisesKeys} then\n      ${sourceKeysSql('monitoring', 'm.asset_id = new.asset_id')};\n      ${links(isSource('monitoring', 'new.asset_id'))};\n    end if`,
-      ],
-      update: [
-        distinct(EVENT_ASSET_COLUMNS),
-        [
-          goneSql('monitoring', 'old.asset_id'),
-          sourceKeysSql('monitoring', 'm.asset_id in (old.asset_id, new.asset_id)'),
-          links(`x.source = 'monitoring' and x.source_asset_id in (old.asset_id, new.asset_id)`),
-        ],
-      ],
-      delete: [
-        goneSql('monitoring', 'old.asset_id'),
-        sourceKeysSql('monitoring', 'm.asset_id = old.asset_id'),
-        links(isSource('monitoring', 'old.asset_id')),
-      ],
-    }),
+    ...trigger('assets', 'assets', 'insert', assets('new_rows'), assetLinks),
+    ...trigger('assets', 'assets', 'update', changedRows(ASSET_COLUMNS, 'n.id = o.id', '$.slug, $.code, $.title'), assetLinks),
+    ...trigger('assets', 'assets', 'delete', assets('old_rows'), assetLinks),
+    ...trigger('token_unlock_assets', 'unlocks', 'insert', 'select r.id from new_rows r', unlocks),
+    ...trigger('token_unlock_assets', 'unlocks', 'update', changedRows(UNLOCK_COLUMNS, 'n.id = o.id', '$.id'), unlocks),
+    ...trigger('token_unlock_assets', 'unlocks', 'delete', 'select r.id from old_rows r', unlocks),
+    ...trigger(
+      'monitoring_event_assets',
+      'event_assets',
+      'insert',
+      `select r.asset_id from new_rows r where ${raisesKeys('r')}`,
+      eventAssets,
+    ),
+    // Event assets are replaced, not updated: an update (none is made) recomputes every asset it names.
+    ...trigger(
+      'monitoring_event_assets',
+      'event_assets',
+      'update',
+      'select r.asset_id from old_rows r union select r.asset_id from new_rows r',
+      eventAssets,
+    ),
+    ...trigger('monitoring_event_assets', 'event_assets', 'delete', 'select r.asset_id from old_rows r', eventAssets),
   ];
 }
