@@ -30,6 +30,17 @@ export async function up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Pro
     .execute();
   for (const column of ['source_slug', 'symbol_key', 'name_key', 'v1_asset_id'])
     await db.schema.createIndex(`asset_crosswalk_${column}`).on('asset_crosswalk').column(column).execute();
+  // What a PostgreSQL transaction touched, recomputed at its commit (postgresTriggers); empty otherwise.
+  await db.schema
+    .createTable('asset_crosswalk_pending')
+    .addColumn('txid', t.bigint, (c) => c.notNull())
+    .addColumn('kind', t.text, (c) => c.notNull())
+    .addColumn('source_asset_id', t.text)
+    .addColumn('slug', t.text)
+    .addColumn('code', t.text)
+    .addColumn('title', t.text)
+    .execute();
+  await db.schema.createIndex('asset_crosswalk_pending_txid').on('asset_crosswalk_pending').column('txid').execute();
 
   await refillCrosswalk(db, dialect);
   for (const statement of dialect === 'sqlite' ? sqliteTriggers() : postgresTriggers()) await sql.raw(statement).execute(db);
@@ -164,84 +175,97 @@ end`;
 }
 
 /**
- * PostgreSQL: one trigger per table and operation, once per statement, over the rows it wrote (its
- * transition tables): a page of a sync is one recomputation, not one per row. Writers of different
- * sources run at once (the `/v1` and monitoring lanes): a lock held to the end of the transaction makes
- * each see what the other committed, where each would otherwise miss the other's uncommitted rows (an
- * asset and the event asset it links, both new). Taken only when the statement changed what the
- * crosswalk reads, and late in the transaction, so writers wait little.
+ * PostgreSQL runs writers of different sources at once (the `/v1` and monitoring lanes), and neither
+ * sees the other's uncommitted rows: each would miss an asset and the event asset it links, both new.
+ * So each statement only notes what it touched (from its transition tables, in
+ * asset_crosswalk_pending), and at commit a deferred trigger takes one lock, recomputes what this
+ * transaction touched, and commits: the lock is held for that alone, and whoever recomputes second
+ * sees what the first committed.
  */
 function postgresTriggers(): string[] {
-  const lock = `perform pg_advisory_xact_lock(hashtext(current_schema() || '.asset_crosswalk'))`;
-  const trigger = (
-    table: string,
-    short: string,
-    op: 'insert' | 'update' | 'delete',
-    touched: string,
-    statements: (ids: string) => string[],
-  ) => {
+  const pending = (op: 'insert' | 'update' | 'delete', table: string, short: string, rows: string) => {
     const name = `asset_crosswalk_${short}_${op}`;
     const tables = {
       insert: 'new table as new_rows',
       update: 'old table as old_rows new table as new_rows',
       delete: 'old table as old_rows',
     }[op];
-    // Ids are read once: recomputing the keys changes which new event rows raise them.
-    const ids = short !== 'assets';
     return [
       `create function ${name}() returns trigger language plpgsql as $$
-${ids ? `declare\n  ids text[] := array(${touched});\n` : ''}begin
-  if ${ids ? 'cardinality(ids) > 0' : `exists (${touched})`} then
-    ${lock};
-    ${statements(ids ? '(select unnest(ids))' : `(${touched})`).join(';\n    ')};
-  end if;
+begin
+  insert into asset_crosswalk_pending (txid, kind, source_asset_id, slug, code, title) select txid_current(), p.* from (${rows}) p;
   return null;
 end $$`,
       `create trigger ${name} after ${op} on ${table} referencing ${tables} for each statement execute function ${name}()`,
     ];
   };
-  // The rows of an update that changed what the crosswalk reads, as they were and as they are.
-  const changedRows = (columns: readonly string[], key: string, pick: string) => {
-    const differ = `(${columns.map((c) => `o.${c}`).join(', ')}) is distinct from (${columns.map((c) => `n.${c}`).join(', ')})`;
-    return `select ${pick.replaceAll('$', 'o')} from old_rows o join new_rows n on ${key} where ${differ}
-      union all select ${pick.replaceAll('$', 'n')} from old_rows o join new_rows n on ${key} where ${differ}`;
-  };
-  const assets = (rows: string) => `select r.slug, r.code, r.title from ${rows} r`;
-  const meets = (keys: string) =>
-    `(x.source_slug in (select k.slug from ${keys} k) or x.symbol_key in (select lower(k.code) from ${keys} k) or x.name_key in (select lower(k.title) from ${keys} k))`;
-  const assetLinks = (keys: string) => [linksSql('postgres', meets(keys))];
-  const unlocks = (ids: string) => [
-    goneSql('token_unlocks', ids),
-    sourceKeysSql('token_unlocks', `t.id in ${ids}`),
-    linksSql('postgres', `x.source = 'token_unlocks' and x.source_asset_id in ${ids}`),
-  ];
-  const eventAssets = (ids: string) => [
-    goneSql('monitoring', ids),
-    sourceKeysSql('monitoring', `m.asset_id in ${ids}`),
-    linksSql('postgres', `x.source = 'monitoring' and x.source_asset_id in ${ids}`),
+  const changed = `(${ASSET_COLUMNS.map((c) => `o.${c}`).join(', ')}) is distinct from (${ASSET_COLUMNS.map((c) => `n.${c}`).join(', ')})`;
+  const assetRows = (r: string) => `select 'asset', null, r.slug, r.code, r.title from ${r} r`;
+  const both = (f: (r: string) => string) => `${f('old_rows')} union all ${f('new_rows')}`;
+  const mine = (kind: string, column: string) =>
+    `(select p.${column} from asset_crosswalk_pending p where p.kind = '${kind}' and p.txid = txid_current())`;
+  const ids = (kind: string) => mine(kind, 'source_asset_id');
+  const assetKeys = (column: string, f: (c: string) => string = (c) => c) =>
+    `(select ${f(`p.${column}`)} from asset_crosswalk_pending p where p.kind = 'asset' and p.txid = txid_current())`;
+  const flush = [
+    `perform pg_advisory_xact_lock(hashtext(current_schema() || '.asset_crosswalk'))`,
+    goneSql('token_unlocks', ids('token_unlocks')),
+    sourceKeysSql('token_unlocks', `t.id in ${ids('token_unlocks')}`),
+    goneSql('monitoring', ids('monitoring')),
+    sourceKeysSql('monitoring', `m.asset_id in ${ids('monitoring')}`),
+    linksSql(
+      'postgres',
+      `(x.source = 'token_unlocks' and x.source_asset_id in ${ids('token_unlocks')}) or (x.source = 'monitoring' and x.source_asset_id in ${ids('monitoring')})
+      or x.source_slug in ${assetKeys('slug')} or x.symbol_key in ${assetKeys('code', (c) => `lower(${c})`)} or x.name_key in ${assetKeys('title', (c) => `lower(${c})`)}`,
+    ),
+    'delete from asset_crosswalk_pending where txid = txid_current()',
   ];
   return [
-    ...trigger('assets', 'assets', 'insert', assets('new_rows'), assetLinks),
-    ...trigger('assets', 'assets', 'update', changedRows(ASSET_COLUMNS, 'n.id = o.id', '$.slug, $.code, $.title'), assetLinks),
-    ...trigger('assets', 'assets', 'delete', assets('old_rows'), assetLinks),
-    ...trigger('token_unlock_assets', 'unlocks', 'insert', 'select r.id from new_rows r', unlocks),
-    ...trigger('token_unlock_assets', 'unlocks', 'update', changedRows(UNLOCK_COLUMNS, 'n.id = o.id', '$.id'), unlocks),
-    ...trigger('token_unlock_assets', 'unlocks', 'delete', 'select r.id from old_rows r', unlocks),
-    ...trigger(
-      'monitoring_event_assets',
-      'event_assets',
-      'insert',
-      `select r.asset_id from new_rows r where ${raisesKeys('r')}`,
-      eventAssets,
-    ),
-    // Event assets are replaced, not updated: an update (none is made) recomputes every asset it names.
-    ...trigger(
-      'monitoring_event_assets',
-      'event_assets',
+    ...pending('insert', 'assets', 'assets', assetRows('new_rows')),
+    ...pending(
       'update',
-      'select r.asset_id from old_rows r union select r.asset_id from new_rows r',
-      eventAssets,
+      'assets',
+      'assets',
+      `select 'asset', null, r.slug, r.code, r.title from (
+    select o.slug, o.code, o.title from old_rows o join new_rows n on n.id = o.id where ${changed}
+    union all select n.slug, n.code, n.title from old_rows o join new_rows n on n.id = o.id where ${changed}) r`,
     ),
-    ...trigger('monitoring_event_assets', 'event_assets', 'delete', 'select r.asset_id from old_rows r', eventAssets),
+    ...pending('delete', 'assets', 'assets', assetRows('old_rows')),
+    ...pending('insert', 'token_unlock_assets', 'unlocks', `select 'token_unlocks', r.id, null, null, null from new_rows r`),
+    ...pending(
+      'update',
+      'token_unlock_assets',
+      'unlocks',
+      both((r) => `select 'token_unlocks', r.id, null, null, null from ${r} r`),
+    ),
+    ...pending('delete', 'token_unlock_assets', 'unlocks', `select 'token_unlocks', r.id, null, null, null from old_rows r`),
+    ...pending(
+      'insert',
+      'monitoring_event_assets',
+      'event_assets',
+      `select distinct 'monitoring', r.asset_id, null, null, null from new_rows r`,
+    ),
+    ...pending(
+      'update',
+      'monitoring_event_assets',
+      'event_assets',
+      both((r) => `select 'monitoring', r.asset_id, null, null, null from ${r} r`),
+    ),
+    ...pending(
+      'delete',
+      'monitoring_event_assets',
+      'event_assets',
+      `select distinct 'monitoring', r.asset_id, null, null, null from old_rows r`,
+    ),
+    // Once per noted row, at commit: the first recomputes everything this transaction noted, the rest find nothing.
+    `create function asset_crosswalk_flush() returns trigger language plpgsql as $$
+begin
+  if exists (select 1 from asset_crosswalk_pending p where p.txid = txid_current()) then
+    ${flush.join(';\n    ')};
+  end if;
+  return null;
+end $$`,
+    `create constraint trigger asset_crosswalk_flush after insert on asset_crosswalk_pending deferrable initially deferred
+  for each row execute function asset_crosswalk_flush()`,
   ];
 }

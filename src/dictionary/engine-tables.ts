@@ -214,6 +214,20 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'asset_crosswalk_pending',
+    group: 'bookkeeping',
+    description:
+      "On PostgreSQL, what a transaction wrote to the crosswalk's sources, recomputed into asset_crosswalk at its commit; empty outside one (and always on SQLite).",
+    columns: {
+      txid: 'The writing transaction (txid_current()).',
+      kind: "'asset' (a `/v1` asset's keys), 'token_unlocks' or 'monitoring' (a source asset).",
+      source_asset_id: 'The source asset, for a source.',
+      slug: "The `/v1` asset's slug, for an asset.",
+      code: 'Its code.',
+      title: 'Its title.',
+    },
+  },
+  {
     name: 'view_column_types',
     group: 'bookkeeping',
     description:
