@@ -194,6 +194,40 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'asset_crosswalk',
+    group: 'bookkeeping',
+    description:
+      'The asset crosswalk, kept by triggers on assets, token_unlock_assets and monitoring_event_assets in the transaction of each write ' +
+      '(read it through v_asset_crosswalk).',
+    columns: {
+      source: "'token_unlocks' or 'monitoring'.",
+      source_asset_id: 'The asset id there.',
+      source_slug: 'Its slug (for a monitoring asset, the greatest of its event rows).',
+      source_symbol: 'Its symbol (likewise).',
+      source_name: 'Its name (likewise).',
+      symbol_key: 'The symbol lowered, matched against lower(assets.code).',
+      name_key: 'The name lowered, matched against lower(assets.title).',
+      v1_asset_id: 'The linked `/v1` asset; null when none matched.',
+      match_method: "'slug', 'symbol_and_name', 'name' or 'symbol'.",
+      confidence: 'How sure, 0..1 (see v_asset_crosswalk).',
+      candidates: 'How many `/v1` assets matched equally well.',
+    },
+  },
+  {
+    name: 'asset_crosswalk_pending',
+    group: 'bookkeeping',
+    description:
+      "On PostgreSQL, what a transaction wrote to the crosswalk's sources, recomputed into asset_crosswalk at its commit; empty outside one (and always on SQLite).",
+    columns: {
+      txid: 'The writing transaction (txid_current()).',
+      kind: "'asset' (a `/v1` asset's keys), 'token_unlocks' or 'monitoring' (a source asset).",
+      source_asset_id: 'The source asset, for a source.',
+      slug: "The `/v1` asset's slug, for an asset.",
+      code: 'Its code.',
+      title: 'Its title.',
+    },
+  },
+  {
     name: 'view_column_types',
     group: 'bookkeeping',
     description:

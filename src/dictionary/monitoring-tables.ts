@@ -201,4 +201,18 @@ export const monitoringTables: readonly TableSource[] = [
         "The view's predicates that reconstruction could not test from mirrored data, comma-separated; '' when it tested every one; null if not reconstructed.",
     },
   },
+  {
+    name: 'alert_days',
+    group: 'alerts',
+    description:
+      'How many alerts alert_history holds per view, name, day and way, kept by triggers as alerts are written (read it through v_alerts_per_day).',
+    columns: {
+      view_id: 'The view that matched.',
+      view_name: "The name the alerts carried (alert_history.view_name); '' for none.",
+      matched_on: 'The UTC day of the match (v_alerts.matched_on).',
+      source: "How the alerts first arrived: 'webhook' or 'backfill'.",
+      known_by: "How the mirror knows them (v_alerts.known_by): 'webhook', 'reconstructed', 'both' or 'event-match'.",
+      alerts: 'How many; a bucket that falls to 0 is deleted.',
+    },
+  },
 ];

@@ -4,6 +4,7 @@
 // symbol-only links below it are mostly wrong (reused tickers). The same links on both stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { refillCrosswalk } from '../../schema/migrations/0060-asset-crosswalk-table.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
@@ -66,4 +67,15 @@ describe('the crosswalk on a mirrored sandbox', () => {
     expect(below.links).toBeGreaterThan(0);
     expect(below.right / below.links).toBeLessThan(0.5);
   });
+
+  // Last: it changes the sandbox and the mirrors.
+  it('is what computing it afresh gives, after a day of changes synced', async () => {
+    await sb.advance({ seconds: 86_400, updateFraction: 0.05, addFraction: 0.02, removeFraction: 0.02 });
+    for (const t of [lite, pg]) {
+      expect((await syncOnce(t.store, sb, STREAMS)).outcome).toBe('success');
+      const kept = await links(t);
+      await refillCrosswalk(t.store.db, t.store.dialect);
+      expect(kept).toEqual(await links(t));
+    }
+  }, 300_000);
 });

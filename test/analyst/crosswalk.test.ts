@@ -100,4 +100,42 @@ describe.each(dialects)('asset crosswalk on %s', (dialect) => {
       { event_id: 'e1', asset_id: 'm-sol', v1_asset_id: 3, match_method: 'name' },
     ]);
   });
+
+  it('stays current as each of its sources changes, in the transaction of the write', async () => {
+    const db = t.store.db;
+    await db.updateTable('assets').set({ market_cap_rank: 1 }).where('id', '=', 4).execute(); // the DUP tie now goes to 4
+    await db.updateTable('assets').set({ deleted_at: NOW }).where('id', '=', 3).execute(); // m-sol's only match is gone
+    await db
+      .insertInto('assets')
+      .values({ id: 7, asset_class: 'token', code: 'NWH', title: 'Nowhere Coin', slug: 'nowhere', ...mirrored })
+      .execute();
+    await db.updateTable('token_unlock_assets').set({ deleted_at: NOW }).where('id', '=', 'u-eth').execute();
+    await db.updateTable('token_unlock_assets').set({ slug: 'dup-two' }).where('id', '=', 'u-gone').execute();
+    await t.store.transaction(async (tx) => {
+      await tx.db.deleteFrom('monitoring_event_assets').where('event_id', '=', 'e1').execute(); // m-sol gone; m-dup stays (e2)
+      await tx.db
+        .insertInto('monitoring_event_assets')
+        .values({ event_id: 'e1', asset_id: 'm-btc', name: 'BTC', slug: 'bitcoin', symbol: 'btc', class: 'primary' })
+        .execute();
+    });
+    const rows = await db
+      .selectFrom('v_asset_crosswalk')
+      .select(['source', 'source_asset_id', 'v1_asset_id', 'match_method', 'candidates'])
+      .orderBy('source')
+      .orderBy('source_asset_id')
+      .execute();
+    expect(
+      rows.map((r) => ({
+        ...r,
+        v1_asset_id: r.v1_asset_id === null ? null : Number(r.v1_asset_id),
+        candidates: r.candidates === null ? null : Number(r.candidates),
+      })),
+    ).toEqual([
+      { source: 'monitoring', source_asset_id: 'm-btc', v1_asset_id: 1, match_method: 'slug', candidates: 1 },
+      { source: 'monitoring', source_asset_id: 'm-dup', v1_asset_id: 4, match_method: 'symbol', candidates: 2 },
+      { source: 'monitoring', source_asset_id: 'm-none', v1_asset_id: 7, match_method: 'slug', candidates: 1 },
+      { source: 'token_unlocks', source_asset_id: 'u-btc', v1_asset_id: 1, match_method: 'slug', candidates: 1 },
+      { source: 'token_unlocks', source_asset_id: 'u-gone', v1_asset_id: 5, match_method: 'slug', candidates: 1 },
+    ]);
+  });
 });

@@ -5,6 +5,7 @@
 // the webhooks' own mirror then says 'both' for every pair the two agree on. SQLite and PostgreSQL.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAlertDaysCurrent } from '../helpers/alert-days.js';
 import { viewsStream } from '../../src/catalog/monitoring.js';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -124,5 +125,10 @@ describe.each(dialects)('a backfill against the webhooks of a window on %s', (di
     for (const k of knownBy.values()) counts.set(String(k), (counts.get(String(k)) ?? 0) + 1);
     expect(counts.get('both')).toBe([...delivered].filter((p) => reconstructed.has(p)).length);
     expect(counts.has('event-match')).toBe(false);
+  });
+
+  it('v_alerts_per_day counts v_alerts on the mirror the webhooks and a backfill wrote, and on the one a backfill alone wrote', async () => {
+    expect(await expectAlertDaysCurrent(hooked.store)).toBeGreaterThan(100);
+    expect(await expectAlertDaysCurrent(fresh.store)).toBeGreaterThan(100);
   });
 });

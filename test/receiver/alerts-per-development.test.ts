@@ -12,6 +12,7 @@ import type { Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
+import { expectAlertDaysCurrent } from '../helpers/alert-days.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
@@ -139,5 +140,9 @@ describe.each(dialects)('alerts per (view, development) on %s', (dialect) => {
     expect(iso(shown.webhook_at)! >= iso(shown.backfill_at)!).toBe(true);
     // The match time is now the service's own, the webhook's timestamp.
     expect(iso(shown.matched_at)).toBe(env.timestamp);
+  });
+
+  it('v_alerts_per_day counts v_alerts after the webhooks and the backfill, in the transactions that wrote them', async () => {
+    expect(await expectAlertDaysCurrent(store)).toBeGreaterThan(5);
   });
 });
