@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+const WORKERS = availableParallelism() * 2;
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -11,7 +13,14 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    // One test file per core: most of a file's time is CPU (the sandbox, the sync, its database).
-    poolOptions: { forks: { maxForks: availableParallelism(), minForks: 1 } },
+    // A worker runs file after file in one process: loading the sandbox, the sync and both drivers again
+    // for each of 165 files cost more CPU than some tests. Files share no state but what they close.
+    isolate: false,
+    // Twice the cores: many files wait (on a paced minute, a retry's back-off, a child process) while
+    // others compute, and the waits overlap the work. As many kept as started: with isolation off, tinypool
+    // ending an idle worker mid-run races its teardown and fails the run ("Terminating worker thread").
+    poolOptions: { forks: { maxForks: WORKERS, minForks: WORKERS } },
+    // Long and idle files start first (test/helpers/sequencer.ts), so none is the run's tail.
+    sequence: { sequencer: (await import('./test/helpers/sequencer.js')).default },
   },
 });
