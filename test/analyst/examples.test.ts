@@ -1,3 +1,4 @@
+// @end-to-end
 // Every worked example of docs/analyst.md (docs/examples/) runs on both stores against the same synced
 // sandbox mirror kept as the daemon keeps one (the jobs recorded, a first sync, the sandbox's clock
 // advanced, an incremental sync, then a quiet monitoring-only run: the newest run changed nothing) and
@@ -20,9 +21,6 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, neutral, syncAll, viewIds } from './analyst-fixture.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const EXAMPLES = workedExamples();
 

@@ -1,3 +1,4 @@
+// @end-to-end
 // Exports read back by an independent reader (DuckDB): the same rows and typed columns as the store
 // holds, for views and tables, on both stores; written a batch (one Parquet row group) at a time.
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -14,9 +15,6 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const DUCK_TYPES = {
   text: 'VARCHAR',

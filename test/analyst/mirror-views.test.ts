@@ -1,3 +1,4 @@
+// @end-to-end
 // The mirror describes itself in SQL, on both stores: v_streams (each catalog stream's table, the jobs
 // and schedules that keep it, its last success, live rows, age and staleness), v_jobs (the jobs as
 // configured and as they ran), v_runs (every run: job, streams, requests, what it changed) and the
@@ -17,9 +18,6 @@ import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { neutral } from './analyst-fixture.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 type Rows = Record<string, unknown>[];
 

@@ -1,3 +1,4 @@
+// @end-to-end
 // The analyst views mean the same on both stores: the same sandbox mirrored into SQLite and PostgreSQL
 // gives the same rows in every view (sync times aside), with one time form per store, live rows only,
 // and typed values lifted from raw.
@@ -8,9 +9,6 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { analystSandbox, neutral, syncAll } from './analyst-fixture.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 // When each store wrote a row: differs between two mirrors of the same data.
 const SYNC_TIMES = new Set([

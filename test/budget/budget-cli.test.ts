@@ -1,3 +1,4 @@
+// @end-to-end
 // budget, jobs and sync as a user runs them (bin/ds-mirror.js in a child process): the default schedule
 // fits the standard plan; a schedule that does not is reported by budget (exit 1) and jobs, naming the job;
 // a sync that would overrun the month is refused, and under --force one that meets a spent quota ends
@@ -13,9 +14,6 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { openStore } from '../../src/store/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 let sandbox: Sandbox;

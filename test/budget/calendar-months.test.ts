@@ -1,3 +1,4 @@
+// @end-to-end
 // The quotas count calendar months and UTC days, so the projection does too: from every day of a year
 // (not a convenient 1st of July) the default schedule fits the standard plan, with the monthly assets
 // pass counted once a month; and a schedule that overruns is caught on every day, not only on some.
@@ -10,9 +11,6 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { configureJobs, jobStreams } from '../../src/scheduler/index.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const DAY_MS = 86_400_000;
 const schedule = (overrides: Record<string, { schedule: string }> = {}): ScheduleEntry[] =>

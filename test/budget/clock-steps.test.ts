@@ -1,3 +1,4 @@
+// @end-to-end
 // Budgets that survive a clock, on both stores: a clock stepped back cannot free requests already sent
 // (walked over many days of a year, month starts and ends included), workers whose clocks sit on both
 // sides of UTC midnight never pass a quota together, and a hold learned under a clock that ran ahead
@@ -8,9 +9,6 @@ import { QuotaError } from '../../src/budget/quota-error.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import type { Quotas } from '../../src/budget/quotas.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
 const DAY = 24 * 60 * 60_000;

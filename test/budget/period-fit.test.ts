@@ -1,3 +1,4 @@
+// @end-to-end
 // "The schedule fits" means the rest of this period fits what is left of it: what was used, plus the
 // schedule's runs still due before the renewal, against the quota. Walked over the days a month can
 // end or start on (the 1st before and after the monthly pass, the middle, the last day of a 31-day
@@ -18,9 +19,6 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import type { Store } from '../../src/store/types.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const schedule: ScheduleEntry[] = configureJobs(defaultJobs, {}, 'UTC')
   .filter((j) => j.enabled)

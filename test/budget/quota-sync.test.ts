@@ -1,3 +1,4 @@
+// @end-to-end
 // Syncs under quotas, against the sandbox enforcing the same quotas, on both stores: a run that meets a
 // spent monthly quota stops at its checkpoints and the next month resumes it to a complete mirror; two
 // workers on one database share the ledger and together stay within one quota; a quota the service
@@ -14,9 +15,6 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, tableSnapshot } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
 const MONTH_S = 31 * 86_400;

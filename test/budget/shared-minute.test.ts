@@ -1,3 +1,4 @@
+// @real-clock
 // Three workers of one PostgreSQL database against a service that counts requests per calendar minute
 // (the sandbox's gateway, on wall time) at the figure they are configured with: they share the minute
 // through the database, so the service refuses none. Scaled down to 40 a minute (45 requests, 70 s).
@@ -7,9 +8,6 @@ import { quotaGate } from '../../src/budget/index.js';
 import { createClient } from '../../src/client/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
-import { REAL_MINUTES, slowFile } from '../helpers/timeouts.js';
-
-slowFile(REAL_MINUTES);
 
 const PER_MINUTE = 40;
 let sandbox: Sandbox;

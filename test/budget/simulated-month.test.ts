@@ -1,3 +1,4 @@
+// @end-to-end
 // The default schedule over a simulated month against the sandbox enforcing a /v1 monthly quota,
 // scaled from the real plan: the plan's 2,500 requests are 1.27 times what the schedule projects at real
 // sizes, so the sandbox's quota is 1.27 times what `budget` projects for this mirror. Every /v1 job of
@@ -18,9 +19,6 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 /** 2,500 / the default schedule's projection at real sizes (1,962 /v1 requests a month). */
 const PLAN_HEADROOM = 2500 / 1962;

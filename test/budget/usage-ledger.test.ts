@@ -1,3 +1,4 @@
+// @end-to-end
 // The usage ledger on both stores: reservations within day and month quotas, the unused rest given back,
 // several workers (connections) on one database never passing one quota together, and held quotas.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,9 +8,6 @@ import { takePaceSlot } from '../../src/store/postgres/postgres-adapter.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import type { Quotas } from '../../src/budget/quotas.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const quotas = (v1: Quotas['v1']): Quotas => ({ v1, tokenUnlocks: {}, monitoring: {}, open: {} });
 

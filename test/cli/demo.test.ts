@@ -1,3 +1,4 @@
+// @end-to-end
 // The README's promise: `npm run demo` mirrors the sandbox and lands every signed webhook it sends, in a
 // file of its own; and the README's next step, a sync against another service, cannot damage that file.
 import { execFile } from 'node:child_process';
@@ -8,9 +9,6 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 

@@ -1,3 +1,4 @@
+// @end-to-end
 // The package as a user installs it: `npm pack`'s tarball unpacked where `npm install -g` puts it, its bin
 // linked on a PATH, run from a folder outside the checkout. No registry: the tarball's dependencies are
 // the checkout's node_modules (an install would fetch the same ones; better-sqlite3's native build would
@@ -14,9 +15,6 @@ import { openStore } from '../../src/store/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };

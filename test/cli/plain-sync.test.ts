@@ -1,3 +1,4 @@
+// @end-to-end
 // A plain `sync` costs what an incremental run costs, at the real service's sizes (the sandbox's real
 // profile: 133,000 assets): the first makes the complete assets pass, a second right after reads the top
 // of each class and costs at most 5% of the first in /v1 requests, counted in the mirror's usage ledger.
@@ -15,9 +16,6 @@ import { openStore } from '../../src/store/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };

@@ -1,3 +1,4 @@
+// @end-to-end
 // The commands that only read never make a mirror, and read one they cannot write: on a missing mirror
 // they say where they looked (exit 2) and leave no file; a mirror opened to read cannot be written, on
 // either store; a mirror in a folder its user cannot write is read (a non-root user, where one exists).
@@ -10,9 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');

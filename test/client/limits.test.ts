@@ -1,10 +1,8 @@
+// @end-to-end
 // Rate limit, concurrency limit and the request budget, each per API family.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, RequestBudgetError } from '../../src/client/index.js';
 import { json, startServer, type TestServer } from './test-server.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let server: TestServer;
 beforeAll(async () => {

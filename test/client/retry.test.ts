@@ -1,3 +1,4 @@
+// @end-to-end
 // Retries on 429, 5xx, resets, truncated bodies and time-outs; none on 400, 401, 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,9 +14,6 @@ import {
 } from '../../src/client/index.js';
 import { errorAction } from '../../src/errors.js';
 import { json, startServer, type Handler, type TestServer } from './test-server.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let server: TestServer;
 let client: ApiClient;

@@ -1,3 +1,4 @@
+// @end-to-end
 // `copy` moves a real mirror (the sandbox synced over HTTP) between stores: SQLite → PostgreSQL,
 // PostgreSQL → SQLite and SQLite → SQLite. The copy equals its source table for table, keeps the ids
 // of run records and quarantine (new rows do not collide), is a working mirror (an incremental sync
@@ -13,9 +14,6 @@ import type { Store } from '../../src/store/index.js';
 import { syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const STREAMS = ['v1', 'token-unlocks', 'monitoring-categories', 'monitoring-events'];

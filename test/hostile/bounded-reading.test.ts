@@ -1,3 +1,4 @@
+// @end-to-end
 // A hostile service cannot make a run read without end: a body past maxResponseBytes is stopped while
 // it streams in (memory held stays near the limit, not the body), a list that never serves a short page
 // stops at a page limit derived from what the mirror knows, and pages that cycle A/B/A/B are a loop.
@@ -11,9 +12,6 @@ import { runSync } from '../../src/sync/engine.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { settings, silent } from '../helpers/mirror.js';
 import { listOf, startHostileServer, type HostileServer } from './hostile-server.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const MiB = 1024 * 1024;
 let server: HostileServer;

@@ -1,3 +1,4 @@
+// @end-to-end
 // A dropped PostgreSQL connection is an error, never a crash. The tool's backends are terminated again
 // and again (pg_terminate_backend, as a restart or failover does) in a database of this test's own:
 // a sync fails its streams cleanly and the next one completes the mirror; the daemon and its receiver
@@ -20,9 +21,6 @@ import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js'
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let own: OwnDatabase;
 let admin: pg.Client;

@@ -1,3 +1,4 @@
+// @end-to-end
 // The daemon left alone: every default job firing every few seconds against a service that faults (5xx,
 // 429, resets, cut bodies, proxy pages) while its data moves, and on PostgreSQL its connections cut again
 // and again. Whatever each run met, the daemon stays up and healthy, stops cleanly, leaves no run open and
@@ -19,9 +20,6 @@ import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js'
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 /** Every default job every few seconds: they overlap each other and, at times, themselves (a tick is skipped). */
 const SCHEDULES = ['*/2 * * * * *', '*/3 * * * * *', '*/5 * * * * *', '*/7 * * * * *'];

@@ -1,3 +1,4 @@
+// @end-to-end
 // The daemon's /healthz while its PostgreSQL is away: `starting` (not a crash) while the start waits on a
 // database that accepts and says nothing, `degraded` with the reason while the database is down, `ok`
 // again once it is back, and a stop that ends within its bound meanwhile. The tool's connections go
@@ -16,9 +17,6 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp, type CuttableTcp } from './cuttable-tcp.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let sandbox: Sandbox;
 let relay: CuttableTcp;

@@ -1,3 +1,4 @@
+// @end-to-end
 // One stream failing, in every way the client and the page guard can fail it, ends alone: the other
 // streams of a run of every /v1 stream complete, the failed one gives back its lease and its share of the
 // run's parse budget, and the run ends. The fault is told by a proxy in front of the sandbox, on page 2 of
@@ -11,9 +12,6 @@ import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { startFaultyProxy, type Fault } from './faulty-proxy.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 /** The most pages any honest list of this sandbox has (scale 1), with room: a list that never ends passes it. */
 const MAX_PAGES = 40;

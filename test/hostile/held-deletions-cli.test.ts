@@ -1,3 +1,4 @@
+// @end-to-end
 // A held mass deletion as a user meets it (bin/ds-mirror.js in a child process, on both stores): `sync`
 // exits 4 and says what it held back, `status` lists the hold (table and JSON), and `sync --full
 // --confirm-deletions` deletes and exits 0.
@@ -10,9 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 

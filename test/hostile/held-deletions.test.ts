@@ -1,3 +1,4 @@
+// @end-to-end
 // A consistent lie deletes nothing. The sandbox's lies (a list answered empty, cut short, a key twice in a
 // page, keys renamed in case or spacing, a record gone mid-pass) each leave every row live, say why in the
 // stream's notice and in `deletion_holds`, and write no deletion to history; a complete pass hours later
@@ -13,9 +14,6 @@ import type { SyncSettings } from '../../src/sync/context.js';
 import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 const HOUR = 3_600_000;

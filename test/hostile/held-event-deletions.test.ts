@@ -1,3 +1,4 @@
+// @end-to-end
 // Monitoring events report their own count (`metadata.totalRows`): a complete pass served fewer records
 // than it says (an empty list, a list cut short), or one whose count moved or that served a key twice,
 // deletes no event and no development, even confirmed; the next honest pass clears the hold and an
@@ -9,9 +10,6 @@ import { allHolds } from '../../src/sync/held-deletions.js';
 import { ALL_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const EVENTS = '/monitoring/v2/events';
 

@@ -1,3 +1,4 @@
+// @end-to-end
 // Seeded fuzzing of the receiver over real HTTP: thousands of random bodies (bytes, JSON, valid envelopes
 // mutated at random paths with NUL, deep nesting, wrong types, long strings), signature headers (missing,
 // garbled, wrong secret, stale) and paths, mixed with valid deliveries. The receiver must answer every one
@@ -8,9 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const SECRET = 'whsec-fuzz-0123456789';
 const CASES = 1500; // per store: 3,000 in all

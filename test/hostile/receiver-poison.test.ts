@@ -1,3 +1,4 @@
+// @end-to-end
 // Hostile deliveries among good ones: what no store can hold is refused for good (a 4xx the sender does
 // not retry) and alone; the good deliveries beside it, even in the same commit group, all land.
 import { pino } from 'pino';
@@ -8,9 +9,6 @@ import { startReceiver, type Receiver } from '../../src/receiver/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { rowCounts } from '../receiver/receiver-store.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const SECRET = 'whsec-hostile-0123456789';
 

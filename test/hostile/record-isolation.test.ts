@@ -1,3 +1,4 @@
+// @end-to-end
 // One record the store refuses must not cost the rest of its page: it goes to quarantine with the
 // reason and every other row is written, on both stores; a key that cannot identify a row (object,
 // list, boolean, fraction) is quarantined, never inserted and then counted as a deletion.
@@ -5,9 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMirrorTable, dialects, openTestStore } from '../helpers/stores.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { listOf, startHostileServer, type HostileServer } from './hostile-server.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let server: HostileServer;
 beforeAll(async () => void (server = await startHostileServer()));

@@ -1,3 +1,4 @@
+// @end-to-end
 // A PostgreSQL database shared with others: another schema already holding Kysely's migration tables
 // does not stop the mirror from making its own, and a lock someone else holds on the deliveries table
 // bounds the wait: the delivery gets 503 (the sender retries), never a hang, and lands once released.
@@ -11,9 +12,6 @@ import { openStore } from '../../src/store/index.js';
 import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let own: OwnDatabase;
 let url: string;

@@ -1,3 +1,4 @@
+// @end-to-end
 // A store that cannot write (disk full, here made full without a real disk: SQLite's max_page_count,
 // PostgreSQL's disk_full error raised by a trigger) ends the stream with one line naming the cause and
 // the database, the run still returns its summary, and what was committed before is intact.
@@ -10,9 +11,6 @@ import { runSync } from '../../src/sync/engine.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { settings, silent } from '../helpers/mirror.js';
 import { listOf, startHostileServer, type HostileServer } from './hostile-server.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 let server: HostileServer;
 beforeAll(async () => void (server = await startHostileServer()));

@@ -1,3 +1,4 @@
+// @end-to-end
 // SIGTERM ends `ds-mirror sync v1 --full` (the CLI, a child process) within its stop bound whatever the
 // failing stream is doing: waiting out retries of a 503 (the run itself stops, records it and exits 3), or
 // a request that never answers (the bound exits the process with 3, and the next run takes the stream
@@ -14,9 +15,6 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startFaultyProxy, type Fault } from './faulty-proxy.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const STOP_TIMEOUT_S = 2;
 /** Longer than any test here: a request that lasts it has not ended by itself. */

@@ -1,3 +1,4 @@
+// @end-to-end
 // A backfilled alert means what a webhook alert means. The sandbox sends its webhooks over a window of
 // changing data (new developments, developments reclassified, events removed) to the receiver; a
 // backfill alone into a fresh mirror over the same window must find at least 95% of the (view,
@@ -14,9 +15,6 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const SECRET = 'whsec-backfill-window-0123456789';
 const STEP_SECONDS = 6 * 3600;

@@ -1,3 +1,4 @@
+// @end-to-end
 // Events that a webhook names are re-read on the next incremental run (eventIds, by id), so an old event
 // that gained a development is current then, not after the next full pass; one no webhook named waits.
 import { pino } from 'pino';
@@ -9,9 +10,6 @@ import { settings as baseSettings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const SECRET = 'whsec-rereads';
 const incremental = () => {

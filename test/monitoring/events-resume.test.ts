@@ -1,59 +1,45 @@
+// @end-to-end
 // An events pass stopped part-way (here by --max-requests) keeps what it wrote and resumes at the next
 // page; removals wait for a pass that started at page 1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
 import { readMark } from '../../src/sync/monitoring/pass-marks.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { settings as baseSettings, syncOnce } from '../helpers/mirror.js';
-import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { dialects, openTestStore } from '../helpers/stores.js';
 import { liveRaw } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
+import { sandboxWithStore } from '../helpers/sandbox-store.js';
 
 const FULL_PASS = { stream: 'monitoring-events', part: 'full-pass' };
 
 describe.each(dialects)('events pass resumed on %s', (dialect) => {
-  let sb: Sandbox;
-  let t: TestStore;
-  let store: Store;
-
-  beforeAll(async () => {
-    sb = await startSandbox({ start: PINNED_START, scale: 0.15, seed: 21 });
-    t = await openTestStore(dialect);
-    store = t.store;
-  });
-  afterAll(async () => {
-    await t?.cleanup();
-    await sb?.close();
-  });
+  const fx = sandboxWithStore(dialect, { start: PINNED_START, scale: 0.15, seed: 21 });
 
   it('stops at a checkpoint after two pages and the next run finishes the pass from page 3', async () => {
-    const events = sb.monitoring.events();
+    const events = fx.sandbox.monitoring.events();
     expect(events.length).toBeGreaterThan(200);
-    const stopped = await syncOnce(store, sb, ['monitoring-events'], { maxRequests: 2 });
+    const stopped = await syncOnce(fx.store, fx.sandbox, ['monitoring-events'], { maxRequests: 2 });
     expect(stopped.outcome).toBe('stopped');
-    expect((await liveRaw(store, 'monitoring_events')).size).toBe(200);
-    expect((await store.getState('monitoring-events'))?.checkpoint).toMatchObject({ page: 3, start: null });
+    expect((await liveRaw(fx.store, 'monitoring_events')).size).toBe(200);
+    expect((await fx.store.getState('monitoring-events'))?.checkpoint).toMatchObject({ page: 3, start: null });
 
-    const resumed = await syncOnce(store, sb, ['monitoring-events']);
+    const resumed = await syncOnce(fx.store, fx.sandbox, ['monitoring-events']);
     expect(resumed.outcome).toBe('success');
     const developments = events.reduce((n, e) => n + e.developments.length, 0);
     // Pages 3.. of the list, then every pending detail (none was fetched by the stopped run).
     expect(resumed.streams[0].requests).toBe(Math.floor(events.length / 100) - 1 + developments);
-    expect(await liveRaw(store, 'monitoring_events')).toEqual(new Map(events.map((e) => [e.id, e])));
-    expect((await store.getState('monitoring-events'))?.checkpoint).toBeNull();
+    expect(await liveRaw(fx.store, 'monitoring_events')).toEqual(new Map(events.map((e) => [e.id, e])));
+    expect((await fx.store.getState('monitoring-events'))?.checkpoint).toBeNull();
     // The resumed pass is the same full pass, finished: it counts as the day's (dated when it began), so
     // the next run is incremental, not a full pass from page 1 again; removals wait for the next full pass.
-    const { fullAt } = await readMark(store, FULL_PASS);
+    const { fullAt } = await readMark(fx.store, FULL_PASS);
     expect(fullAt).toEqual(expect.any(String));
     expect(Date.parse(fullAt!)).toBeLessThanOrEqual(
       Date.parse(
-        String((await store.db.selectFrom('sync_runs').select('started_at').orderBy('id', 'desc').executeTakeFirstOrThrow()).started_at),
+        String((await fx.store.db.selectFrom('sync_runs').select('started_at').orderBy('id', 'desc').executeTakeFirstOrThrow()).started_at),
       ),
     );
-    const next = await syncOnce(store, sb, ['monitoring-events']);
+    const next = await syncOnce(fx.store, fx.sandbox, ['monitoring-events']);
     expect(next.streams[0].requests).toBeLessThan(Math.floor(events.length / 100) + 1);
   });
 });

@@ -1,3 +1,4 @@
+// @end-to-end
 // A user mirroring part of the data: events filters from configuration reach the endpoint under the
 // catalog's parameter names; token-unlock filters scope deletions to what they cover; a typo in a
 // filter name is a config error, not a silent full mirror.
@@ -10,9 +11,6 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { liveRaw, rowsOf } from './monitoring-fixtures.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const LEVELS = ['not-important', 'low', 'medium', 'high'];
 

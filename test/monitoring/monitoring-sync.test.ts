@@ -1,3 +1,4 @@
+// @end-to-end
 // Token unlocks and monitoring mirrored from the sandbox over real HTTP into a real store (SQLite file and
 // PostgreSQL): equal to what the sandbox serves, idempotent, incremental after the clock advances, the
 // lookback, failed details retried, the alert backfill, and the errors.
@@ -26,9 +27,6 @@ import {
   writtenAfter,
 } from './monitoring-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const UNKNOWN_VIEW = '00000000-0000-4000-8000-00000000beef';
 const DAY_MS = 86_400_000;

@@ -3,16 +3,16 @@
 // named, the detail) is counted in the run's plan.
 import { pino } from 'pino';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCost } from '../../src/budget/index.js';
 import { resolveStreams } from '../../src/catalog/index.js';
 import { startReceiver } from '../../src/receiver/index.js';
 import type { SyncSettings } from '../../src/sync/context.js';
 import { detailsBacklog } from '../../src/requests/details-backlog.js';
-import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { settings as baseSettings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { sandboxWithStore } from '../helpers/sandbox-store.js';
+import { dialects } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 
 const SECRET = 'whsec-details';
@@ -23,40 +23,31 @@ const withDetails = (details: NonNullable<SyncSettings['monitoring']['details']>
 const ONE_A_RUN = { minimumImportance: 'high', maxAgeDays: 30, maxPerRun: 1 } as const;
 
 describe.each(dialects)('details of developments webhooks named, on %s', (dialect) => {
-  let sb: Sandbox;
-  let t: TestStore;
-  beforeAll(async () => {
-    sb = await startSandbox({ start: PINNED_START, scale: 0.05, seed: 17 });
-    t = await openTestStore(dialect);
-  });
-  afterAll(async () => {
-    await t?.cleanup();
-    await sb?.close();
-  });
+  const fx = sandboxWithStore(dialect, { start: PINNED_START, scale: 0.05, seed: 17 });
 
   const fetched = async () =>
-    (await t.store.db.selectFrom('monitoring_developments').select('id').where('detail_fetched_at', 'is not', null).execute()).map(
+    (await fx.t.store.db.selectFrom('monitoring_developments').select('id').where('detail_fetched_at', 'is not', null).execute()).map(
       (r) => r.id,
     );
 
   it('are fetched first, even below the backlog importance and age; the plan counts their re-read and detail', async () => {
-    const first = await syncOnce(t.store, sb, ['monitoring-events'], { settings: withDetails({ ...ONE_A_RUN, maxPerRun: 0 }) });
+    const first = await syncOnce(fx.t.store, fx.sandbox, ['monitoring-events'], { settings: withDetails({ ...ONE_A_RUN, maxPerRun: 0 }) });
     expect(first.outcome).toBe('success');
     expect(await fetched()).toEqual([]);
     // The oldest event's development that the backlog leaves out (not high importance, months old).
-    const oldest = [...sb.monitoring.events()].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))[0]!;
+    const oldest = [...fx.sandbox.monitoring.events()].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))[0]!;
     const named = oldest.developments.find((d) => d.importance !== 'high')!;
     expect(named).toBeDefined();
 
     const settings = { ...baseSettings(), ...withDetails(ONE_A_RUN) };
     const [events] = resolveStreams(['monitoring-events']);
-    const planBefore = await runCost(t.store, settings, events!);
-    const backlogBefore = await detailsBacklog(t.store, ONE_A_RUN);
+    const planBefore = await runCost(fx.t.store, settings, events!);
+    const backlogBefore = await detailsBacklog(fx.t.store, ONE_A_RUN);
     expect(backlogBefore.inScope).toBeGreaterThan(0); // high-importance details wait too: the webhook's must jump them
 
-    const receiver = await startReceiver({ store: t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
+    const receiver = await startReceiver({ store: fx.t.store, port: 0, secrets: [SECRET], logger: pino({ level: 'silent' }) });
     try {
-      const view = sb.monitoring.views()[0]!;
+      const view = fx.sandbox.monitoring.views()[0]!;
       const body = JSON.stringify(makeEnvelope({ viewId: view.id, viewName: view.name, eventId: oldest.id, developmentId: named.id }));
       const signature = sign(SECRET, body, Math.floor(Date.now() / 1000));
       const res = await request(receiver.url, {
@@ -70,11 +61,11 @@ describe.each(dialects)('details of developments webhooks named, on %s', (dialec
       await receiver.close();
     }
 
-    expect((await detailsBacklog(t.store, ONE_A_RUN)).inScope).toBe(backlogBefore.inScope + 1);
+    expect((await detailsBacklog(fx.t.store, ONE_A_RUN)).inScope).toBe(backlogBefore.inScope + 1);
     // One request more: the old event re-read by id (the run's one detail is the webhook's instead).
-    expect((await runCost(t.store, settings, events!)).requests).toBe(planBefore.requests + 1);
+    expect((await runCost(fx.t.store, settings, events!)).requests).toBe(planBefore.requests + 1);
 
-    const run = await syncOnce(t.store, sb, ['monitoring-events'], { settings: withDetails(ONE_A_RUN) });
+    const run = await syncOnce(fx.t.store, fx.sandbox, ['monitoring-events'], { settings: withDetails(ONE_A_RUN) });
     expect(run.outcome).toBe('success');
     expect(await fetched()).toEqual([named.id]);
   });

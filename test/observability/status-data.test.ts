@@ -1,3 +1,4 @@
+// @end-to-end
 // The status page's data from the store, on both dialects, at many dates: each month's days, its
 // renewal and projection, the 30 days of alerts, the streams' freshness against their schedule, and the
 // runs' totals, read from what the tables hold.
@@ -8,9 +9,6 @@ import { readStatusData } from '../../src/observability/status-page/read-status-
 import type { Store } from '../../src/store/index.js';
 import { settings } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const HOUR = 3_600_000;
 const DATES = [

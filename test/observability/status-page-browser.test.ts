@@ -1,3 +1,4 @@
+// @end-to-end
 // The status page in a real browser: Debian's chromium, driven by playwright-core, opens the page of a
 // real daemon over a mirror synced from the loopback sandbox, on both stores. Every section shows real
 // figures, the charts are drawn, nothing logs an error, a view name that is markup stays text, a phone's
@@ -19,9 +20,6 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const run = promisify(execFile);
 const INJECTED = '<img src=x onerror=alert(1)>';

@@ -1,3 +1,4 @@
+// @end-to-end
 // `ds-mirror daemon` as a child process: bound beyond loopback it refuses to start without "metricsAuth",
 // and with it serves /status (and /healthz) only to whoever sends the credential.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,9 +8,6 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../scheduler/scrape.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-status-cli-'));
 const children: ChildProcess[] = [];

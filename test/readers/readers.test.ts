@@ -1,3 +1,4 @@
+// @end-to-end
 // The SQLite file opens in the readers analysts already have, not only in the SQLite ds-mirror bundles:
 // the operating system's sqlite3 tool, Python's standard sqlite3 module (both linked to the system's
 // SQLite: 3.40 on Debian 12) and SQLite 3.36 (old-sqlite.ts). Each selects every row of every table and
@@ -10,9 +11,6 @@ import { analystSandbox } from '../analyst/analyst-fixture.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { ALWAYS_EMPTY, countOf, fillEveryTable, objectsOf } from './full-mirror.js';
 import { openOldCopy, rowCount } from './old-sqlite.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 /** Runs a reader installed on the system; missing, it fails with what to install (.ci/run installs both). */
 function run(command: string, args: string[], input?: string): string {

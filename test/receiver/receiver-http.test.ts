@@ -1,3 +1,4 @@
+// @end-to-end
 // The receiver over real HTTP on loopback, against a real store: what is accepted lands exactly
 // once, what is refused gets the status the sender's retry policy expects and leaves nothing behind.
 import { randomUUID } from 'node:crypto';
@@ -10,9 +11,6 @@ import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { failDeliveryInserts, holdWriteLock, rowCounts } from './receiver-store.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const SECRET = 'whsec-test-0123456789abcdef';
 const UNSIGNED_VIEW = randomUUID();

@@ -1,3 +1,4 @@
+// @end-to-end
 // The receiver against the sandbox's own webhook sender (spec signing, retry policy with back-off):
 // every delivery lands exactly once across views, duplicate retries, storage failures and restarts.
 import { createServer } from 'node:net';
@@ -9,9 +10,6 @@ import { startReceiver, type Receiver, type ReceiverOptions } from '../../src/re
 import type { Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { failDeliveryInserts } from './receiver-store.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const SECRET = 'whsec-sandbox-view-0';
 const ROGUE = 'a-secret-the-receiver-does-not-know';

@@ -1,10 +1,8 @@
+// @end-to-end
 // advance(): the change set it returns is exactly the difference between the data before and after;
 // it is deterministic; and a scale-50 service starts small (its start time: bench/sandbox-startup.ts).
 import { describe, expect, it } from 'vitest';
 import { createMonitoringService, type MonitoringService } from '../../sandbox/monitoring/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const START = new Date('2025-04-01T00:00:00Z');
 

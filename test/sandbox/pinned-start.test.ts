@@ -1,6 +1,6 @@
 // The sandbox's clock starts now unless pinned, so a test that starts one without a start would give
-// answers that depend on the day it runs. Every startSandbox call in test/ names a start, or says on its
-// line why not ("unpinned: <reason>").
+// answers that depend on the day it runs. Every startSandbox call in test/ (and sandboxWithStore, which
+// passes its options on) names a start, or says on its line why not ("unpinned: <reason>").
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +14,11 @@ function sources(dir: string): string[] {
   );
 }
 
-/** Each `startSandbox(...)` call: its file, line and the text of its arguments (to the matching parenthesis). */
+/** Each `startSandbox(...)` or `sandboxWithStore(...)` call: its file, line and the text of its arguments (to the matching parenthesis). */
 function calls(file: string): { where: string; args: string; line: string }[] {
   const text = readFileSync(file, 'utf8');
   const out: { where: string; args: string; line: string }[] = [];
-  for (const m of text.matchAll(/\bstartSandbox\(/g)) {
+  for (const m of text.matchAll(/\b(startSandbox|sandboxWithStore)\(/g)) {
     let depth = 1;
     let k = m.index + m[0].length;
     for (; k < text.length && depth > 0; k++) depth += text[k] === '(' ? 1 : text[k] === ')' ? -1 : 0;

@@ -1,12 +1,10 @@
+// @end-to-end
 // Size: scale 50 starts without generating its data up front (little memory; its start time is measured
 // in bench/sandbox-startup.ts, not asserted here); --profile real has the real service's sizes; sizes
 // grow linearly with scale.
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 async function json(sb: Sandbox, path: string): Promise<any> {
   const res = await fetch(sb.url + path, { headers: { 'x-api-key': sb.apiKey } });

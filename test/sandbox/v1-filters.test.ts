@@ -1,11 +1,9 @@
+// @end-to-end
 // Filters, sorting and paging of the /v1 lists, and the array encodings (repeated keys and
 // comma-separated values alike). Expected results are computed from records(), not hard-coded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 type Rec = Record<string, any>;
 let sb: Sandbox;

@@ -1,3 +1,4 @@
+// @end-to-end
 // The real CLI as a child process (`node bin/ds-mirror.js daemon`) against the sandbox and a temp SQLite
 // file: SIGTERM in the middle of a sync leaves a consistent database (pages committed with their
 // checkpoints, the run recorded as stopped, no lease left), and the next daemon resumes where it stopped.
@@ -11,9 +12,6 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const STOP_TIMEOUT_S = 20;
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };

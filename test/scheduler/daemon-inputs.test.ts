@@ -1,3 +1,4 @@
+// @end-to-end
 // Nothing on the daemon's port or in its files ends it (the CLI, a child process, on both stores): job
 // files it cannot run (a schedule that never fires, a bad cron, an unknown stream, a bad field) are each
 // refused in one line naming the file and the field, by `jobs` and by the daemon, whose other job runs;
@@ -15,9 +16,6 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from './scrape.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const STOP_TIMEOUT_S = 10;
 const job = (name: string, fields: object) => ({

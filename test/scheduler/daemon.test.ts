@@ -1,3 +1,4 @@
+// @end-to-end
 // The daemon in-process against the loopback sandbox and a temp SQLite file, with schedules in
 // seconds: jobs fire on their schedules, never overlap themselves or each other's streams, a failing
 // job records its error and recovers on the next tick, and /healthz and /metrics say so.
@@ -14,9 +15,6 @@ import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const silent = pino({ level: 'silent' });
 const fast = { requestsPerMinute: 10_000_000, concurrency: 16 };

@@ -1,3 +1,4 @@
+// @end-to-end
 // The history triggers are a repeatable object (schema/repeatables.ts), on both stores: made after the
 // migrations from each mirrored table's columns of the day, and made again on the next open when one is
 // dropped by hand, when a new migration adds a column to a mirrored table (its versions then keep it in
@@ -16,9 +17,6 @@ import type { Store } from '../../src/store/index.js';
 import { runMigrations } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { MIGRATIONS_DIR, MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const TRIGGER = { name: 'chains_keep_history', table: 'chains' };
 

@@ -1,12 +1,10 @@
+// @end-to-end
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LeaseHeldError } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { runStoreChild } from './store-child-runner.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { Store } from '../../src/store/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Expiry is simulated by moving a lease's expiry into the past, not by sleeping through a short

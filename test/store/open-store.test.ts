@@ -1,3 +1,4 @@
+// @end-to-end
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +13,6 @@ import { dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
 import { runStoreChild } from './store-child-runner.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const CORE_TABLES = ['sync_runs', 'sync_run_streams', 'stream_state', 'quarantine', 'leases'];
 

@@ -1,6 +1,7 @@
 // Tests that can be skipped without anyone noticing are worse than none: no `.only`, no skip without a reason
 // on its line, and no assertion guarded by a lone `if` (a check that silently does not run when the data
 // changes). Either branch of an if/else may assert; a one-armed if must become a filter whose size is checked.
+// No `vi.setConfig` either: once workers run file after file it reaches no test (timeouts.ts says what does).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,5 +39,9 @@ describe('honest tests', () => {
       return !/\/\/ ?\S/.test(`${text[n - 1]}${text[n]}`);
     });
     expect(unexplained).toEqual([]);
+  });
+
+  it('set no time-out with vi.setConfig, which does not reach the tests of a file that shares its worker', () => {
+    expect(offending((line) => /\bvi\.setConfig\(/.test(line))).toEqual([]);
   });
 });

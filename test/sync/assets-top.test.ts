@@ -1,10 +1,10 @@
 // The assets-top tier on both stores: one request per asset class, the first topAssets of each class by
 // market_cap.rank, and never a soft delete (it is not a complete pass).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { describe, expect, it } from 'vitest';
+import { dialects } from '../helpers/stores.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { sandboxWithStore } from '../helpers/sandbox-store.js';
 
 interface SandboxAsset {
   id: number;
@@ -14,25 +14,16 @@ interface SandboxAsset {
 
 for (const dialect of dialects) {
   describe(`assets-top on ${dialect}`, () => {
-    let sandbox: Sandbox;
-    let t: TestStore;
-    beforeAll(async () => {
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 3 });
-      t = await openTestStore(dialect);
-    });
-    afterAll(async () => {
-      await t?.cleanup();
-      await sandbox?.close();
-    });
+    const fx = sandboxWithStore(dialect, { start: PINNED_START, scale: 0.5, seed: 3 });
 
     it('reads the top of each class by rank in one request per class, and deletes nothing', async () => {
       const top = 40;
-      const first = await syncOnce(t.store, sandbox, ['assets-top'], { settings: { topAssets: top } });
+      const first = await syncOnce(fx.t.store, fx.sandbox, ['assets-top'], { settings: { topAssets: top } });
       expect(first.outcome).toBe('success');
       expect(first.requests).toBe(3);
-      const rows = await t.store.db.selectFrom('assets').select(['id', 'asset_class']).where('deleted_at', 'is', null).execute();
+      const rows = await fx.t.store.db.selectFrom('assets').select(['id', 'asset_class']).where('deleted_at', 'is', null).execute();
       for (const cls of ['token', 'equity', 'tokenizedStock']) {
-        const ranked = (sandbox.records('assets') as SandboxAsset[])
+        const ranked = (fx.sandbox.records('assets') as SandboxAsset[])
           .filter((a) => a.asset_class === cls)
           .sort((a, b) => (a.market_cap?.rank ?? Infinity) - (b.market_cap?.rank ?? Infinity) || a.id - b.id)
           .slice(0, top)
@@ -45,15 +36,15 @@ for (const dialect of dialects) {
         expect(mirrored, cls).toEqual(ranked);
       }
       // A complete pass fills the rest; the tier run after it leaves every other asset live.
-      expect((await syncOnce(t.store, sandbox, ['assets'])).outcome).toBe('success');
-      const again = await syncOnce(t.store, sandbox, ['assets-top'], { settings: { topAssets: top } });
+      expect((await syncOnce(fx.t.store, fx.sandbox, ['assets'])).outcome).toBe('success');
+      const again = await syncOnce(fx.t.store, fx.sandbox, ['assets-top'], { settings: { topAssets: top } });
       expect(again.streams[0].deleted).toBe(0);
-      const live = await t.store.db
+      const live = await fx.t.store.db
         .selectFrom('assets')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
-      expect(Number(live?.n)).toBe(sandbox.records('assets').length);
+      expect(Number(live?.n)).toBe(fx.sandbox.records('assets').length);
     });
   });
 }

@@ -1,3 +1,4 @@
+// @end-to-end
 // One content hash for the sync and the webhook receiver, chosen so that mirrors written by earlier
 // versions stay correct: rows, pages and fan-out parents were hashed SHA-1 base64url and still are (a
 // new algorithm would make every row a "change" and row_history a version of each); developments the
@@ -12,9 +13,6 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { monitoringParams } from '../../src/catalog/query-params.js';
 import { makeEnvelope } from '../receiver/webhook-fixtures.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const count = async (t: TestStore, table: string) =>
   Number(

@@ -1,3 +1,4 @@
+// @end-to-end
 // Fan-outs against the sandbox on both stores: the selected parents' per-item endpoints mirrored as
 // served, a re-run writes nothing, chart rows are paged past 100,000 and replaced whole per chart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +8,6 @@ import { resolveStreams } from '../../src/catalog/index.js';
 import { runSync, type RunResult } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, syncOnce, totals } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 async function served(sandbox: Sandbox, path: string): Promise<any> {
   const res = await fetch(`${sandbox.url}${path}`, { headers: { 'x-api-key': sandbox.apiKey } });

@@ -1,3 +1,4 @@
+// @end-to-end
 // The run's budget of records parsed and not yet written: served in order, and honoured by every list at
 // once without a list ever waiting on budget that only its own unwritten pages hold.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +8,6 @@ import { ParseBudget } from '../../src/sync/parse-budget.js';
 import { liveRecords, syncOnce, countingTransactions } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 describe('ParseBudget', () => {
   it('lends up to its capacity, then serves the waiters in order as records are given back', async () => {

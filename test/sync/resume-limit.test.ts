@@ -1,3 +1,4 @@
+// @end-to-end
 // The documented resume path holds the first time: a first pass of a long list, interrupted after a few
 // pages (--max-requests), resumes at its checkpoint and completes, without the page limit (meant for a
 // list that never ends) mistaking the pages it has not read yet for a runaway list. On both stores.
@@ -7,9 +8,6 @@ import { v1Lists } from '../../src/catalog/v1.js';
 import { liveRecords, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const assets = v1Lists.find((s) => s.name === 'assets')!;
 let sandbox: Sandbox;

@@ -1,3 +1,4 @@
+// @end-to-end
 // Interrupted runs: a run stopped by --max-requests, and a CLI process killed (SIGKILL) mid-way, both
 // resume from their checkpoints (not page 1) and end with a mirror identical to an uninterrupted one.
 import { spawn } from 'node:child_process';
@@ -10,9 +11,6 @@ import { v1Lists } from '../../src/catalog/v1.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, tableSnapshot } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 const STREAMS = ['assets', 'sec-filings', 'market-stats', 'charts'];
 const TABLES = v1Lists.filter((s) => STREAMS.includes(s.name)).map((s) => s.table);

@@ -1,20 +1,19 @@
+// @end-to-end
 // The mirror engine against the sandbox over real HTTP, on both stores: a first sync equals the sandbox's
 // data field for field; a second writes nothing; after the clock advances exactly the changed, new and
 // removed rows are written; a sync under faults ends with the same mirror as a clean one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../sandbox/index.js';
 import { toRow } from '../../src/sync/row-mapping.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import type { ListStream } from '../../src/catalog/types.js';
 import { keyString } from '../../src/store/index.js';
 import { listPaginator, readAheadExtra } from '../../src/requests/list-requests.js';
 import { syncSettings } from '../../src/sync/settings.js';
-import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { dialects, openTestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
+import { sandboxWithStore } from '../helpers/sandbox-store.js';
 
 const SCALE = 0.5;
 const V1 = v1Lists.map((s) => s.name);
@@ -58,36 +57,26 @@ async function sandboxSnapshot(sandbox: Sandbox): Promise<Map<string, Map<string
 
 for (const dialect of dialects) {
   describe(`v1 sync on ${dialect}`, () => {
-    let sandbox: Sandbox;
-    let test: TestStore;
-
-    beforeAll(async () => {
-      sandbox = await startSandbox({ start: PINNED_START, scale: SCALE, seed: 7 });
-      test = await openTestStore(dialect);
-    });
-    afterAll(async () => {
-      await test?.cleanup();
-      await sandbox?.close();
-    });
+    const fx = sandboxWithStore(dialect, { start: PINNED_START, scale: SCALE, seed: 7 });
 
     it('mirrors every /v1 list field for field, with the minimum number of requests and a few read ahead', async () => {
-      const result = await syncOnce(test.store, sandbox, V1);
+      const result = await syncOnce(fx.t.store, fx.sandbox, V1);
       expect(result.outcome).toBe('success');
       for (const stream of v1Lists) {
-        const want = expected(sandbox, stream);
-        const got = await liveRecords(test.store, stream.table, stream.key);
+        const want = expected(fx.sandbox, stream);
+        const got = await liveRecords(fx.t.store, stream.table, stream.key);
         expect(got.size, stream.name).toBe(want.size);
         expect(got, stream.name).toEqual(want);
       }
       // A first sync reads ahead (the lists' lengths are unknown): at most a window less one page past each end.
-      const { minimum, ahead } = minimumRequests(sandbox);
+      const { minimum, ahead } = minimumRequests(fx.sandbox);
       expect(result.requests).toBeGreaterThanOrEqual(minimum);
       expect(result.requests).toBeLessThanOrEqual(minimum + ahead);
-      expect(totals(result).inserted).toBe([...(await sandboxSnapshot(sandbox)).values()].reduce((n, m) => n + m.size, 0));
+      expect(totals(result).inserted).toBe([...(await sandboxSnapshot(fx.sandbox)).values()].reduce((n, m) => n + m.size, 0));
     });
 
     it('maps nested fields into their own columns', async () => {
-      const row = (await test.store.db
+      const row = (await fx.t.store.db
         .selectFrom('assets')
         .selectAll()
         .where('market_cap_rank', 'is not', null)
@@ -100,17 +89,17 @@ for (const dialect of dialects) {
     });
 
     it('writes nothing on a second sync of unchanged data', async () => {
-      const result = await syncOnce(test.store, sandbox, V1);
+      const result = await syncOnce(fx.t.store, fx.sandbox, V1);
       const sum = totals(result);
       expect(sum.inserted + sum.updated + sum.deleted).toBe(0);
       expect(sum.unchanged).toBeGreaterThan(0);
     });
 
     it('writes exactly the changed, new and removed rows after the clock advances', async () => {
-      const before = await sandboxSnapshot(sandbox);
-      await sandbox.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.01 });
-      const after = await sandboxSnapshot(sandbox);
-      const result = await syncOnce(test.store, sandbox, V1, { settings: { mode: 'full' } });
+      const before = await sandboxSnapshot(fx.sandbox);
+      await fx.sandbox.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.01 });
+      const after = await sandboxSnapshot(fx.sandbox);
+      const result = await syncOnce(fx.t.store, fx.sandbox, V1, { settings: { mode: 'full' } });
       const sum = totals(result);
       expect(sum.inserted).toBeGreaterThan(0);
       expect(sum.updated).toBeGreaterThan(0);
@@ -128,30 +117,30 @@ for (const dialect of dialects) {
           updated: changed,
           deleted: removed,
         });
-        expect(await liveRecords(test.store, stream.table, stream.key), stream.name).toEqual(a);
+        expect(await liveRecords(fx.t.store, stream.table, stream.key), stream.name).toEqual(a);
       }
     });
 
     it('ends with the same mirror under faults (5xx, 429 with Retry-After, resets)', async () => {
       const faulty = await openTestStore(dialect);
       try {
-        sandbox.setChaos({ seed: 3, rate5xx: 0.05, rate429: 0.03, retryAfterSeconds: 0, rateReset: 0.02, rateTruncate: 0.02 });
-        const served = sandbox.requestCount();
-        const result = await syncOnce(faulty.store, sandbox, V1, { settings: { mode: 'full' } });
-        sandbox.setChaos(null);
+        fx.sandbox.setChaos({ seed: 3, rate5xx: 0.05, rate429: 0.03, retryAfterSeconds: 0, rateReset: 0.02, rateTruncate: 0.02 });
+        const served = fx.sandbox.requestCount();
+        const result = await syncOnce(faulty.store, fx.sandbox, V1, { settings: { mode: 'full' } });
+        fx.sandbox.setChaos(null);
         expect(result.outcome).toBe('success');
         // Faults really happened (attempts were retried), and every request that reached the sandbox is counted
         // once: in the client, and in the stream that sent it.
         expect(result.retries).toBeGreaterThan(0);
-        expect(sandbox.requestCount() - served).toBe(result.requests);
+        expect(fx.sandbox.requestCount() - served).toBe(result.requests);
         expect(result.streams.reduce((n, s) => n + s.requests, 0)).toBe(result.requests);
         for (const stream of v1Lists) {
           expect(await tableSnapshot(faulty.store, stream.table), stream.name).toEqual(
-            (await tableSnapshot(test.store, stream.table)).filter((r) => r.deleted_at === null),
+            (await tableSnapshot(fx.t.store, stream.table)).filter((r) => r.deleted_at === null),
           );
         }
       } finally {
-        sandbox.setChaos(null);
+        fx.sandbox.setChaos(null);
         await faulty.cleanup();
       }
     });

@@ -1,3 +1,4 @@
+// @end-to-end
 // Several workers on one database. Two sync runs of the same streams never interleave: each stream is
 // synced by exactly one of them, the other reports it held; two workers given different streams run
 // side by side; two CLI processes started at once end with one complete mirror. The mirror equals a
@@ -22,9 +23,6 @@ import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 // Scale 10 (about 55,000 rows over the /v1 lists) is the bar; the file runs in about 30 s.
 const SCALE = 10;

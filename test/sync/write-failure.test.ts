@@ -1,3 +1,4 @@
+// @end-to-end
 // A page whose write fails mid-list, while later pages of the list are being written: the stream
 // fails (the process does not), the checkpoint never passes the failed page, and the next run
 // resumes and ends identical to a clean one.
@@ -7,9 +8,6 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, tableSnapshot } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
-import { END_TO_END, slowFile } from '../helpers/timeouts.js';
-
-slowFile(END_TO_END);
 
 for (const dialect of dialects) {
   describe(`a failed page write on ${dialect}`, () => {
