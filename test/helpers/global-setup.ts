@@ -6,6 +6,13 @@ import pg from 'pg';
 import { startPgCluster } from './pg-cluster.js';
 import { makeStoreTemplates } from './store-templates.js';
 
+/**
+ * CPU the suite's server spends on nothing a test reads: compiling plans to machine code (JIT) for the views'
+ * larger queries, and autovacuum visiting the hundreds of databases the tests make and drop. Benches keep
+ * the defaults users have.
+ */
+const SUITE_SERVER_SETTINGS = ['jit=off', 'autovacuum=off'];
+
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
@@ -25,7 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } else {
     let cluster;
     try {
-      cluster = await startPgCluster();
+      cluster = await startPgCluster(SUITE_SERVER_SETTINGS);
     } catch (err) {
       throw new Error(
         'The test suite runs every store test on SQLite and on PostgreSQL, and no PostgreSQL server could be ' +

@@ -27,7 +27,8 @@ export function findPgBin(): string | null {
   return found.status === 0 && found.stdout.trim() ? dirname(realpathSync(found.stdout.trim())) : null;
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/** `settings`: more `-c name=value` server settings, after the defaults. */
+export async function startPgCluster(settings: readonly string[] = []): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin or on PATH');
   // initdb refuses to run as root: run the server tools as the postgres user in a folder it owns.
@@ -52,6 +53,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       const server = [
         `-h 127.0.0.1 -p ${port} -k ${dir}`,
         '-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300',
+        ...settings.map((setting) => `-c ${setting}`),
       ].join(' ');
       try {
         await tool('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', server, 'start']);
