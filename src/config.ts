@@ -96,6 +96,11 @@ export const fileSchema = z
     maxPagesPerList: z.number().int().min(1),
     maxDeleteShare: z.number().min(0).max(1),
     confirmDeletionsAfterHours: z.number().min(0),
+    // How long the store waits on its database (store-bounds.ts); 0 lifts a statement bound.
+    dbStatementTimeoutMs: z.number().int().min(0),
+    dbMigrationTimeoutMs: z.number().int().min(0),
+    dbConnectTimeoutMs: z.number().int().min(1),
+    dbBusyTimeoutMs: z.number().int().min(0),
   })
   .partial()
   .strict();

@@ -7,7 +7,7 @@ import { createClient, type ApiClient, type RequestGate } from '../client/index.
 import { DEFAULT_DB, loadConfig, requireService, type Config, type ConfigFlags } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, humanLines } from '../logger.js';
-import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
+import { DEFAULT_STORE_BOUNDS, locationFile, openStore, parseStoreUrl, type StoreBounds } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
 import { MIRROR_SCHEMA } from '../mirror-schema/index.js';
@@ -25,7 +25,7 @@ export function commandContext(command: Command, io: CliIo): CommandContext {
 
 export function openConfiguredStore(ctx: CommandContext, migrate = true): Promise<Store> {
   checkDbFolder('--db', ctx.config.db, ctx.config.dbSchema);
-  return openStore({ migrations: MIRROR_SCHEMA, url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, migrate });
+  return openStore({ ...mirrorAt(ctx), migrate });
 }
 
 /**
@@ -34,7 +34,24 @@ export function openConfiguredStore(ctx: CommandContext, migrate = true): Promis
  */
 export function openMirrorToRead(ctx: CommandContext): Promise<Store> {
   requireMirror(ctx);
-  return openStore({ migrations: MIRROR_SCHEMA, url: ctx.config.db, schema: ctx.config.dbSchema, logger: ctx.logger, readOnly: true });
+  return openStore({ ...mirrorAt(ctx), readOnly: true });
+}
+
+/** What opening the configured mirror takes: where it is, its schema, and how long to wait on it. */
+function mirrorAt(ctx: CommandContext) {
+  const { config } = ctx;
+  return { migrations: MIRROR_SCHEMA, url: config.db, schema: config.dbSchema, logger: ctx.logger, bounds: storeBounds(config) };
+}
+
+/** The configured bounds on the database's waits, each key over its default. */
+export function storeBounds(config: Config): StoreBounds {
+  const d = DEFAULT_STORE_BOUNDS;
+  return {
+    statementMs: config.dbStatementTimeoutMs ?? d.statementMs,
+    migrationMs: config.dbMigrationTimeoutMs ?? d.migrationMs,
+    connectMs: config.dbConnectTimeoutMs ?? d.connectMs,
+    busyMs: config.dbBusyTimeoutMs ?? d.busyMs,
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type Copy
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { checkDbFolder, commandContext, wholeNumber } from './context.js';
+import { checkDbFolder, commandContext, storeBounds, wholeNumber } from './context.js';
 import { formatTable } from './table.js';
 import { MIRROR_SCHEMA } from '../mirror-schema/index.js';
 
@@ -53,10 +53,11 @@ async function runCopy(flags: CopyFlags, command: Command, io: CliIo, setExit: S
   if (flags.batchRows === 0) throw new ConfigError('--batch-rows must be at least 1.');
   checkDbFolder('--to', flags.to, flags.toSchema);
 
-  const source = await openStore({ migrations: MIRROR_SCHEMA, url: flags.from, schema: flags.fromSchema, logger: ctx.logger });
+  const bounds = storeBounds(ctx.config);
+  const source = await openStore({ migrations: MIRROR_SCHEMA, url: flags.from, schema: flags.fromSchema, logger: ctx.logger, bounds });
   let target: Store | undefined;
   try {
-    target = await openStore({ migrations: MIRROR_SCHEMA, url: flags.to, schema: flags.toSchema, logger: ctx.logger });
+    target = await openStore({ migrations: MIRROR_SCHEMA, url: flags.to, schema: flags.toSchema, logger: ctx.logger, bounds });
     const started = Date.now();
     const busy = await liveLeases(source);
     if (busy.length > 0) {

@@ -1,5 +1,6 @@
 // The store's public surface: open a mirror database, and the contract types.
 export { openStore } from './open-store.js';
+export { DEFAULT_STORE_BOUNDS, type StoreBounds } from './store-bounds.js';
 export type { OpenStoreOptions } from './open-store.js';
 export { LeaseHeldError } from './store-lease.js';
 export { describeLocation, locationFile, parseStoreUrl, redactUrl, sameLocation } from './store-url.js';

@@ -29,7 +29,7 @@ export class KyselyStore implements Store {
   private durablePending = 0;
 
   migrate(): ReturnType<Store['migrate']> {
-    return runMigrations(this.db, this.adapter, this.migrations);
+    return runMigrations(this.adapter.migrationDb ?? this.db, this.adapter, this.migrations);
   }
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {

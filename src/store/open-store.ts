@@ -11,6 +11,7 @@ import { describeLocation, parseStoreUrl, redactUrl } from './store-url.js';
 import type { StoreAdapter } from './store-adapter.js';
 import type { Store } from './types.js';
 import { storageCause } from './storage-errors.js';
+import { DEFAULT_STORE_BOUNDS, type StoreBounds } from './store-bounds.js';
 
 export interface OpenStoreOptions {
   /** 'sqlite:path/to/file.db', a plain file path, ':memory:', or 'postgres://...'. */
@@ -28,6 +29,8 @@ export interface OpenStoreOptions {
    * needs migrations first, is refused in one line.
    */
   readOnly?: boolean;
+  /** How long to wait on the database (default DEFAULT_STORE_BOUNDS). */
+  bounds?: StoreBounds;
 }
 
 /** Errors of a database not reachable yet, besides each dialect's own: opening again later may succeed. */
@@ -40,7 +43,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   const scrub = secretScrubber(opts.url);
   let adapter: StoreAdapter | undefined;
   try {
-    adapter = await dialect.open(location, { logger: opts.logger, readOnly: opts.readOnly });
+    adapter = await dialect.open(location, { logger: opts.logger, readOnly: opts.readOnly, bounds: opts.bounds ?? DEFAULT_STORE_BOUNDS });
     await sql`select 1`.execute(adapter.db);
   } catch (err) {
     await adapter?.close().catch(() => {});

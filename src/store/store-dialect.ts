@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { AnalystSql } from './analyst-sql.js';
+import type { StoreBounds } from './store-bounds.js';
 import type { Dialect, StoreAdapter } from './types.js';
 
 /** Where a mirror lives, as the dialect that claimed `--db` parsed it (`path` for a file, `url` for a server). */
@@ -68,7 +69,7 @@ export interface StoreDialect<L extends StoreLocation = StoreLocation> {
   /** Whether two locations of this dialect name the same database. */
   same(a: L, b: L): boolean;
   /** The adapter on the location; the driver loads only here. */
-  open(location: L, opts: { logger?: Logger; readOnly?: boolean }): Promise<StoreAdapter>;
+  open(location: L, opts: { logger?: Logger; readOnly?: boolean; bounds: StoreBounds }): Promise<StoreAdapter>;
   /** Error codes of a database that cannot be reached yet (starting up, busy): opening again may succeed. */
   readonly transientCodes: readonly string[];
   /** What the driver's errors mean (storage-errors.ts). */

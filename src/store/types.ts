@@ -262,6 +262,8 @@ export interface StoreAdapter {
   durableCommits(db: Kysely<Database>, on: boolean): Promise<void>;
   /** Bounds how long the transaction's statements wait for a lock held elsewhere (PostgreSQL; SQLite has its busy timeout). */
   boundLockWait?(trx: Kysely<Database>): Promise<void>;
+  /** Where migrations and repeatable objects run, when their statements get a longer bound than others' (PostgreSQL). */
+  migrationDb?: Kysely<Database>;
   durableTransaction(trx: Kysely<Database>): Promise<void>;
   /**
    * Where workers of one database share the service's per-minute pace (PostgreSQL): takes the next slot

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../database.js';
+import type { StoreBounds } from '../store-bounds.js';
 import { quoteIdent, rowsUnder } from '../store-adapter.js';
 import type { ColumnTypes, Row, StoreAdapter } from '../types.js';
 import { openPostgres } from './postgres-pool.js';
@@ -36,14 +37,16 @@ export const LOCK_TIMEOUT_MS = 10_000;
 export async function createPostgresAdapter(
   url: string,
   schema: string | undefined,
+  bounds: StoreBounds,
   logger?: Logger,
   readOnly = false,
 ): Promise<StoreAdapter> {
-  const db = await openPostgres(url, schema, logger, readOnly);
+  const { db, migrationDb, close } = await openPostgres(url, schema, bounds, logger, readOnly);
   const upserter = new PostgresUpserter();
   return {
     dialect: 'postgres',
     db,
+    migrationDb,
     schema,
     columnTypes: POSTGRES_COLUMN_TYPES,
     knowsColumnKinds: true,
@@ -64,9 +67,7 @@ export async function createPostgresAdapter(
     paceSlot: (family, intervalMs) => paceSlot(db, family, intervalMs),
     leaseNow: () => sql<string>`statement_timestamp()`,
     leaseExpiry: (ttlMs) => sql<string>`statement_timestamp() + make_interval(secs => ${ttlMs / 1000})`,
-    async close() {
-      await db.destroy();
-    },
+    close,
   };
 }
 

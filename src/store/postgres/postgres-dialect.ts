@@ -1,7 +1,7 @@
 // PostgreSQL as the store sees it (store-dialect.ts): a server named by a postgres:// URL, and a schema.
 import type { StoreDialect } from '../store-dialect.js';
 import { POSTGRES_ANALYST_SQL } from './postgres-analyst-sql.js';
-import { POSTGRES_ERRORS } from './postgres-errors.js';
+import { POSTGRES_ERRORS, SILENT_CODE } from './postgres-errors.js';
 import {
   describePostgres,
   parsePostgresUrl,
@@ -20,9 +20,9 @@ export const POSTGRES: StoreDialect<PostgresLocation> = {
   same: samePostgresDatabase,
   // pg loads only when a PostgreSQL store is opened.
   open: async (location, opts) =>
-    (await import('./postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.logger, opts.readOnly),
-  // The server is starting up.
-  transientCodes: ['57P03'],
+    (await import('./postgres-adapter.js')).createPostgresAdapter(location.url, location.schema, opts.bounds, opts.logger, opts.readOnly),
+  // The server is starting up; it did not answer within its bound.
+  transientCodes: ['57P03', SILENT_CODE],
   errors: POSTGRES_ERRORS,
   analystSql: POSTGRES_ANALYST_SQL,
   migrator: POSTGRES_MIGRATOR,

@@ -34,8 +34,8 @@ const LEASE_HINT =
   'expire if it crashed), or use PostgreSQL (--db postgres://...) to run several workers side by side';
 
 /** `readOnly`: an existing file, never written (see sqlite-read-only.ts). */
-export function createSqliteAdapter(path: string, readOnly = false): StoreAdapter {
-  const sqlite = readOnly ? openSqliteReadOnly(path) : openSqlite(path);
+export function createSqliteAdapter(path: string, readOnly = false, busyMs?: number): StoreAdapter {
+  const sqlite = readOnly ? openSqliteReadOnly(path, busyMs) : openSqlite(path, { busyMs });
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statementCache(sqlite) }) });
   const upserter = sqliteUpserter(sqlite);
   return {

@@ -16,19 +16,22 @@ export interface SqliteOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** Open an existing file only (a second connection to the store's file), never create one. */
   fileMustExist?: boolean;
+  /** How long a statement waits for another connection's lock (default 10 s, `dbBusyTimeoutMs`). */
+  busyMs?: number;
 }
 
 /** Opens a WAL connection, creating the file and its folder unless `fileMustExist`. */
 export function openSqlite(path: string, opts: SqliteOptions = {}): Database.Database {
   const fileMustExist = opts.fileMustExist ?? false;
   if (path !== ':memory:' && !fileMustExist) mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path, { timeout: BUSY_TIMEOUT_MS, fileMustExist });
+  const busyMs = opts.busyMs ?? BUSY_TIMEOUT_MS;
+  const sqlite = new Database(path, { timeout: busyMs, fileMustExist });
   // 16 KiB pages for a new file (an existing one keeps its size): mirrored rows are 0.5–4 KB of typed
   // columns plus raw JSON, which overflow 4 KiB pages; a first sync inserts 1.6× faster (measured).
   sqlite.pragma(`page_size = ${PAGE_SIZE}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma(`busy_timeout = ${busyMs}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('cache_size = -16384'); // 16 MiB: the mirror's hot set is the page being written

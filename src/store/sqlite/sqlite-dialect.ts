@@ -13,7 +13,7 @@ export const SQLITE: StoreDialect<SqliteLocation> = {
   describe: (location) => location.path,
   fileOf: sqliteFile,
   same: sameSqliteFile,
-  open: async (location, opts) => createSqliteAdapter(location.path, opts.readOnly),
+  open: async (location, opts) => createSqliteAdapter(location.path, opts.readOnly, opts.bounds.busyMs),
   transientCodes: ['SQLITE_BUSY'],
   errors: SQLITE_ERRORS,
   analystSql: SQLITE_ANALYST_SQL,

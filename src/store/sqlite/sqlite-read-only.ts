@@ -10,8 +10,8 @@ const BUSY_TIMEOUT_MS = 10_000;
 const WAL_VERSION_BYTES = [18, 19];
 const CANNOT_SHARE = new Set(['SQLITE_READONLY_DIRECTORY', 'SQLITE_CANTOPEN', 'SQLITE_READONLY_CANTINIT']);
 
-export function openSqliteReadOnly(path: string): Database.Database {
-  const sqlite = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+export function openSqliteReadOnly(path: string, busyMs = BUSY_TIMEOUT_MS): Database.Database {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true, timeout: busyMs });
   try {
     sqlite.pragma('schema_version'); // the first read, where a WAL file needs its -shm
   } catch (err) {
@@ -21,11 +21,11 @@ export function openSqliteReadOnly(path: string): Database.Database {
     for (const i of WAL_VERSION_BYTES) if (copy[i] === 2) copy[i] = 1;
     return configure(new Database(copy, { readonly: true }));
   }
-  return configure(sqlite);
+  return configure(sqlite, busyMs);
 }
 
-function configure(sqlite: Database.Database): Database.Database {
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+function configure(sqlite: Database.Database, busyMs = BUSY_TIMEOUT_MS): Database.Database {
+  sqlite.pragma(`busy_timeout = ${busyMs}`);
   sqlite.pragma('temp_store = MEMORY');
   return sqlite;
 }

@@ -1,0 +1,33 @@
+// How long the store waits on its database before it gives up: nothing a user starts may wait for ever on
+// a server that stopped answering (paused, partitioned) or on another process's lock. Read from the
+// configuration at the edge (docs/configuration.md) and handed to the dialect that opens the store.
+export interface StoreBounds {
+  /**
+   * PostgreSQL: the server's `statement_timeout` for the mirror's sessions. A server that does not answer
+   * at all cannot enforce its own bound, so the client gives up `SILENT_GRACE_MS` after it.
+   */
+  statementMs: number;
+  /**
+   * PostgreSQL: the same bound for migrations and the repeatable objects (views, triggers, comments), which
+   * may rewrite large tables or wait for another process's migrations.
+   */
+  migrationMs: number;
+  /** PostgreSQL: a new connection (TCP, TLS, authentication) that is not ready by then fails. */
+  connectMs: number;
+  /** SQLite: how long a statement waits for another process's lock before failing as locked. */
+  busyMs: number;
+}
+
+/**
+ * Two minutes for a statement: a page's upsert takes milliseconds and the slowest read of a real-size
+ * mirror (an export's view, `status`) seconds; an hour for migrations; 10 s to connect, as for a lock.
+ */
+export const DEFAULT_STORE_BOUNDS: Readonly<StoreBounds> = Object.freeze({
+  statementMs: 120_000,
+  migrationMs: 3_600_000,
+  connectMs: 10_000,
+  busyMs: 10_000,
+});
+
+/** What a client waits past the server's own bound before calling the server silent. */
+export const SILENT_GRACE_MS = 10_000;
