@@ -62,6 +62,14 @@ export function openMirrorOrEmpty(ctx: CommandContext): Promise<Store> {
   return mirrorExists(ctx) ? openMirrorToRead(ctx) : openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
 }
 
+/**
+ * The mirror `sync --plan` reads: a SQLite file that is not there yet is not made (the plan of a first
+ * run is planned on an empty store in memory); one that is there is opened as a sync opens it.
+ */
+export function openMirrorToPlan(ctx: CommandContext): Promise<Store> {
+  return mirrorExists(ctx) ? openConfiguredStore(ctx) : openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
+}
+
 /** Refuses, in one line that says where it looked, a SQLite mirror that is not there (nothing is made). */
 export function requireMirror(ctx: CommandContext): void {
   if (mirrorExists(ctx)) return;

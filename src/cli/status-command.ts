@@ -15,6 +15,7 @@ import { syncSettings } from '../sync/settings.js';
 import { FAMILY_NAMES, renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';
 import { allHolds, type Hold } from '../sync/held-deletions.js';
+import { unresolvedViewLine, unresolvedViews } from '../receiver/index.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
@@ -37,6 +38,7 @@ export function statusCommand(program: Command, io: CliIo): void {
         }
         io.stdout.write(`${renderStatus(rows)}\n`);
         io.stdout.write(renderHolds(holds));
+        io.stdout.write(await renderUnresolved(store, ctx.config.monitoring?.views ?? []));
         io.stdout.write(await renderBudgetSection(store, ctx.config, now));
       } finally {
         await store.close();
@@ -136,6 +138,13 @@ function renderHolds(holds: readonly Hold[]): string {
   if (holds.length === 0) return '';
   const lines = holds.map((h) => `- ${h.stream}${h.variant ? ` (${h.variant})` : ''}, ${h.updatedAt}: ${h.reason}`);
   return `\nDeletions held back (rows kept live):\n${lines.join('\n')}\n`;
+}
+
+/** The configured monitoring views that stand for no view: the receiver refuses their deliveries. */
+async function renderUnresolved(store: Store, views: readonly string[]): Promise<string> {
+  const names = await unresolvedViews(store, views);
+  if (names.length === 0) return '';
+  return `\nMonitoring views that do not resolve (correct monitoring.views or DS_MONITORING_VIEWS; a view new at the service is known after ds-mirror sync monitoring-views):\n${names.map((n) => `- ${unresolvedViewLine(n)}`).join('\n')}\n`;
 }
 
 /** What the plan has left, and the details still waiting (`ds-mirror budget` says more). */

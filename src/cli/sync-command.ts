@@ -14,9 +14,18 @@ import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, positiveNumber, type CommandContext, configuredClient, wholeNumber } from './context.js';
+import {
+  commandContext,
+  openConfiguredStore,
+  openMirrorToPlan,
+  positiveNumber,
+  type CommandContext,
+  configuredClient,
+  wholeNumber,
+} from './context.js';
 import { onStopSignal } from './stop-signal.js';
 import { checkService } from '../sync/mirrored-service.js';
+import { describeStoreError } from '../store/storage-errors.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
 import { runEstimates } from './progress-estimates.js';
 import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
@@ -69,7 +78,11 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
       const asked = resolveStreams(names);
       const settings = syncSettings(ctx.config, flags);
       const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
-      const store = await openConfiguredStore(ctx);
+      // A wrong address is said before the mirror is opened: a run that can reach nothing makes no file.
+      if (service && !(await reachable(io, service.baseUrl, asked))) return setExit(EXIT.failed);
+      // --plan reads the mirror there is, and makes none where there is none yet.
+      const store = await (flags.plan ? openMirrorToPlan(ctx) : openConfiguredStore(ctx));
+      let finish: Finish | undefined;
       try {
         const at = new Date();
         const budget = await import('./sync-budget.js');
@@ -77,12 +90,28 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
         const streams = plan.readings.map((r) => r.reads);
         if (!service) return void io.stdout.write(await planOutput(ctx, store, settings, plan, at));
         const refuse = () => (flags.force ? Promise.resolve(null) : budget.runRefusal(ctx.config, store, settings, plan, at));
-        setExit(await syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }));
+        finish = await syncOnce({ ctx, io, flags, store, settings, streams, service, refuse });
       } finally {
-        await store.close();
+        // Closing is the run's last write (SQLite's checkpoint moves the log into the file): said in the run's line.
+        const closeFailure = await closeStore(store, finish !== undefined);
+        if (finish) setExit(finish(closeFailure));
       }
     });
 }
+
+/** Closes the store; a failure is returned, to be said in the run's line (`withRun`), or else thrown. */
+async function closeStore(store: Store, withRun: boolean): Promise<string | null> {
+  try {
+    await store.close();
+    return null;
+  } catch (err) {
+    if (!withRun) throw err;
+    return `the mirror could not be closed: ${describeStoreError(err, store.location)}`;
+  }
+}
+
+/** Reports how a run ended, once its store is closed (`closeFailure`: why closing it failed), and gives the exit code. */
+type Finish = (closeFailure: string | null) => number;
 
 interface SyncJob {
   ctx: CommandContext;
@@ -110,8 +139,8 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
   return renderPlan(plan, budget.readings, period);
 }
 
-/** One run with progress and a summary; returns the exit code. */
-async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }: SyncJob): Promise<number> {
+/** One run with progress; returns how to report it. */
+async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }: SyncJob): Promise<Finish> {
   const { config, logger } = ctx;
   await checkService(store, service.baseUrl, flags.force);
   // The jobs as configured, for v_jobs and v_streams (which job keeps a stream, whether it is stale).
@@ -120,11 +149,8 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
   const refusal = await refuse();
   if (refusal) {
     io.stderr.write(`${refusal}\n`);
-    return EXIT.stopped;
+    return () => EXIT.stopped;
   }
-  const unreached = await unreachedFamilies(service.baseUrl, streams);
-  for (const line of unreached) io.stderr.write(`ds-mirror: ${line}\n`);
-  if (unreached.length > 0) return EXIT.failed;
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = onStopSignal(
@@ -140,18 +166,54 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
     service.baseUrl,
   );
   const progress = flags.progress && io.stderr.isTTY ? terminalProgress(io.stderr, { estimates }) : logProgress(logger, { estimates });
+  let closed: Promise<string | null> | undefined;
+  // Closing the client settles the usage ledger (the reservations not sent go back): a write of the run too.
+  const closeClient = () =>
+    (closed ??= client.close().then(
+      () => null,
+      (err: unknown) => `the usage ledger could not be settled: ${describeStoreError(err, store.location)}`,
+    ));
   try {
     const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress, switchService: flags.force });
     progress.stop();
-    io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
-    if (result.outcome === 'failed') return EXIT.failed;
-    if (result.outcome === 'stopped') return EXIT.stopped;
-    return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
+    const settleFailure = await closeClient();
+    return (closeFailure) => {
+      const error = result.error ?? settleFailure ?? closeFailure ?? undefined;
+      return reportRun(io, { ...result, error }, client.stats, gate, flags.maxRequests);
+    };
   } finally {
     progress.stop();
     stop.release();
-    await client.close();
+    await closeClient();
   }
+}
+
+/** Whether the service can be reached at all; if not, one line per API family of the streams asked. */
+async function reachable(io: CliIo, baseUrl: string, streams: readonly StreamDef[]): Promise<boolean> {
+  const unreached = await unreachedFamilies(baseUrl, streams);
+  for (const line of unreached) io.stderr.write(`ds-mirror: ${line}\n`);
+  return unreached.length === 0;
+}
+
+/**
+ * Prints how the run ended and returns its exit code: one line when every stream was left to another worker,
+ * else the summary. `result.error`: a write after the streams' failed, so the run failed.
+ */
+function reportRun(io: CliIo, result: RunResult, stats: ClientStats, gate: QuotaGate, maxRequests: number | undefined): number {
+  const skipped = result.streams.filter((s) => s.outcome === 'skipped');
+  if (skipped.length > 0 && skipped.length === result.streams.length && !result.error) {
+    const holders = [...new Set(skipped.map((s) => / \((.+)\); skipped$/.exec(s.error ?? '')?.[1] ?? 'another worker'))];
+    io.stderr.write(
+      `ds-mirror: nothing was synced: every stream asked (${skipped.length}) is being synced by another worker ` +
+        `(${holders.join('; ')}); run again once it has finished\n`,
+    );
+    return EXIT.stopped;
+  }
+  const outcome = result.error ? 'failed' : result.outcome;
+  io.stdout.write(runReport({ ...result, outcome }, stats, gate, maxRequests));
+  if (outcome === 'failed') return EXIT.failed;
+  if (outcome === 'stopped') return EXIT.stopped;
+  return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
 }
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */
@@ -161,7 +223,7 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
   const lines = [
     runSummary(result.streams, quotas),
     SUMMARY_LEGEND,
-    `run ${result.runId}: ${result.outcome}, ${count(stats.requests)} requests sent (${count(stats.retries)} of them retries)`,
+    `run ${result.runId}: ${result.outcome}${result.error ? ` (${result.error})` : ''}, ${count(stats.requests)} requests sent (${count(stats.retries)} of them retries)`,
   ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);

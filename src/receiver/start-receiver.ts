@@ -10,7 +10,7 @@ import { GroupCommitter, type GroupResult } from './group-committer.js';
 import { openDeliveryWriter } from './open-delivery-writer.js';
 import type { WebhookSecrets } from './load-secrets.js';
 import { createSignatureVerifier } from './verify-signature.js';
-import { ViewRules } from './view-rules.js';
+import { unresolvedViewLine, ViewRules } from './view-rules.js';
 import { WebhookRequests, type ReceiverStats } from './webhook-requests.js';
 
 export type { ReceiverStats } from './webhook-requests.js';
@@ -37,6 +37,8 @@ export interface Receiver {
   /** Full URL of the webhook path. */
   url: string;
   stats(): ReceiverStats;
+  /** The configured views that do not resolve (as last read): every delivery for them is refused. */
+  unresolvedViews(): string[];
   /** Stops accepting, finishes in-flight requests and their commits. The caller closes the store. */
   close(): Promise<void>;
 }
@@ -62,6 +64,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const secrets = flatSecrets(opts.secrets);
   const log = (opts.logger ?? pino()).child({ component: 'receiver' });
   const stats: ReceiverStats = { received: 0, duplicates: 0, commits: 0, refused: {} };
+  const views = new ViewRules(opts.store, { views: opts.views ?? [], secretViews: secrets.views, now: opts.now });
+  await views.read();
+  for (const name of views.unresolved()) log.warn({ view: name }, unresolvedViewLine(name));
   const writer = await openDeliveryWriter(opts.store);
   const committer = new GroupCommitter(writer, countCommits(stats, log));
   const requests = new WebhookRequests({
@@ -69,7 +74,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     maxBodyBytes: settings.maxBodyBytes,
     allowUnsigned: settings.allowUnsigned,
     verifier: createSignatureVerifier(secrets.values, settings.toleranceSec),
-    views: new ViewRules(opts.store, { views: opts.views ?? [], secretViews: secrets.views, now: opts.now }),
+    views,
     committer,
     stats,
     log,
@@ -93,7 +98,12 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     await writer.close();
     log.info({ ...stats }, 'webhook receiver closed');
   };
-  return { url, stats: () => ({ ...stats, refused: { ...stats.refused } }), close: () => (closed ??= shutdown()) };
+  return {
+    url,
+    stats: () => ({ ...stats, refused: { ...stats.refused } }),
+    unresolvedViews: () => views.unresolved(),
+    close: () => (closed ??= shutdown()),
+  };
 }
 
 function receiverSettings(opts: ReceiverOptions): ReceiverSettings {

@@ -7,7 +7,7 @@ import { describeStoreError } from '../store/storage-errors.js';
 import { UnstorableDeliveryError, type GroupCommitter } from './group-committer.js';
 import { parseEnvelope } from './parse-envelope.js';
 import type { SignatureVerifier } from './verify-signature.js';
-import type { ViewRules } from './view-rules.js';
+import { unresolvedViewLine, type ViewRules } from './view-rules.js';
 
 export interface ReceiverStats {
   received: number;
@@ -61,7 +61,10 @@ export class WebhookRequests {
     const reqPath = (req.url ?? '/').split('?', 1)[0];
     this.logWhenClosed(req, res, reqPath, out);
     if (reqPath === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      return this.reply(res, out, this.closing ? 503 : 200, { ok: !this.closing });
+      // Up, but refusing every delivery of a configured view that does not resolve: named, with why.
+      const unresolved = this.opts.views.unresolved();
+      const named = unresolved.length > 0 ? { unresolvedViews: unresolved, reasons: unresolved.map(unresolvedViewLine) } : {};
+      return this.reply(res, out, this.closing ? 503 : 200, { ok: !this.closing, ...named });
     }
     if (reqPath !== this.opts.path) return this.refuse(res, out, 404, 'not_found');
     if (req.method !== 'POST') return this.refuse(res, out, 405, 'method_not_allowed', undefined, { allow: 'POST' });

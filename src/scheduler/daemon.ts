@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { StreamDef } from '../catalog/types.js';
 import type { ApiClient } from '../client/index.js';
 import { ConfigError } from '../errors.js';
-import { startReceiver, type Receiver, type ReceiverOptions } from '../receiver/index.js';
+import { startReceiver, unresolvedViewLine, type Receiver, type ReceiverOptions } from '../receiver/index.js';
 import type { Store } from '../store/types.js';
 import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
@@ -80,7 +80,8 @@ export interface DaemonHealth {
   jobs: (JobStatus & { enabled: boolean })[];
   /** Jobs (or job files) never run, with the line naming the file and field to fix. */
   refused: RefusedJob[];
-  receiver: { url: string; received: number; duplicates: number; refused: Record<string, number> } | null;
+  /** `unresolvedViews`: configured views that do not resolve, whose deliveries are refused. */
+  receiver: { url: string; received: number; duplicates: number; refused: Record<string, number>; unresolvedViews: string[] } | null;
   /** The soonest scheduled run, for someone wondering when the mirror will next move. */
   next: { job: string; at: string; inSeconds: number } | null;
   /** The runs made at start (see `startupRun`), in order. */
@@ -281,6 +282,7 @@ function daemonHealth({ opts, life, refused, watches, at }: HealthSources): Daem
     watches.store.current(),
     ...held.map((h) => `the ${h.family} quota is held until ${h.until}: ${h.reason}`),
     ...refused.map((r) => `job ${r.name} refused: ${r.problem}`),
+    ...(life.receiver?.unresolvedViews() ?? []).map(unresolvedViewLine),
   ].filter((r): r is string => r !== null);
   return {
     status: life.stopping ? 'stopping' : !life.scheduler ? 'starting' : reasons.length > 0 ? 'degraded' : 'ok',
@@ -290,7 +292,7 @@ function daemonHealth({ opts, life, refused, watches, at }: HealthSources): Daem
     uptimeSeconds: Math.round((at - watches.startedAt.getTime()) / 1000),
     jobs: opts.jobs.map((j) => ({ ...(states.get(j.name) ?? idleJobStatus(j, j.streams)), enabled: j.enabled })),
     refused: [...refused],
-    receiver: life.receiver ? { url: life.receiver.url, ...life.receiver.stats() } : null,
+    receiver: life.receiver ? { url: life.receiver.url, ...life.receiver.stats(), unresolvedViews: life.receiver.unresolvedViews() } : null,
     next: soonest
       ? { job: soonest.name, at: soonest.nextRunAt!, inSeconds: Math.max(0, Math.round((Date.parse(soonest.nextRunAt!) - at) / 1000)) }
       : null,

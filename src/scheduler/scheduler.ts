@@ -218,8 +218,11 @@ interface RunEnd {
 async function runJob(state: SchedulerState, job: ScheduledJob, streams: readonly StreamDef[]): Promise<RunEnd> {
   try {
     const result = await state.opts.run(job, streams, state.stopRuns.signal);
-    const failed = result.streams.filter((s) => s.error);
-    return { result, outcome: result.outcome, error: failed.length ? failed.map((s) => `${s.stream}: ${s.error}`).join('; ') : null };
+    const failed = [
+      ...result.streams.filter((s) => s.error).map((s) => `${s.stream}: ${s.error}`),
+      ...(result.error ? [result.error] : []),
+    ];
+    return { result, outcome: result.outcome, error: failed.length ? failed.join('; ') : null };
   } catch (err) {
     // The run could not even be recorded (database down, ...): the next tick tries again.
     return { result: null, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };

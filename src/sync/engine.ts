@@ -41,6 +41,8 @@ export interface RunResult extends RunnerOutput {
   runId: number;
   outcome: StreamRunStats['outcome'];
   streams: StreamRunStats[];
+  /** Why the run failed after its streams: a write of its own records (the streams, retention, its end) did not commit. */
+  error?: string;
 }
 
 /** Tries of a bookkeeping write whose connection was cut, and the pause before the next (times the try). */
@@ -99,21 +101,37 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
   results.push(...(await Promise.all(opts.streams.filter((s) => s.kind === 'fanout').map(run))));
-  const outcome = results.reduce<StreamRunStats['outcome']>(
-    (worst, s) => (SEVERITY.indexOf(s.outcome) > SEVERITY.indexOf(worst) ? s.outcome : worst),
+  const worst = results.reduce<StreamRunStats['outcome']>(
+    (w, s) => (SEVERITY.indexOf(s.outcome) > SEVERITY.indexOf(w) ? s.outcome : w),
     'success',
   );
-  // A store that can no longer write (disk full) must not cost the summary: the streams' results stand.
-  await bookkeep(() => store.finishRun(runId, outcome, now())).catch((err: unknown) => {
-    opts.logger.error({ err: describeStoreError(err, store.location) }, 'the run could not be recorded as finished');
-  });
-  await recordStreams(store, allStreams(), opts.streams, now()).catch((err: unknown) => {
-    opts.logger.warn({ err: describeStoreError(err, store.location) }, 'the streams and their live rows could not be recorded');
-  });
-  await pruneHistory(store.db, new Date()).catch((err: unknown) => {
-    opts.logger.error({ err: describeStoreError(err, store.location) }, 'history retention could not be applied');
-  });
-  return { ...outputs, runId, outcome, streams: results };
+  const { outcome, error } = await finishRun(opts, runId, worst, now);
+  return { ...outputs, runId, outcome, streams: results, ...(error ? { error } : {}) };
+}
+
+/**
+ * The run's own records, its end last: the run succeeds only once its last write has committed. A store
+ * that can no longer write (disk full) fails the run with the first cause, but costs no summary: the
+ * streams' results stand.
+ */
+async function finishRun(
+  opts: RunOptions,
+  runId: number,
+  worst: StreamRunStats['outcome'],
+  now: () => string,
+): Promise<{ outcome: StreamRunStats['outcome']; error?: string }> {
+  const { store } = opts;
+  const failures: string[] = [];
+  const attempt = (what: string, write: () => Promise<unknown>) =>
+    write().catch((err: unknown) => {
+      failures.push(`${what}: ${describeStoreError(err, store.location)}`);
+      opts.logger.debug({ err: failures.at(-1) }, 'a write of the run failed');
+    });
+  await attempt('the streams and their live rows could not be recorded', () => recordStreams(store, allStreams(), opts.streams, now()));
+  await attempt('history retention could not be applied', () => pruneHistory(store.db, new Date()));
+  const outcome = failures.length > 0 ? 'failed' : worst;
+  await attempt('the run could not be recorded as finished', () => bookkeep(() => store.finishRun(runId, outcome, now())));
+  return failures.length > 0 ? { outcome: 'failed', error: failures[0] } : { outcome };
 }
 
 async function runStream(
@@ -160,9 +178,15 @@ async function runStream(
     ctx.parsed.close(); // what a failure left taken (a page parsed, never written) goes back to the other lists
     stats.durationMs = Date.now() - started;
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
-    // Recording the result may fail like the write before it (disk full): the stream's result is still returned.
+    // Recording the result may fail like the write before it (disk full): the stream then failed (its
+    // result is still returned), since its last write did not commit.
     await bookkeep(() => store.finishStream(run.runId, stats)).catch((err: unknown) => {
-      ctx.logger.error({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
+      if (stats.outcome !== 'failed') {
+        stats.outcome = 'failed';
+        stats.errors++;
+        stats.error = `its result could not be recorded: ${describeStoreError(err, store.location)}`;
+      }
+      ctx.logger.debug({ err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
     });
     await bookkeep(() => lease.release()).catch(() => {}); // it expires by itself, or the next run here takes it back
     progress.finish(def.name, stats);

@@ -1,9 +1,11 @@
 // Which service a mirror holds. Syncing a second service into it would mix the two and soft-delete the
 // first one's rows as "no longer served", so a mirror records the base URL (normalised; never the key)
 // and a later run against another URL is refused unless --force says to switch. The record is made at
-// the service's first successful answer, not before: a run against a wrong address (a closed port,
-// https on an http port) reaches nothing, claims nothing, and the corrected address just works.
-import type { ApiClient } from '../client/index.js';
+// the service's first successful answer to a request that sent the key, not before: a run against a wrong
+// address (a closed port, https on an http port) reaches nothing, and one with a wrong key is answered only
+// on the keyless paths (market stats, which any service or mirror of it would answer): neither claims the
+// mirror, and the corrected address or key just works.
+import { apiFamilyOf, type ApiClient } from '../client/index.js';
 import { ConfigError } from '../errors.js';
 import type { Store } from '../store/types.js';
 
@@ -50,20 +52,22 @@ export async function recordService(store: Store, baseUrl: string, force = false
 }
 
 /**
- * The client, recording its service in the mirror at the first successful answer (before that answer's
- * rows can be written): calls that fail (refused, time-out, TLS, 4xx, 5xx) record nothing.
+ * The client, recording its service in the mirror at the first successful answer that proves the key
+ * (before that answer's rows can be written): calls that fail (refused, time-out, TLS, 4xx, 5xx) and
+ * answers of keyless paths record nothing.
  */
 export function recordingService(client: ApiClient, record: () => Promise<void>): ApiClient {
   let recorded: Promise<void> | undefined;
-  const afterAnswer = async <T>(call: Promise<T>): Promise<T> => {
+  const afterAnswer = async <T>(call: Promise<T>, path: string, keyless: boolean | undefined): Promise<T> => {
     const body = await call;
+    if (apiFamilyOf(path.split('?')[0]!, keyless) === 'open') return body;
     recorded ??= record();
     await recorded;
     return body;
   };
   const wrap = (c: ApiClient): ApiClient => ({
-    get: (path, query, opts) => afterAnswer(c.get(path, query, opts)),
-    getBytes: (path, query, opts) => afterAnswer(c.getBytes(path, query, opts)),
+    get: (path, query, opts) => afterAnswer(c.get(path, query, opts), path, opts?.keyless),
+    getBytes: (path, query, opts) => afterAnswer(c.getBytes(path, query, opts), path, opts?.keyless),
     get stats() {
       return c.stats;
     },

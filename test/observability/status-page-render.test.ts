@@ -185,6 +185,7 @@ function hostileData(): StatusData {
     ],
     deliveries: { received: 1, lastReceivedAt: now },
     problems: [HOSTILE],
+    unresolvedViews: [HOSTILE],
   };
 }
 
@@ -193,8 +194,9 @@ describe('renderStatusPage', () => {
     const page = renderStatusPage(hostileData());
     expect(page).not.toContain('<img');
     expect(page).not.toContain(`"'&`);
-    // Each field shows up, escaped: the streams, the family, the hold, the runs, the alerts, the jobs, the problems.
-    expect(page.split(ESCAPED).length - 1).toBeGreaterThanOrEqual(15);
+    // Each field shows up, escaped: the streams, the family, the hold, the runs, the alerts, the jobs, the problems,
+    // the views that do not resolve.
+    expect(page.split(ESCAPED).length - 1).toBeGreaterThanOrEqual(17);
   });
 
   it('loads nothing and runs nothing: a policy that forbids it, no external address', () => {

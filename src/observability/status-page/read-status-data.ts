@@ -6,6 +6,7 @@ import { usageOf } from '../../budget/budget-report.js';
 import { projectSchedule, type Projection, type ScheduleEntry } from '../../budget/projection.js';
 import { monthStartDay, renewsAt, utcDay, type Quotas } from '../../budget/quotas.js';
 import { UsageLedger } from '../../budget/usage-ledger.js';
+import { unresolvedViews } from '../../receiver/index.js';
 import type { Store } from '../../store/types.js';
 import type { SyncSettings } from '../../sync/context.js';
 import { readMirrorStats, type MirrorStats } from '../mirror-stats.js';
@@ -48,6 +49,7 @@ export async function readStatusData(store: Store, src: StatusSources): Promise<
     jobs: [...src.jobs],
     deliveries: stats.deliveries,
     problems: projection.problems,
+    unresolvedViews: await unresolvedViews(store, src.settings.monitoring.views),
   };
 }
 

@@ -32,7 +32,7 @@ ${refresh}<title>ds-mirror status</title>
 ${streamsSection(data.streams, now)}
 ${budgetSection(data.families, data.problems, now)}
 ${runsSection(data.runs, now)}
-${alertsSection(data.alerts, data.deliveries)}
+${alertsSection(data.alerts, data.deliveries, data.unresolvedViews)}
 ${jobsSection(data.jobs, now)}
 </main></body></html>
 `;
@@ -60,7 +60,7 @@ ${stat('fresh streams', `${scheduled.length - behind.length}/${scheduled.length}
 ${stat('budget', held.length > 0 ? 'held' : over.length > 0 ? 'over' : 'fits', held.length > 0 ? `held: ${held.map((f) => f.label).join(', ')}` : over.length > 0 ? `projected over: ${over.map((f) => f.label).join(', ')}` : 'projected within the allowances', held.length > 0 ? 'bad' : over.length > 0 ? 'warn' : 'ok')}
 ${stat('failed runs', count(failed.length), `of the last ${data.runs.length}`, failed.length > 0 ? 'bad' : 'ok')}
 ${stat('quarantined', count(quarantined), 'records set aside', quarantined > 0 ? 'warn' : 'ok')}
-${stat('alerts', count(alerts), 'last 30 days', 'ok')}
+${stat('alerts', count(alerts), data.unresolvedViews.length > 0 ? `views not resolved: ${few(data.unresolvedViews)}` : 'last 30 days', data.unresolvedViews.length > 0 ? 'bad' : 'ok')}
 ${stat('next run', next ? relative(next.nextRunAt, data.generatedAt) : 'none', next ? next.name : 'no enabled job', next ? 'ok' : 'muted')}
 </div>`;
 }

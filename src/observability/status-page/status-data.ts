@@ -98,4 +98,6 @@ export interface StatusData {
   deliveries: { received: number; lastReceivedAt: string | null };
   /** The schedule's quota problems, one line each (as `ds-mirror budget` says them). */
   problems: string[];
+  /** Configured monitoring views that do not resolve: the receiver refuses their deliveries. */
+  unresolvedViews: string[];
 }

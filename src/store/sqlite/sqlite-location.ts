@@ -11,7 +11,9 @@ export const SQLITE_URL_FORMS = 'sqlite:path/to/file.db or a file path';
 
 /** The file `url` names, or undefined when it has another scheme (a server's URL). */
 export function parseSqliteUrl(url: string, schema: string | undefined): SqliteLocation | undefined {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^sqlite:/i.test(url)) return undefined;
+  // Any other scheme (`postgress://`, `sqllite:x.db`) is another dialect's or a typo, never a file name;
+  // a single letter before the colon is left to be a path (a Windows drive, `C:\\data`).
+  if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !/^sqlite:/i.test(url)) return undefined;
   if (schema !== undefined) {
     throw new ConfigError('--db-schema applies to PostgreSQL only; remove it or give a postgres:// URL to --db');
   }

@@ -1,0 +1,240 @@
+// @end-to-end
+// A newcomer's mistakes leave nothing, through `ds-mirror` spawned as a user runs it: a wrong key claims no
+// mirror (the keyless market stats answer any key), a run that reaches nothing, `sync --plan` and the
+// read-only commands make no file and leave no -wal/-shm, an unknown --db scheme is refused in one line, a
+// sync that finds every stream leased by another worker says so in one line and exits 3, and a run on a
+// disk that fills at any of its writes says "success" only when its last write committed.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const execFileP = promisify(execFile);
+const BIN = resolve('bin/ds-mirror.js');
+let sandbox: Sandbox;
+let dir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.1 });
+  dir = mkdtempSync(join(tmpdir(), 'ds-newcomer-'));
+});
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  const base = { DS_DB: '', DS_CONFIG: '', DS_LOG_LEVEL: 'warn', DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey };
+  try {
+    const { stdout, stderr } = await execFileP(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, ...base, ...env },
+      timeout: 120_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function dbArgs(t: TestStore): string[] {
+  return ['--db', t.url, ...(t.schema ? ['--db-schema', t.schema] : [])];
+}
+
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+for (const dialect of dialects) {
+  describe(`the mirror's service (${dialect})`, () => {
+    it('is claimed by no keyless answer: a wrong key, or the market stats alone, claim nothing; a keyed answer does', async () => {
+      const t = await openTestStore(dialect);
+      try {
+        const claims = async () => (await t.store.db.selectFrom('mirrored_service').select('base_url').execute()).map((r) => r.base_url);
+        const wrongKey = await cli([...dbArgs(t), 'sync', 'market-stats', 'chains', '--no-progress'], dir, { DS_API_KEY: 'a-wrong-key' });
+        expect(wrongKey.code).toBe(1);
+        expect(wrongKey.stdout).toMatch(/^market-stats .* success$/m); // keyless: answered whatever the key
+        expect(await claims()).toEqual([]);
+        const keyless = await cli([...dbArgs(t), 'sync', 'market-stats', '--no-progress'], dir);
+        expect(keyless.code).toBe(0);
+        expect(await claims()).toEqual([]);
+        const keyed = await cli([...dbArgs(t), 'sync', 'chains', '--no-progress'], dir);
+        expect(keyed.code).toBe(0);
+        expect(await claims()).toEqual([sandbox.url]);
+      } finally {
+        await t.cleanup();
+      }
+    });
+  });
+
+  describe(`a sync that finds every stream leased by another worker (${dialect})`, () => {
+    it('says so in one line, names the worker, and exits 3', async () => {
+      const t = await openTestStore(dialect);
+      try {
+        const worker = 'another-host:4242:cafe0001';
+        for (const stream of ['chains', 'sectors']) expect(await t.store.acquireLease(`sync:${stream}`, worker, 600_000)).not.toBeNull();
+        const out = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+        expect(out.code).toBe(3);
+        expect(out.stdout).toBe('');
+        expect(out.stderr.trim().split('\n')).toHaveLength(1);
+        expect(out.stderr).toMatch(
+          /^ds-mirror: nothing was synced: every stream asked \(2\) is being synced by another worker \(another-host:4242:cafe0001, lease until [^)]+\); run again once it has finished\n$/,
+        );
+        // One stream of the two free: that one runs, the other is a row of the summary, exit 0 as before.
+        await t.store.db.deleteFrom('leases').where('name', '=', 'sync:sectors').execute();
+        const some = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+        expect(some.code).toBe(0);
+        expect(some.stdout).toMatch(/^chains .* skipped/m);
+      } finally {
+        await t.cleanup();
+      }
+    });
+  });
+}
+
+describe('mistakes in an empty folder (SQLite: the files a newcomer would find)', () => {
+  it('an unreachable address, sync --plan and an unknown --db scheme make no file', async () => {
+    const empty = mkdtempSync(join(dir, 'empty-'));
+    const unreachable = await cli(['sync', 'chains', '--no-progress'], empty, { DS_BASE_URL: 'http://127.0.0.1:1' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1 .*nothing was synced/);
+    const plan = await cli(['sync', '--plan'], empty);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/requests/);
+    for (const args of [
+      ['--db', 'sqllite:x.db', 'sync', '--plan'],
+      ['--db', 'sqllite:x.db', 'status'],
+      ['--db', 'file:x.db', 'sync', 'chains'],
+    ]) {
+      const out = await cli(args, empty);
+      expect(out.code, args.join(' ')).toBe(2);
+      expect(out.stderr).toBe(
+        `ds-mirror: --db ${args[1]}: unsupported scheme; use postgres://..., sqlite:path/to/file.db or a file path\n`,
+      );
+    }
+    expect(readdirSync(empty)).toEqual([]);
+  });
+
+  it('read-only commands and --plan on a mirror leave it as it was, with no -wal or -shm', async () => {
+    const folder = mkdtempSync(join(dir, 'mirror-'));
+    expect((await cli(['sync', 'chains', '--no-progress'], folder)).code).toBe(0);
+    const data = join(folder, 'data');
+    expect(readdirSync(data)).toEqual(['mirror.db']);
+    const before = sha(join(data, 'mirror.db'));
+    for (const args of [
+      ['status'],
+      ['status', '--json'],
+      ['status', '--html', join(folder, 'status.html')],
+      ['budget'],
+      ['jobs'],
+      ['views'],
+      ['export', 'chains', '--out', join(folder, 'chains.csv')],
+      ['sync', '--plan'],
+    ]) {
+      const out = await cli(args, folder);
+      expect([0, 1], `${args.join(' ')}: ${out.stderr}`).toContain(out.code); // budget and jobs say 1 when the schedule does not fit
+      expect(readdirSync(data), args.join(' ')).toEqual(['mirror.db']);
+    }
+    expect(sha(join(data, 'mirror.db'))).toBe(before);
+  });
+});
+
+/** A small filesystem of its own (tmpfs, mounted as root), or null where none can be made. */
+async function smallDisk(at: string, size: string): Promise<boolean> {
+  mkdirSync(at, { recursive: true });
+  try {
+    await execFileP('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', at]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a disk that fills up (SQLite: a PostgreSQL server has its own disk)', () => {
+  const disk = join(tmpdir(), `ds-newcomer-disk-${process.pid}`);
+  let mounted = false;
+  afterAll(async () => {
+    if (mounted) await execFileP('umount', [disk]).catch(() => {});
+    rmSync(disk, { recursive: true, force: true });
+  });
+
+  it('at whichever write fills it, the run says "success" only when it exits 0 and its last write committed', async (ctx) => {
+    mounted = await smallDisk(disk, '12m');
+    // Mounting needs root (or a user namespace): without it no disk can be made small enough to fill.
+    if (!mounted) return ctx.skip();
+    expect((await cli(['sync', 'chains', '--no-progress'], disk)).code).toBe(0);
+    const base = join(dir, 'base.db');
+    copyFileSync(join(disk, 'data/mirror.db'), base);
+    const seen: Probe[] = [];
+    const probe = async (free: number): Promise<Probe> => {
+      const found = await runWithFree(disk, base, free);
+      seen.push(found);
+      return found;
+    };
+    // The least free space (to a page) at which the run succeeds, halving from 1 MiB; then, page by page
+    // below it, each run fails at a later write, down to the run's own records and the ledger's settling.
+    let [lo, hi] = [0, MiB];
+    expect((await probe(hi)).run).toBe('success');
+    while (hi - lo > PAGE) {
+      const mid = Math.round((lo + hi) / 2 / PAGE) * PAGE;
+      if ((await probe(mid)).run === 'success') hi = mid;
+      else lo = mid;
+    }
+    for (let free = hi - PAGE; free >= Math.max(0, hi - 8 * PAGE); free -= PAGE) await probe(free);
+    // The sweep reached the run's own last writes: a stream that succeeded, in a run that then failed.
+    expect(
+      seen.some((s) => s.chains === 'success' && s.run === 'failed'),
+      JSON.stringify(seen),
+    ).toBe(true);
+  }, 400_000);
+});
+
+const PAGE = 16 * 1024;
+const MiB = 1024 * 1024;
+
+interface Probe {
+  free: number;
+  code: number;
+  /** The chains row's outcome, and the run's. */
+  chains: string;
+  run: string;
+}
+
+/**
+ * `sync chains` on a copy of `base` with `free` bytes left on the disk. Whatever it ends with, "success"
+ * comes with exit 0 and the run recorded as a success; anything else exits non-zero.
+ */
+async function runWithFree(disk: string, base: string, free: number): Promise<Probe> {
+  rmSync(join(disk, 'data'), { recursive: true, force: true });
+  rmSync(join(disk, 'filler'), { force: true });
+  mkdirSync(join(disk, 'data'));
+  copyFileSync(base, join(disk, 'data/mirror.db'));
+  const { bavail, bsize } = statfsSync(disk);
+  writeFileSync(join(disk, 'filler'), Buffer.alloc(Math.max(0, bavail * bsize - free)));
+  const out = await cli(['sync', 'chains', '--no-progress'], disk);
+  const run = /^run \d+: (\w+)/m.exec(out.stdout)?.[1] ?? 'none';
+  const chains = /^chains\s.*?\d+\.\d+\s+(\w+)/m.exec(out.stdout)?.[1] ?? 'none';
+  if (run !== 'success') {
+    expect(out.code, `${free} bytes free: ${out.stdout}${out.stderr}`).not.toBe(0);
+    return { free, code: out.code, chains, run };
+  }
+  expect(out.code, out.stderr).toBe(0);
+  rmSync(join(disk, 'filler'));
+  const db = new Database(join(disk, 'data/mirror.db'), { readonly: true });
+  const last = db.prepare('select outcome from sync_runs order by id desc limit 1').get();
+  db.close();
+  expect(last).toEqual({ outcome: 'success' });
+  return { free, code: out.code, chains, run };
+}
