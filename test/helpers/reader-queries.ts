@@ -34,7 +34,7 @@ export function readerRows(t: TestStore, query: string): Record<string, unknown>
     '-c',
     `set search_path to ${t.schema ?? 'public'}`,
     '-c',
-    `select coalesce(json_agg(q), '[]') from (${query}) q`,
+    `select coalesce(json_agg(q), '[]') from (${query.trim().replace(/;$/, '')}) q`,
   ]);
   return JSON.parse(out);
 }
