@@ -189,8 +189,9 @@ export const mirrorViews: readonly ViewSpec[] = [
     name: 'v_streams',
     description:
       'One row per stream the mirror knows: the table it fills, the jobs and schedules that keep it, its last success, ' +
-      'its age and whether it is stale against its schedule, and its live rows. Streams are recorded by every sync, jobs by ' +
-      'the daemon and every `ds-mirror sync`.',
+      'its age and whether it is stale against its schedule, and its live rows now (what `ds-mirror status` says). Streams are ' +
+      "recorded by every sync, jobs by the daemon and every `ds-mirror sync`; the receiver's deliveries are the stream " +
+      '`webhook-deliveries`.',
     columns: streamColumns,
     branches: (d) => [catalogStreams(d), deliveriesStream(d)],
     sql: (d) => [catalogStreams(d), deliveriesStream(d)].join('\nunion all\n'),

@@ -110,7 +110,7 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   await recordStreams(store, allStreams(), opts.streams, now()).catch((err: unknown) => {
     opts.logger.warn({ err: describeStoreError(err, store.location) }, 'the streams and their live rows could not be recorded');
   });
-  await pruneHistory(store.db, new Date()).catch((err: unknown) => {
+  await pruneHistory(store.db, opts.clock?.() ?? new Date()).catch((err: unknown) => {
     opts.logger.error({ err: describeStoreError(err, store.location) }, 'history retention could not be applied');
   });
   return { ...outputs, runId, outcome, streams: results };
