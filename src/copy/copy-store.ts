@@ -63,6 +63,14 @@ export async function copyStore(from: Store, to: Store, opts: CopyOptions = {}):
   if (filled.length > 0) await emptyTables(to, pairs);
 
   for (const pair of pairs.filter((p) => !KEPT_BY_TRIGGERS.has(p.source.name))) await copyTable(from, to, pair, batchRows, opts.onProgress);
+  // The kept tables are filled by now: their rows are the target's own.
+  for (const { source } of pairs.filter((p) => KEPT_BY_TRIGGERS.has(p.source.name)))
+    opts.onProgress?.({
+      table: source.name,
+      phase: 'copy',
+      done: await countRows(to, source.name),
+      total: await countRows(from, source.name),
+    });
   await moveSequences(to, pairs);
   return verifyPairs(from, to, pairs, { ...opts, batchRows });
 }
