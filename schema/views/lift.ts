@@ -58,7 +58,7 @@ export const lift = {
   rank:
     (path: string, order: readonly string[]): Lift =>
     (d, a) =>
-      `case ${scalarOf(d, a, path)} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
+      rankOf(d, scalarOf(d, a, path), order),
   /** One of the table's own columns, as stored. */
   column:
     (name: string): Lift =>
@@ -72,9 +72,14 @@ export const lift = {
   /** An enumeration column in its order, as a rank from 0. */
   rankColumn:
     (name: string, order: readonly string[]): Lift =>
-    (_d, a) =>
-      `case ${a}.${name} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end`,
+    (d, a) =>
+      rankOf(d, `${a}.${name}`, order),
 };
+
+/** A value's place in `order` from 0; cast, as PostgreSQL would type the literals `integer` where integers are `bigint`. */
+function rankOf(d: ViewDialect, value: string, order: readonly string[]): string {
+  return `cast(case ${value} ${order.map((v, i) => `when '${v}' then ${i}`).join(' ')} end as ${d.integerType})`;
+}
 
 /** Importance, lowest first: `importance_rank` 0..3. */
 export const IMPORTANCE = ['not-important', 'low', 'medium', 'high'] as const;

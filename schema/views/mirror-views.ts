@@ -56,9 +56,56 @@ const streamColumns: readonly ViewColumn[] = [
     description: "That run's outcome for it: 'success', 'partial', 'skipped', 'stopped', 'failed' or 'interrupted'.",
   },
   { name: 'last_error', kind: 'text', description: 'The error of its last failed pass, if the last pass failed.' },
-  { name: 'live_rows', kind: 'integer', description: 'Live rows (not soft-deleted) of its table after the last run that ran it.' },
-  { name: 'counted_at', kind: 'timestamp', description: 'When live_rows was counted.' },
+  {
+    name: 'live_rows',
+    kind: 'integer',
+    description:
+      'Live rows of its table as it is now (not soft-deleted; every row of a fan-out that keeps rows per parent), ' +
+      'as `ds-mirror status` counts them: 0 for a stream never run.',
+  },
+  { name: 'counted_at', kind: 'timestamp', description: 'When live_rows was counted: when the view was read.' },
 ];
+
+/**
+ * The tables the catalog's streams fill, and whether their live rows are the ones not soft-deleted (a
+ * fan-out of rows per parent replaces them and has no deletions). schema/ cannot read the catalog (it is
+ * code above the store); test/analyst/streams-status.test.ts keeps this list equal to it.
+ */
+export const STREAM_TABLES: readonly (readonly [table: string, softDeleted: boolean])[] = [
+  ['assets', true],
+  ['transparency_ratings', true],
+  ['projects', true],
+  ['chains', true],
+  ['sectors', true],
+  ['groups', true],
+  ['industries', true],
+  ['glossary', true],
+  ['market_stats', true],
+  ['metrics', true],
+  ['sec_filings', true],
+  ['charts', true],
+  ['asset_markets', true],
+  ['asset_ohlcv', true],
+  ['asset_price', true],
+  ['asset_market_cap', true],
+  ['asset_supply', true],
+  ['asset_transparency', true],
+  ['project_chains', false],
+  ['metric_series', false],
+  ['chart_rows', false],
+  ['token_unlock_assets', true],
+  ['monitoring_categories', true],
+  ['monitoring_events', true],
+  ['monitoring_views', true],
+];
+
+/** Live rows per table, counted once each when the view is read (a partial index on live keys makes most a count of an index). */
+function liveRowsPerTable(d: ViewDialect): string {
+  return STREAM_TABLES.map(
+    ([table, soft]) =>
+      `select '${table}' as table_name, cast(count(*) as ${d.integerType}) as live_rows from ${table}${soft ? ' where deleted_at is null' : ''}`,
+  ).join('\n    union all ');
+}
 
 const jobColumns: readonly ViewColumn[] = [
   { name: 'job', kind: 'text', description: "The job's name (jobs/ and the user's jobsDir)." },
@@ -107,27 +154,47 @@ const runColumns: readonly ViewColumn[] = [
   { name: 'schedule', kind: 'text', description: "The job's cron schedule as last recorded; null for a run by hand." },
 ];
 
+/** The streams of the catalog as the last sync recorded them, with their tables' live rows now. */
+function catalogStreams(d: ViewDialect): string {
+  const success = isoColumn(d, 's.last_success_at');
+  return `select c.stream, c.table_name, c.kind, c.opt_in, c.description,
+  k.jobs, k.schedules, k.interval_seconds, k.stale_after_seconds,
+  ${success} as last_success_at, ${ageOf(d, success)} as age_seconds,
+  ${staleOf(d, 'k.stream', success, 'k.stale_after_seconds')} as stale,
+  s.last_run_id, rs.outcome as last_outcome, s.last_error,
+  coalesce(n.live_rows, 0) as live_rows, ${d.now} as counted_at
+from catalog_streams c
+  left join stream_schedules k on k.stream = c.stream
+  left join stream_state s on s.stream = c.stream
+  left join sync_run_streams rs on rs.run_id = s.last_run_id and rs.stream = c.stream
+  left join (
+    ${liveRowsPerTable(d)}
+  ) n on n.table_name = c.table_name`;
+}
+
+/** The receiver's deliveries, a stream of their own as `ds-mirror status` lists them. */
+function deliveriesStream(d: ViewDialect): string {
+  const last = isoColumn(d, 'max(w.received_at)');
+  return `select 'webhook-deliveries' as stream, 'webhook_deliveries' as table_name, 'receiver' as kind, ${d.toBoolean('0')} as opt_in,
+  'Signed webhook deliveries received by \`ds-mirror receive\`, one row per delivery id.' as description,
+  null as jobs, null as schedules, null as interval_seconds, null as stale_after_seconds,
+  ${last} as last_success_at, ${ageOf(d, last)} as age_seconds,
+  null as stale, null as last_run_id, null as last_outcome, null as last_error,
+  cast(count(*) as ${d.integerType}) as live_rows, ${d.now} as counted_at
+from webhook_deliveries w`;
+}
+
 export const mirrorViews: readonly ViewSpec[] = [
   {
     name: 'v_streams',
     description:
       'One row per stream the mirror knows: the table it fills, the jobs and schedules that keep it, its last success, ' +
-      'its age and whether it is stale against its schedule, and its live rows. Streams are recorded by every sync, jobs by ' +
-      'the daemon and every `ds-mirror sync`.',
+      'its age and whether it is stale against its schedule, and its live rows now (what `ds-mirror status` says). Streams are ' +
+      "recorded by every sync, jobs by the daemon and every `ds-mirror sync`; the receiver's deliveries are the stream " +
+      '`webhook-deliveries`.',
     columns: streamColumns,
-    sql: (d) => {
-      const success = isoColumn(d, 's.last_success_at');
-      return `select c.stream, c.table_name, c.kind, c.opt_in, c.description,
-  k.jobs, k.schedules, k.interval_seconds, k.stale_after_seconds,
-  ${success} as last_success_at, ${ageOf(d, success)} as age_seconds,
-  ${staleOf(d, 'k.stream', success, 'k.stale_after_seconds')} as stale,
-  s.last_run_id, rs.outcome as last_outcome, s.last_error,
-  c.live_rows, ${isoColumn(d, 'c.counted_at')} as counted_at
-from catalog_streams c
-  left join stream_schedules k on k.stream = c.stream
-  left join stream_state s on s.stream = c.stream
-  left join sync_run_streams rs on rs.run_id = s.last_run_id and rs.stream = c.stream`;
-    },
+    branches: (d) => [catalogStreams(d), deliveriesStream(d)],
+    sql: (d) => [catalogStreams(d), deliveriesStream(d)].join('\nunion all\n'),
   },
   {
     name: 'v_jobs',

@@ -1,12 +1,14 @@
 // Moves a whole mirror from one store to another (SQLite → PostgreSQL when a user outgrows a file, or
 // back): every table but the migration records and leases, in key order, a batch per transaction,
 // values converted between dialects, ids kept (PostgreSQL sequences moved past them); then every
-// row is compared with its source, so a finished copy is known to be complete.
+// row is compared with its source, so a finished copy is known to be complete. The tables the
+// target's triggers keep (alert_days, the crosswalk) are not written: the triggers fill them from the
+// copied rows, and the comparison then checks them like any other table.
 import { sql } from 'kysely';
 import { DsMirrorError } from '../errors.js';
 import { columnKinds } from './copy-values.js';
 import { readInKeyOrder } from './key-order-reader.js';
-import { listTables, parentsFirst } from '../store/store-tables.js';
+import { KEPT_BY_TRIGGERS, listTables, parentsFirst } from '../store/store-tables.js';
 import { verifyTable, type TablePair } from './verify-copy.js';
 import type { Row, Store } from '../store/types.js';
 
@@ -60,7 +62,15 @@ export async function copyStore(from: Store, to: Store, opts: CopyOptions = {}):
   if (filled.length > 0 && !opts.force) throw new CopyTargetNotEmptyError(filled);
   if (filled.length > 0) await emptyTables(to, pairs);
 
-  for (const pair of pairs) await copyTable(from, to, pair, batchRows, opts.onProgress);
+  for (const pair of pairs.filter((p) => !KEPT_BY_TRIGGERS.has(p.source.name))) await copyTable(from, to, pair, batchRows, opts.onProgress);
+  // The kept tables are filled by now: their rows are the target's own.
+  for (const { source } of pairs.filter((p) => KEPT_BY_TRIGGERS.has(p.source.name)))
+    opts.onProgress?.({
+      table: source.name,
+      phase: 'copy',
+      done: await countRows(to, source.name),
+      total: await countRows(from, source.name),
+    });
   await moveSequences(to, pairs);
   return verifyPairs(from, to, pairs, { ...opts, batchRows });
 }

@@ -67,6 +67,8 @@ export interface AnalystSql {
    * (PRAGMA table_info, information_schema.columns) for its kind: the columns by name, in the view's order.
    */
   typedView(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string;
+  /** The time now, in the store's form. */
+  readonly now: string;
   /** Seconds (a double) from one time to another (both in the store's form), or to now when `to` is not given. */
   secondsBetween(from: string, to?: string): string;
   /** The UTC calendar day of a time (already in the store's form), and the Monday starting its ISO week. */

@@ -15,6 +15,13 @@ function isMirrorTable(name: string): boolean {
   return !name.startsWith('kysely_migration') && !DATABASE_ONLY.has(name) && !name.startsWith('sqlite_');
 }
 
+/**
+ * Tables the store's own triggers keep from other tables' rows (alert_days from alert_history, the asset
+ * crosswalk and its PostgreSQL queue from the assets of `/v1`, token unlocks and monitoring). Whatever
+ * fills their sources fills them; a copy that wrote their rows too would count each alert twice.
+ */
+export const KEPT_BY_TRIGGERS: ReadonlySet<string> = new Set(['alert_days', 'asset_crosswalk', 'asset_crosswalk_pending']);
+
 export async function listTables(store: Store): Promise<TableInfo[]> {
   const tables = await store.adapter.listTables();
   return tables.filter((t) => isMirrorTable(t.name)).sort((a, b) => (a.name < b.name ? -1 : 1));

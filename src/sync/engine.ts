@@ -128,7 +128,7 @@ async function finishRun(
       opts.logger.debug({ err: failures.at(-1) }, 'a write of the run failed');
     });
   await attempt('the streams and their live rows could not be recorded', () => recordStreams(store, allStreams(), opts.streams, now()));
-  await attempt('history retention could not be applied', () => pruneHistory(store.db, new Date()));
+  await attempt('history retention could not be applied', () => pruneHistory(store.db, opts.clock?.() ?? new Date()));
   const outcome = failures.length > 0 ? 'failed' : worst;
   await attempt('the run could not be recorded as finished', () => bookkeep(() => store.finishRun(runId, outcome, now())));
   return failures.length > 0 ? { outcome: 'failed', error: failures[0] } : { outcome };

@@ -55,12 +55,10 @@ describe.each(dialects)('the mirror in SQL (%s)', (dialect) => {
     await sb?.close();
   });
 
-  it('v_streams: every catalog stream with its table, and the jobs that keep it', async () => {
+  it("v_streams: every catalog stream with its table, the receiver's deliveries, and the jobs that keep them", async () => {
     const streams = await rows(t.store, 'select * from v_streams order by stream');
     expect(streams.map((s) => [s.stream, s.table_name])).toEqual(
-      allStreams()
-        .map((s) => [s.name, s.table])
-        .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+      [...allStreams().map((s) => [s.name, s.table]), ['webhook-deliveries', 'webhook_deliveries']].sort(([a], [b]) => (a! < b! ? -1 : 1)),
     );
     const events = streams.find((s) => s.stream === 'monitoring-events')!;
     expect(events).toMatchObject({ jobs: 'monitoring-events', schedules: '*/5 * * * *', interval_seconds: 300 });

@@ -24,6 +24,7 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   orderedList: (value, from, orderBy) => `(select string_agg(${value}, ',' order by ${orderBy}) ${from})`,
   // PostgreSQL types a view's columns from their expressions, which the lifts already type.
   typedView: (selects) => selects.join('\nunion all\n'),
+  now: 'now()',
   secondsBetween: (from, to = 'now()') => `cast(extract(epoch from (${to} - ${from})) as double precision)`,
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,
   weekOf: (e) => `date_trunc('week', ${e} at time zone 'UTC')::date`,

@@ -61,6 +61,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   // subquery into an aggregate); `group_concat(x order by ...)` needs 3.44.
   orderedList: (value, from, orderBy) => `(select group_concat(x, ',') from (select ${value} as x ${from} order by ${orderBy}))`,
   typedView,
+  now: `strftime(${ISO_FORMAT}, 'now')`,
   secondsBetween: (from, to = "'now'") => `((julianday(${to}) - julianday(${from})) * 86400.0)`,
   dayOf: (e) => `date(${e})`,
   weekOf: (e) => `date(${e}, '-6 days', 'weekday 1')`,

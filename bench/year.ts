@@ -1,0 +1,352 @@
+// A year at real sizes, compressed: the daemon's default schedule (jobs/) over the sandbox's real profile
+// (about 133,000 assets; `--scale` for a smaller one), one simulated day at a time, into a SQLite file
+// with the default history retention (none: every version kept). Each day the sandbox's data changes
+// (--update/--add/--remove per day) and its monitoring service makes the day's events and alerts; then
+// every job that fires that day runs once (the five-minute, hourly and twice-daily jobs compressed to one
+// run reading the whole day; the weekly and monthly ones on their day), on the sandbox's clock, so the
+// rows' times and the history's validity are the simulated ones. Reported per month: the file's size, its
+// growth, the history tables' share (row_history, alert_history) and the run time; at the end: what a
+// history retention of 30, 90 or 180 days keeps it to before and after VACUUM (on copies), every view's
+// count(*) and first 100 rows in the bundled SQLite and in Python's sqlite3 (the OS's), and peak memory.
+// The sandbox runs in its own process (its memory is not the mirror's).
+//   npx tsx bench/year.ts [--profile real | --scale 10] [--months 12] [--step-days 1] [--views 3] [--update 0.02] [--add 0.001] [--remove 0.0008]
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { ANALYST_VIEWS } from '../schema/views/index.js';
+import { createClient } from '../src/client/index.js';
+import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
+import { configureJobs, jobStreams, nextRuns } from '../src/scheduler/index.js';
+import { defaultJobs } from '../src/scheduler/job-files.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { runSync } from '../src/sync/engine.js';
+import { syncSettings } from '../src/sync/settings.js';
+
+const { values: args } = parseArgs({
+  options: {
+    profile: { type: 'string' },
+    scale: { type: 'string', default: '10' },
+    months: { type: 'string', default: '12' },
+    update: { type: 'string', default: '0.02' },
+    add: { type: 'string', default: '0.001' },
+    remove: { type: 'string', default: '0.0008' },
+    'step-days': { type: 'string', default: '1' },
+    views: { type: 'string', default: '3' },
+  },
+});
+const REAL = args.profile === 'real';
+const MONTHS = Number(args.months);
+const CHANGE = { updateFraction: Number(args.update), addFraction: Number(args.add), removeFraction: Number(args.remove) };
+const START = Date.parse('2025-01-01T00:00:00Z');
+const DAY_MS = 86_400_000;
+/** Simulated days per step: 1 runs each job once a day; more is a cheaper, coarser year (fewer versions kept). */
+const STEP_DAYS = Number(args['step-days']);
+/** Monitoring views configured for the alert backfill (the default config has none; alerts need some). */
+const VIEWS = Number(args.views);
+const MB = 1024 * 1024;
+
+interface Sandbox {
+  url: string;
+  apiKey: string;
+  views: string[];
+  now(): Promise<Date>;
+  advance(seconds: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The sandbox in its own process, its clock pinned at START, the views it prints kept for the backfill. */
+async function startSandbox(): Promise<Sandbox> {
+  const size = REAL ? ['--profile', 'real', '--quota', 'v1=1000000000/month'] : ['--scale', String(args.scale)];
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--seed', '42', '--control', '--start', new Date(START).toISOString(), ...size],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const found = { url: '', apiKey: '', views: [] as string[] };
+  const ready = new Promise<void>((resolve) => {
+    lines.on('line', (line) => {
+      found.url ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
+      found.apiKey ||= /API key: (\S+)/.exec(line)?.[1] ?? '';
+      const view = /^\s+([0-9a-f]{8}-[0-9a-f-]{27})\s/.exec(line)?.[1];
+      if (view) found.views.push(view);
+      if (/^monitoring views/.test(line) || (found.views.length > 0 && !view)) resolve();
+    });
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await Promise.race([ready, exited.then(() => Promise.reject(new Error('the sandbox exited')))]);
+  await new Promise((r) => setTimeout(r, 500)); // the rest of the view list
+  const control = async (path: string, body?: object) => {
+    const res = await fetch(`${found.url}/_sandbox/${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'x-api-key': found.apiKey, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  return {
+    ...found,
+    now: async () => new Date(String((await control('clock')).now)),
+    advance: async (seconds) => {
+      const per = (f: number) => 1 - (1 - f) ** (seconds / 86_400); // the daily rates over the step
+      await control('advance', {
+        seconds,
+        updateFraction: per(CHANGE.updateFraction),
+        addFraction: per(CHANGE.addFraction),
+        removeFraction: per(CHANGE.removeFraction),
+      });
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const jobs = configureJobs(defaultJobs, {}, 'UTC')
+  .filter((job) => job.enabled)
+  .map((job) => ({ job, streams: jobStreams(job) }));
+
+/** The jobs with a cron time in [from, from + a step), in schedule order: each runs once in the step. */
+function jobsOfStep(from: number): typeof jobs {
+  return jobs.filter(({ job }) => nextRuns(job, 1, new Date(from - 1))[0]!.getTime() < from + STEP_DAYS * DAY_MS);
+}
+
+async function runJob(store: Store, sb: Sandbox, entry: (typeof jobs)[number], clock: Date): Promise<number> {
+  const fast = { requestsPerMinute: 100_000_000, concurrency: 8 };
+  const client = createClient({
+    baseUrl: sb.url,
+    apiKey: sb.apiKey,
+    limits: { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
+    clock: () => clock.getTime(),
+  });
+  const settings = syncSettings({});
+  settings.mode = entry.job.mode;
+  settings.monitoring = { ...settings.monitoring, views: sb.views.slice(0, VIEWS) };
+  try {
+    const result = await runSync({
+      client,
+      store,
+      logger: pino({ level: 'silent' }),
+      settings,
+      streams: entry.streams,
+      clock: () => clock,
+    });
+    if (result.outcome !== 'success')
+      throw new Error(
+        `${entry.job.name}: ${JSON.stringify(result.streams.filter((s) => s.outcome !== 'success').map((s) => [s.stream, s.error]))}`,
+      );
+    return result.runId;
+  } finally {
+    await client.close();
+  }
+}
+
+function fileBytes(file: string): number {
+  return statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+}
+
+/** Bytes per table (its indexes included), from dbstat. */
+function tableBytes(file: string): Map<string, number> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `select coalesce(m.tbl_name, s.name) as name, sum(s.pgsize) as bytes from dbstat s left join sqlite_master m on m.name = s.name group by 1`,
+      )
+      .all() as { name: string; bytes: number }[];
+    return new Map(rows.map((r) => [r.name, r.bytes]));
+  } finally {
+    db.close();
+  }
+}
+
+interface Month {
+  month: string;
+  days: number;
+  runs: number;
+  seconds: number;
+  bytes: number;
+  rowHistory: number;
+  alertHistory: number;
+  versions: number;
+  alerts: number;
+  liveAssets: number;
+}
+
+const count = async (store: Store, query: string) => Number((await sql.raw<{ n: number }>(query).execute(store.db)).rows[0]!.n);
+
+async function monthFigures(store: Store, file: string, month: string, days: number, runs: number, seconds: number): Promise<Month> {
+  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+  const tables = tableBytes(file);
+  return {
+    month,
+    days,
+    runs,
+    seconds,
+    bytes: fileBytes(file),
+    rowHistory: tables.get('row_history') ?? 0,
+    alertHistory: (tables.get('alert_history') ?? 0) + (tables.get('alert_days') ?? 0),
+    versions: await count(store, 'select count(*) as n from row_history'),
+    alerts: await count(store, 'select count(*) as n from alert_history'),
+    liveAssets: await count(store, 'select count(*) as n from assets where deleted_at is null'),
+  };
+}
+
+/** The compressed year: returns the figures of each month. */
+async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[]> {
+  const months: Month[] = [];
+  let day = START;
+  for (let m = 0; m < MONTHS; m++) {
+    const end = Date.UTC(2025, m + 1, 1);
+    const started = performance.now();
+    let [days, runs] = [0, 0];
+    for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
+      if (day > START) await sb.advance((STEP_DAYS * DAY_MS) / 1000);
+      const clock = await sb.now();
+      for (const entry of jobsOfStep(day)) {
+        await runJob(store, sb, entry, clock);
+        runs++;
+      }
+    }
+    const month = await monthFigures(
+      store,
+      file,
+      new Date(end - DAY_MS).toISOString().slice(0, 7),
+      days,
+      runs,
+      (performance.now() - started) / 1000,
+    );
+    months.push(month);
+    process.stderr.write(
+      `year: ${month.month}: ${(month.bytes / MB).toFixed(1)} MB, ${month.versions} versions, ${month.alerts} alerts, ${month.seconds.toFixed(0)} s\n`,
+    );
+  }
+  return months;
+}
+
+/** What a retention of `days` keeps the file to, on a copy: pruned as the sync prunes, then VACUUM. */
+function withRetention(file: string, days: number, now: Date): { pruned: number; bytes: number; vacuumed: number } {
+  const copy = `${file}.retention-${days}`;
+  copyFileSync(file, copy);
+  const db = new Database(copy);
+  try {
+    const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
+    const pruned = db.prepare('delete from row_history where valid_to < ?').run(cutoff).changes;
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const bytes = fileBytes(copy);
+    db.exec('vacuum');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return { pruned, bytes, vacuumed: fileBytes(copy) };
+  } finally {
+    db.close();
+    rmSync(copy, { force: true });
+    rmSync(`${copy}-wal`, { force: true });
+    rmSync(`${copy}-shm`, { force: true });
+  }
+}
+
+const PYTHON = `import json, sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1])
+out = {"version": sqlite3.sqlite_version}
+for view in json.loads(sys.argv[2]):
+    t = time.process_time(); con.execute(f"select count(*) from {view}").fetchall(); c = time.process_time() - t
+    t = time.process_time(); con.execute(f"select * from {view} limit 100").fetchall(); p = time.process_time() - t
+    out[view] = [c * 1000, p * 1000]
+print(json.dumps(out))`;
+
+/** Per view: CPU ms of count(*) and of the first 100 rows, in the bundled SQLite and in Python's. */
+function viewTimes(file: string): { bundled: Map<string, number[]>; python: Map<string, number[]>; pythonVersion: string } {
+  const views = ANALYST_VIEWS.map((v) => v.name);
+  const db = new Database(file, { readonly: true });
+  const bundled = new Map<string, number[]>();
+  try {
+    for (const view of views) {
+      let t = process.cpuUsage();
+      db.prepare(`select count(*) from ${view}`).all();
+      const c = process.cpuUsage(t).user / 1000;
+      t = process.cpuUsage();
+      db.prepare(`select * from ${view} limit 100`).all();
+      bundled.set(view, [c, process.cpuUsage(t).user / 1000]);
+    }
+  } finally {
+    db.close();
+  }
+  const r = spawnSync('python3', ['-c', PYTHON, file, JSON.stringify(views)], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const parsed = JSON.parse(r.stdout) as Record<string, unknown>;
+  const python = new Map(views.map((v) => [v, parsed[v] as number[]]));
+  return { bundled, python, pythonVersion: String(parsed.version) };
+}
+
+function report(
+  sbViews: number,
+  months: Month[],
+  retention: [number, ReturnType<typeof withRetention>][],
+  times: ReturnType<typeof viewTimes>,
+  bytes: number,
+): void {
+  const mb = (n: number) => (n / MB).toFixed(1);
+  const out: string[] = [];
+  const size = REAL ? 'profile real' : `scale ${args.scale}`;
+  out.push(
+    `Sandbox ${size}, ${months.length} month(s) from 2025-01 in steps of ${STEP_DAYS} day(s), ${Math.min(VIEWS, sbViews)} monitoring view(s) backfilled, ` +
+      `changes per day: ${JSON.stringify(CHANGE)}; default retention (every version kept).\n`,
+  );
+  out.push(
+    '| month | days | runs | run time (s) | file (MB) | growth (MB) | row_history (MB, share) | alerts (MB, share) | versions | alerts | live assets |',
+  );
+  out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  months.forEach((m, i) => {
+    const growth = m.bytes - (i > 0 ? months[i - 1]!.bytes : 0);
+    const share = (n: number) => `${mb(n)} (${((100 * n) / m.bytes).toFixed(0)}%)`;
+    out.push(
+      `| ${m.month} | ${m.days} | ${m.runs} | ${m.seconds.toFixed(0)} | ${mb(m.bytes)} | ${mb(growth)} | ${share(m.rowHistory)} | ${share(m.alertHistory)} | ${m.versions} | ${m.alerts} | ${m.liveAssets} |`,
+    );
+  });
+  out.push(
+    '\nHistory retention applied at the end (on copies): versions pruned, the file before and after VACUUM (no auto-vacuum: pruned pages are reused, the file does not shrink by itself).\n',
+  );
+  out.push('| retention | versions pruned | file (MB) | after VACUUM (MB) |');
+  out.push('|---|---:|---:|---:|');
+  out.push(`| none (default) | 0 | ${mb(bytes)} | – |`);
+  for (const [days, r] of retention) out.push(`| ${days} days | ${r.pruned} | ${mb(r.bytes)} | ${mb(r.vacuumed)} |`);
+  const slow = (m: Map<string, number[]>) => [...m].sort((a, b) => Math.max(...b[1]) - Math.max(...a[1]));
+  out.push(
+    `\nViews at the end, CPU ms of count(*) / first 100 rows, the 8 slowest in Python's sqlite3 (SQLite ${times.pythonVersion}) beside the bundled SQLite:\n`,
+  );
+  out.push('| view | Python count | Python 100 rows | bundled count | bundled 100 rows |');
+  out.push('|---|---:|---:|---:|---:|');
+  for (const [view, [c, p]] of slow(times.python).slice(0, 8)) {
+    const [bc, bp] = times.bundled.get(view)!;
+    out.push(`| \`${view}\` | ${c!.toFixed(0)} | ${p!.toFixed(0)} | ${bc!.toFixed(0)} | ${bp!.toFixed(0)} |`);
+  }
+  const over = slow(times.python).filter(([, t]) => Math.max(...t) > 200).length;
+  out.push(
+    `\n${over} of ${times.python.size} views over 200 ms in Python's sqlite3. Peak RSS of the mirror's process: ${mb(process.resourceUsage().maxRSS * 1024)} MB.`,
+  );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'ds-bench-year-'));
+const file = join(dir, 'mirror.db');
+const sb = await startSandbox();
+const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${file}` });
+try {
+  const months = await simulate(store, sb, file);
+  const end = await sb.now();
+  await store.close();
+  const bytes = fileBytes(file);
+  const retention = [30, 90, 180].map((days) => [days, withRetention(file, days, end)] as [number, ReturnType<typeof withRetention>]);
+  report(sb.views.length, months, retention, viewTimes(file), bytes);
+} finally {
+  await store.close().catch(() => {});
+  await sb.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
