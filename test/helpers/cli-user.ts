@@ -16,14 +16,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `ds-mirror` on the test's store and sandbox with an empty config file in `dir`. */
+/** Runs `ds-mirror` on the test's store and sandbox with a config file in `dir` (empty unless given). */
 export function mirrorCli(
   sandbox: { url: string; apiKey: string },
   t: TestStore,
   dir: string,
+  settings: Record<string, unknown> = {},
 ): (args: string[], opts?: { hoursLater?: number }) => Promise<CliResult> {
   const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({}));
+  writeFileSync(config, JSON.stringify(settings));
   return async (args, opts = {}) => {
     const env = {
       ...process.env,
