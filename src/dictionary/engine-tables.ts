@@ -260,7 +260,7 @@ export const engineTables: readonly TableSource[] = [
     name: 'held_deletions',
     group: 'bookkeeping',
     description:
-      'Rows a complete pass was not served but kept live, because it would have deleted more than maxDeleteShare: deleted when a complete pass hours later misses them too, or by sync --confirm-deletions.',
+      'Rows a complete pass was not served but kept live, because it would have deleted more than maxDeleteShare, drained the list more than maxDeleteShare below its confirmed size, or saw their keys back in another case or spacing: deleted when a complete pass hours later misses them too, or by sync --confirm-deletions.',
     columns: {
       stream: 'Stream name.',
       variant: 'Variant of the list (e.g. asset class); empty for a list without variants.',
