@@ -24,23 +24,20 @@ export function foldKey(key: string): string {
   return key.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
 }
 
-/** The live keys of one variant, read once (before the pass's first write) when first asked for. */
-export function liveKeysOnce(store: Store, place: Place, rows: KeyedRows): () => Promise<LiveKeys> {
-  let read: Promise<LiveKeys> | null = null;
-  return () => (read ??= LiveKeys.read(store, place, rows));
-}
-
-/** The live keys of one variant as a pass found them at its start: what a served key is checked against. */
+/**
+ * The live keys of one variant, read (in the page's transaction) the first time a page holds a key that is
+ * text: a number is never served in another case, so a list keyed by numbers never reads them.
+ */
 export class LiveKeys {
-  private constructor(
-    private readonly place: Place,
-    private readonly live: ReadonlySet<string>,
-    private readonly folded: ReadonlySet<string>,
-  ) {}
+  private index: Promise<{ live: Set<string>; folded: Set<string> }> | null = null;
+  private readonly rows: KeyedRows;
 
-  static async read(store: Store, place: Place, rows: KeyedRows): Promise<LiveKeys> {
-    const live = new Set(await liveKeys(store, rows));
-    return new LiveKeys(place, live, new Set([...live].map(foldKey)));
+  constructor(
+    store: Store,
+    private readonly place: Place,
+    rows: KeyedRows,
+  ) {
+    this.rows = { ...rows, scope: Object.fromEntries(Object.entries(rows.scope).map(([c, v]) => [c, store.adapter.toDb(v)])) };
   }
 
   /**
@@ -48,12 +45,14 @@ export class LiveKeys {
    * onto a live one) are kept in `held_arrivals` in the page's transaction, as the record they came from.
    */
   async divert(tx: StoreTx, key: readonly string[], rows: readonly Row[], now: string): Promise<Row[]> {
-    if (this.folded.size === 0) return [...rows];
+    if (rows.every((row) => key.every((c) => typeof row[c] === 'number'))) return [...rows];
+    this.index ??= liveKeys(tx.db, this.rows).then((keys) => ({ live: new Set(keys), folded: new Set(keys.map(foldKey)) }));
+    const { live, folded } = await this.index;
     const kept: Row[] = [];
     const waiting: Row[] = [];
     for (const row of rows) {
       const k = keyString(key.map((c) => row[c]));
-      if (this.live.has(k) || !this.folded.has(foldKey(k))) kept.push(row);
+      if (live.has(k) || !folded.has(foldKey(k))) kept.push(row);
       else waiting.push({ ...this.place, key: k, record: String(row.raw), held_at: now });
     }
     for (let i = 0; i < waiting.length; i += CHUNK)
@@ -87,7 +86,8 @@ export async function settleArrivals(
   if (waiting.length === 0) return 0;
   // Live keys this pass was not served, by their folded form: an arrival renaming one of them waits.
   const unserved = new Set<string>();
-  for (const key of await liveKeys(store, rows)) if (!seen.has(key)) unserved.add(foldKey(key));
+  const scope = Object.fromEntries(Object.entries(rows.scope).map(([c, v]) => [c, store.adapter.toDb(v)]));
+  for (const key of await liveKeys(store.db, { ...rows, scope })) if (!seen.has(key)) unserved.add(foldKey(key));
   const settled: string[] = [];
   const records: unknown[] = [];
   for (const { key, record } of waiting) {
@@ -118,11 +118,12 @@ export async function arrivalsWaiting(store: Store, place: Place): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-async function liveKeys(store: Store, rows: KeyedRows): Promise<string[]> {
-  let query = store.db
+/** Keys of the live rows in scope (scope values as the store binds them). */
+async function liveKeys(db: StoreTx['db'], rows: KeyedRows): Promise<string[]> {
+  let query = db
     .selectFrom(rows.table)
     .select([...rows.key])
     .where('deleted_at', 'is', null);
-  for (const [column, value] of Object.entries(rows.scope)) query = query.where(column, '=', store.adapter.toDb(value));
+  for (const [column, value] of Object.entries(rows.scope)) query = query.where(column, '=', value);
   return (await query.execute()).map((row) => keyString(rows.key.map((k) => row[k])));
 }

@@ -14,7 +14,7 @@ import { pages } from './pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';
-import { arrivalsWaiting, type KeyedRows, type LiveKeys, liveKeysOnce, settleArrivals } from './renamed-keys.js';
+import { arrivalsWaiting, type KeyedRows, LiveKeys, settleArrivals } from './renamed-keys.js';
 
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
@@ -66,7 +66,7 @@ class VariantPass {
   private lastCount = 0;
   private unchangedSinceCheckpoint = 0;
   /** The variant's live keys at the pass's start, for a list whose keys can go (renamed-keys.ts). */
-  private readonly liveKeys: (() => Promise<LiveKeys>) | null;
+  private readonly liveKeys: LiveKeys | undefined;
 
   constructor(
     private readonly ctx: StreamContext,
@@ -77,7 +77,7 @@ class VariantPass {
     this.startPage = run.progress.nextToRead() ?? 1;
     this.lastPage = this.startPage - 1;
     this.requests = listRequests(stream, ctx.settings, variant, run.start, run.guardRows);
-    this.liveKeys = stream.detectDeletes ? liveKeysOnce(ctx.store, this.place(), this.keyed()) : null;
+    this.liveKeys = stream.detectDeletes ? new LiveKeys(ctx.store, this.place(), this.keyed()) : undefined;
   }
 
   private place(): { stream: string; variant: string } {
@@ -190,12 +190,11 @@ class VariantPass {
   private async writeGroup(pages: readonly ListPage[]): Promise<void> {
     const { ctx, stream, variant } = this;
     const now = ctx.now();
-    const live = await this.liveKeys?.(); // read outside the transaction: SQLite has one connection
     const written = await ctx.store.transaction(async (tx) => {
       const results: Written[] = [];
       for (const page of pages) {
         const { records } = page;
-        const result = records ? await writeRecords(tx, stream, records, now, live) : nothingWritten(page.keys ?? [], page.count);
+        const result = records ? await writeRecords(tx, stream, records, now, this.liveKeys) : nothingWritten(page.keys ?? [], page.count);
         if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
         results.push(result);
       }

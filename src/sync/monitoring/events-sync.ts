@@ -21,7 +21,7 @@ import { rereadEvents } from './event-rereads.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { PassKeys } from '../deletion-evidence.js';
 import { judgeDeletions } from '../deletion-gate.js';
-import { type KeyedRows, type LiveKeys, liveKeysOnce, settleArrivals } from '../renamed-keys.js';
+import { type KeyedRows, LiveKeys, settleArrivals } from '../renamed-keys.js';
 import { fullPassDue, readMark, saveMark, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
@@ -49,7 +49,7 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
 
   const query = windowQuery(filters, resumeAt.start, settings.monitoring.params.events.start);
   const keys = new PassKeys();
-  const live = liveKeysOnce(store, PLACE, EVENT_ROWS);
+  const live = new LiveKeys(store, PLACE, EVENT_ROWS);
   // A first pass resumed holds only the pages written before it stopped: the list's length is unknown.
   const firstPassResumed = !!saved && saved.start === null && (await readMark(store, FULL_PASS)).fullAt === null;
   const expectedRows = firstPassResumed ? 0 : await liveEventCount(ctx, resumeAt.start);
@@ -82,7 +82,7 @@ async function rereadNamedEvents(
   paginator: PageNumberSpec,
   windowStart: string,
   seen: Set<string>,
-  live: () => Promise<LiveKeys>,
+  live: LiveKeys,
 ): Promise<void> {
   const ids = await eventsToReread(ctx.store, windowStart);
   if (ids.length === 0) return;
@@ -129,7 +129,7 @@ async function writePage(
   records: readonly unknown[],
   seen: { add(key: string): unknown },
   checkpoint: EventsCheckpoint | null,
-  live: (() => Promise<LiveKeys>) | null,
+  live: LiveKeys | null,
 ): Promise<void> {
   const { stats } = ctx;
   const mapped = recordsToRows(records, eventRecord);
@@ -141,9 +141,8 @@ async function writePage(
   for (const row of mapped.rows) seen.add(keyString([row.id]));
   const now = ctx.now();
   const written = nothingWritten([], 0);
-  const liveKeys = await live?.(); // read outside the transaction: SQLite has one connection
   const removedDevelopments = await ctx.store.transaction(async (tx) => {
-    if (liveKeys) mapped.rows = await liveKeys.divert(tx, eventRecord.key, mapped.rows, now);
+    if (live) mapped.rows = await live.divert(tx, eventRecord.key, mapped.rows, now);
     const changed = (await changedEvents(tx, mapped.rows)).map((id) => byId.get(id)!);
     await writeMapped(tx, eventRecord, mapped, now, written);
     const removed = await writeChildren(tx, changed, now, written);
