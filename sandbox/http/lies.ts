@@ -11,8 +11,8 @@ export interface Lies {
   cut?: { path: string; afterRecords: number };
   /** Page `page` serves its first record again in place of its second (which is never served). */
   duplicate?: { path: string; page: number };
-  /** String ids come back upper-cased, or with a trailing space. */
-  renameIds?: { path: string; how: 'upper' | 'space' };
+  /** String ids (or another key field, e.g. `slug`) come back upper-cased, or with a trailing space. */
+  renameIds?: { path: string; how: 'upper' | 'space'; field?: string };
   /** Once page `afterPage` has been served, the list's first record is gone: every page slides by one. */
   drift?: { path: string; afterPage: number; started?: boolean };
 }
@@ -28,6 +28,8 @@ export function validateLies(lies: Lies): Lies {
   if (lies.drift && !whole(lies.drift.afterPage, 1)) throw new Error('chaos lie drift.afterPage must be a whole number >= 1');
   if (lies.renameIds && !['upper', 'space'].includes(lies.renameIds.how))
     throw new Error("chaos lie renameIds.how must be 'upper' or 'space'");
+  if (lies.renameIds && lies.renameIds.field !== undefined && !/^\w+$/.test(String(lies.renameIds.field)))
+    throw new Error('chaos lie renameIds.field must name a field, e.g. slug');
   return Object.fromEntries(Object.entries(lies).map(([name, lie]) => [name, { ...lie }])) as Lies;
 }
 
@@ -51,12 +53,12 @@ export function tellLies(lies: Lies, path: string, search: string, body: ListBod
     data = data.slice(0, Math.max(0, lies.cut.afterRecords - (page - 1) * size));
   }
   if (lies.duplicate && at(lies.duplicate) && page === lies.duplicate.page && data.length > 1) data = [data[0], data[0], ...data.slice(2)];
-  if (lies.renameIds && at(lies.renameIds)) data = data.map((record) => renamed(record, lies.renameIds!.how));
+  if (lies.renameIds && at(lies.renameIds)) data = data.map((record) => renamed(record, lies.renameIds!));
   return data === body.data ? body : { ...body, data };
 }
 
-function renamed(record: unknown, how: 'upper' | 'space'): unknown {
-  const id = (record as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string') return record;
-  return { ...(record as object), id: how === 'upper' ? id.toUpperCase() : `${id} ` };
+function renamed(record: unknown, { how, field = 'id' }: NonNullable<Lies['renameIds']>): unknown {
+  const key = (record as Record<string, unknown> | null)?.[field];
+  if (typeof key !== 'string') return record;
+  return { ...(record as object), [field]: how === 'upper' ? key.toUpperCase() : `${key} ` };
 }

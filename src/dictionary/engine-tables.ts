@@ -260,7 +260,7 @@ export const engineTables: readonly TableSource[] = [
     name: 'held_deletions',
     group: 'bookkeeping',
     description:
-      'Rows a complete pass was not served but kept live, because it would have deleted more than maxDeleteShare: deleted when a complete pass hours later misses them too, or by sync --confirm-deletions.',
+      'Rows a complete pass was not served but kept live, because it would have deleted more than maxDeleteShare, drained the list more than maxDeleteShare below its confirmed size, or saw their keys back in another case or spacing: deleted when a complete pass hours later misses them too, or by sync --confirm-deletions.',
     columns: {
       stream: 'Stream name.',
       variant: 'Variant of the list (e.g. asset class); empty for a list without variants.',
@@ -278,6 +278,32 @@ export const engineTables: readonly TableSource[] = [
       held_rows: 'Rows kept live that the last complete pass was not served.',
       reason: 'What was held back, why, and what ends the wait.',
       updated_at: 'When the last complete pass said it.',
+    },
+  },
+  {
+    name: 'held_arrivals',
+    group: 'bookkeeping',
+    description:
+      "Records served under a key that differs from a live row's only in case or spacing, kept here instead of beside it: they replace the rows they rename when those rows' held deletion is confirmed (a complete pass hours later agrees, or sync --confirm-deletions), and are forgotten when the rows are served again.",
+    columns: {
+      stream: 'Stream name.',
+      variant: 'Variant of the list; empty for a list without variants.',
+      key: 'The key the record was served under, as the mirror compares keys.',
+      record: 'The record as served (JSON text).',
+      held_at: 'When a pass first served it so.',
+    },
+  },
+  {
+    name: 'confirmed_sizes',
+    group: 'bookkeeping',
+    description:
+      "Each list's size at its last confirmed pass (the first complete pass, one whose held deletions a later pass agreed with, or sync --confirm-deletions), raised by any later trusted pass that found it larger: a list that small deletions take more than maxDeleteShare below it is held.",
+    columns: {
+      stream: 'Stream name.',
+      variant: 'Variant of the list; empty for a list without variants.',
+      confirmed_rows: 'Rows the list held after its last confirmed pass.',
+      confirmed_at: 'When that pass ran.',
+      peak_rows: 'The most rows a trusted complete pass found since: what a drain is measured against.',
     },
   },
   {

@@ -14,6 +14,7 @@ import { pages } from './pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';
+import { arrivalsWaiting, type KeyedRows, LiveKeys, settleArrivals } from './renamed-keys.js';
 
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
@@ -64,6 +65,8 @@ class VariantPass {
   /** Records of the last page read (the short one that ended the list). */
   private lastCount = 0;
   private unchangedSinceCheckpoint = 0;
+  /** The variant's live keys at the pass's start, for a list whose keys can go (renamed-keys.ts). */
+  private readonly liveKeys: LiveKeys | undefined;
 
   constructor(
     private readonly ctx: StreamContext,
@@ -74,6 +77,15 @@ class VariantPass {
     this.startPage = run.progress.nextToRead() ?? 1;
     this.lastPage = this.startPage - 1;
     this.requests = listRequests(stream, ctx.settings, variant, run.start, run.guardRows);
+    this.liveKeys = stream.detectDeletes ? new LiveKeys(ctx.store, this.place(), this.keyed()) : undefined;
+  }
+
+  private place(): { stream: string; variant: string } {
+    return { stream: this.stream.name, variant: this.variant.name };
+  }
+
+  private keyed(): KeyedRows {
+    return { table: this.stream.table, key: this.stream.key, scope: this.variant.scope };
   }
 
   async sync(): Promise<void> {
@@ -182,7 +194,7 @@ class VariantPass {
       const results: Written[] = [];
       for (const page of pages) {
         const { records } = page;
-        const result = records ? await writeRecords(tx, stream, records, now) : nothingWritten(page.keys ?? [], page.count);
+        const result = records ? await writeRecords(tx, stream, records, now, this.liveKeys) : nothingWritten(page.keys ?? [], page.count);
         if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
         results.push(result);
       }
@@ -218,13 +230,12 @@ class VariantPass {
     }
     const { seen } = this.keys;
     await keepUncovered(ctx, stream, seen);
-    const end = await endInDoubt(ctx, stream, variant, { lastPage: this.lastPage, lastCount: this.lastCount, seen: seen.size });
+    // Keys served under another case wait, not live: they are no row of the list's end.
+    const served = seen.size - (await arrivalsWaiting(ctx.store, this.place()));
+    const end = await endInDoubt(ctx, stream, variant, { lastPage: this.lastPage, lastCount: this.lastCount, seen: served });
     const verdict = await judgeDeletions(ctx, {
-      stream: stream.name,
-      variant: variant.name,
-      table: stream.table,
-      key: stream.key,
-      scope: variant.scope,
+      ...this.place(),
+      ...this.keyed(),
       seen,
       doubt: async () => end ?? this.keys.doubt() ?? (await this.firstPageDoubt()),
     });
@@ -233,15 +244,25 @@ class VariantPass {
       ctx.stats.notice = ctx.stats.notice ? `${ctx.stats.notice}; ${verdict.notice}` : verdict.notice;
     }
     ctx.stats.held = (ctx.stats.held ?? 0) + verdict.keep.size;
-    if (verdict.keep.size > 0 && verdict.keep.size === verdict.missing) return end !== null;
-    // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
-    const deleted =
-      verdict.missing > 0 ? await softDelete(ctx, stream.table, stream.key, new Set([...seen, ...verdict.keep]), variant.scope) : 0;
-    // Children follow a whole verdict only: a part held back leaves its parents' children for the next pass.
-    const children =
-      stream.child && verdict.keep.size === 0 ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
-    ctx.stats.deleted += deleted + children;
-    return false;
+    const allHeld = verdict.keep.size > 0 && verdict.keep.size === verdict.missing;
+    if (!allHeld) {
+      // Not `+= await`: the variants run at once, and that would add to a total read before the wait.
+      const deleted =
+        verdict.missing > 0 ? await softDelete(ctx, stream.table, stream.key, new Set([...seen, ...verdict.keep]), variant.scope) : 0;
+      // Children follow a whole verdict only: a part held back leaves its parents' children for the next pass.
+      const children =
+        stream.child && verdict.keep.size === 0 ? await softDelete(ctx, stream.child.table, stream.child.key, this.childSeen, {}) : 0;
+      ctx.stats.deleted += deleted + children;
+    }
+    await settleArrivals(ctx.store, this.place(), this.keyed(), seen, (records) => this.writeArrivals(records));
+    return allHeld && end !== null;
+  }
+
+  /** Records that waited for the rows they rename to go, written as any page is. */
+  private async writeArrivals(records: unknown[]): Promise<void> {
+    const now = this.ctx.now();
+    const written = await this.ctx.store.transaction((tx) => writeRecords(tx, this.stream, records, now));
+    addWrites(this.ctx.stats, written.counts);
   }
 
   /** A list of more than one page reads page 1 again: records that moved across its end shifted every page. */

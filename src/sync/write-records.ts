@@ -5,6 +5,7 @@ import type { ChildTable, MappedTable } from '../catalog/types.js';
 import { keyString, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites } from './context.js';
 import { recordsToRows, type Mapped } from './record-rows.js';
+import type { LiveKeys } from './renamed-keys.js';
 
 /** Where records go: a mapped table, and the table of their children if they carry any. */
 export interface RecordTarget extends MappedTable {
@@ -30,15 +31,18 @@ export function nothingWritten(keys: string[], unchanged: number): Written {
 
 /**
  * Maps and upserts records, a slice at a time; malformed records go to quarantine. The array is
- * consumed: each slice is released as it is written.
+ * consumed: each slice is released as it is written. With `live` (a list whose keys can go), a record
+ * under a new key that renames a live one in case or spacing waits instead (renamed-keys.ts); its key
+ * counts as served.
  */
-export async function writeRecords(tx: StoreTx, target: RecordTarget, records: unknown[], now: string): Promise<Written> {
+export async function writeRecords(tx: StoreTx, target: RecordTarget, records: unknown[], now: string, live?: LiveKeys): Promise<Written> {
   const written = nothingWritten([], 0);
   for (let i = 0; i < records.length; i += WRITE_SLICE) {
     const slice = records.slice(i, i + WRITE_SLICE);
     records.fill(null, i, i + WRITE_SLICE);
     const mapped = recordsToRows(slice, target);
     for (const row of mapped.rows) written.keys.push(keyString(target.key.map((k) => row[k])));
+    if (live) mapped.rows = await live.divert(tx, target.key, mapped.rows, now);
     await writeMapped(tx, target, mapped, now, written);
     if (target.child) await writeChildren(tx, target, target.child, mapped.rows, now, written);
   }

@@ -1,6 +1,7 @@
 // @end-to-end
 // A consistent lie deletes nothing. The sandbox's lies (a list answered empty, cut short, a key twice in a
-// page, keys renamed in case or spacing, a record gone mid-pass) each leave every row live, say why in the
+// page, keys renamed in case or spacing, a record gone mid-pass) each leave every row live (renamed keys add
+// none), say why in the
 // stream's notice and in `deletion_holds`, and write no deletion to history; a complete pass hours later
 // that agrees (the injected clock moves), or --confirm-deletions, does delete; an honest small removal is
 // deleted at once. On both stores, over real HTTP.
@@ -137,29 +138,55 @@ for (const dialect of dialects) {
       expect([after.size, after.has(gone)]).toEqual([rows - 1, false]);
     });
 
-    it('keys back in another case or spacing delete nothing; --confirm-deletions takes the operator at their word', async () => {
+    it('keys back in another case or spacing never make two live rows; the honest list forgets them; agreement replaces', async () => {
+      const arrivals = async () => (await t.store.db.selectFrom('held_arrivals').select('key').execute()).length;
+      const rows = async () => (await t.store.db.selectFrom('token_unlock_assets').select('id').execute()).length;
       expect((await full('token-unlocks', 0)).outcome).toBe('success');
       const before = await live('token-unlocks');
       expect(before.size).toBeGreaterThan(50);
       for (const how of ['upper', 'space'] as const) {
-        const deletedBefore = await deletions();
         lie({ renameIds: { path: '/token-unlocks/v1/assets', how } });
-        const renamed = await full('token-unlocks', 1);
-        expect([renamed.deleted, renamed.held]).toEqual([0, before.size]);
-        expect(renamed.notice).toMatch(/records came back under keys that differ only in case or spacing \(".+" came back as ".+"\)/);
-        const now = await live('token-unlocks');
-        expect([[...before].filter((id) => !now.has(id)), await deletions()]).toEqual([[], deletedBefore]);
-        // The honest list again: the rows the lie added differ from it only in case or spacing too, and
-        // stay until the operator confirms.
+        for (const hours of [1, 2]) {
+          const renamed = await full('token-unlocks', hours);
+          expect([renamed.deleted, renamed.inserted, renamed.held]).toEqual([0, 0, before.size]);
+          expect(renamed.notice).toMatch(/records came back under keys that differ only in case or spacing \(".+" came back as ".+"\)/);
+          expect(renamed.notice).toMatch(/from 2026-03-01T07:00:00.000Z finds them missing too/); // the wait runs from the first
+          expect([await live('token-unlocks'), await rows(), await arrivals(), await deletions()]).toEqual([
+            before,
+            before.size,
+            before.size,
+            0,
+          ]);
+        }
+        // The honest list again: the waiting records are forgotten, the hold ends, history holds nothing.
         lie(null);
-        expect((await full('token-unlocks', 2)).held).toBe(before.size);
-        const cleaned = await full('token-unlocks', 3, { confirmDeletions: true });
-        expect([cleaned.deleted, await live('token-unlocks')]).toEqual([before.size, before]);
+        const honest = await full('token-unlocks', 3);
+        expect([honest.deleted, honest.inserted, honest.held ?? 0, honest.notice ?? null]).toEqual([0, 0, 0, null]);
+        expect([await live('token-unlocks'), await rows(), await arrivals(), await allHolds(t.store)]).toEqual([
+          before,
+          before.size,
+          0,
+          [],
+        ]);
       }
+      // Told twice 6 h apart: the renamed records replace the originals, one live row each, history says so.
       lie({ renameIds: { path: '/token-unlocks/v1/assets', how: 'upper' } });
-      const confirmed = await full('token-unlocks', 3, { confirmDeletions: true });
-      expect(confirmed.deleted).toBeGreaterThanOrEqual(before.size);
-      expect([...(await live('token-unlocks'))].every((id) => id === id.toUpperCase())).toBe(true);
+      expect((await full('token-unlocks', 10)).held).toBe(before.size);
+      const agreed = await full('token-unlocks', 16);
+      expect([agreed.deleted, agreed.inserted, agreed.held ?? 0]).toEqual([before.size, before.size, 0]);
+      const now = await live('token-unlocks');
+      expect([...now].sort()).toEqual([...before].map((id) => id.toUpperCase()).sort());
+      expect([await arrivals(), await deletions(), await allHolds(t.store)]).toEqual([0, before.size, []]);
+      // And the old case back, confirmed by the operator at once: the rows it renamed come back.
+      lie(null);
+      const back = await full('token-unlocks', 17, { confirmDeletions: true });
+      expect([back.deleted, back.updated, back.held ?? 0, await live('token-unlocks'), await arrivals()]).toEqual([
+        before.size,
+        before.size,
+        0,
+        before,
+        0,
+      ]);
     });
 
     it('an honest small removal is deleted at once, and says nothing', async () => {

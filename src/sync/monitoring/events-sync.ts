@@ -21,10 +21,13 @@ import { rereadEvents } from './event-rereads.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { PassKeys } from '../deletion-evidence.js';
 import { judgeDeletions } from '../deletion-gate.js';
+import { type KeyedRows, LiveKeys, settleArrivals } from '../renamed-keys.js';
 import { fullPassDue, readMark, saveMark, type MarkName } from './pass-marks.js';
 
 const STREAM = 'monitoring-events';
 const FULL_PASS: MarkName = { stream: STREAM, part: 'full-pass' };
+const PLACE = { stream: STREAM, variant: '' };
+const EVENT_ROWS: KeyedRows = { table: eventRecord.table, key: eventRecord.key, scope: {} };
 const CHILD_TABLES = ['monitoring_event_assets', 'monitoring_event_categories', 'monitoring_event_subcategories'] as const;
 
 /** Saved after every page; null once the pass completed. */
@@ -46,6 +49,7 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
 
   const query = windowQuery(filters, resumeAt.start, settings.monitoring.params.events.start);
   const keys = new PassKeys();
+  const live = new LiveKeys(store, PLACE, EVENT_ROWS);
   // A first pass resumed holds only the pages written before it stopped: the list's length is unknown.
   const firstPassResumed = !!saved && saved.start === null && (await readMark(store, FULL_PASS)).fullAt === null;
   const expectedRows = firstPassResumed ? 0 : await liveEventCount(ctx, resumeAt.start);
@@ -53,7 +57,7 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
   for await (const page of monitoringPages(ctx, list)) {
     const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     keys.page(page.records.length, page.total);
-    await writePage(ctx, page.records, keys, checkpoint);
+    await writePage(ctx, page.records, keys, checkpoint, live);
     ctx.progress.advance(STREAM, ctx.stats);
     if (ctx.signal.aborted && !page.last) {
       ctx.stats.outcome = 'stopped';
@@ -61,7 +65,7 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
     }
   }
 
-  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen);
+  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen, live);
   if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, keys);
   else if (resumeAt.start === null) {
     // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
@@ -73,10 +77,16 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
 }
 
 /** An incremental pass also re-reads, by id, the older events webhooks said changed (src/requests/event-rereads.ts). */
-async function rereadNamedEvents(ctx: StreamContext, paginator: PageNumberSpec, windowStart: string, seen: Set<string>): Promise<void> {
+async function rereadNamedEvents(
+  ctx: StreamContext,
+  paginator: PageNumberSpec,
+  windowStart: string,
+  seen: Set<string>,
+  live: LiveKeys,
+): Promise<void> {
   const ids = await eventsToReread(ctx.store, windowStart);
   if (ids.length === 0) return;
-  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null));
+  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null, live));
   ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');
 }
 
@@ -110,12 +120,16 @@ async function liveEventCount(ctx: StreamContext, start: string | null): Promise
   return Number(row?.n ?? 0);
 }
 
-/** One page: events upserted when changed; changed events get their children rewritten; one transaction. */
+/**
+ * One page: events upserted when changed; changed events get their children rewritten; one transaction.
+ * With `live`, an event under a new id that renames a live one in case or spacing waits (renamed-keys.ts).
+ */
 async function writePage(
   ctx: StreamContext,
   records: readonly unknown[],
   seen: { add(key: string): unknown },
   checkpoint: EventsCheckpoint | null,
+  live: LiveKeys | null,
 ): Promise<void> {
   const { stats } = ctx;
   const mapped = recordsToRows(records, eventRecord);
@@ -128,6 +142,7 @@ async function writePage(
   const now = ctx.now();
   const written = nothingWritten([], 0);
   const removedDevelopments = await ctx.store.transaction(async (tx) => {
+    if (live) mapped.rows = await live.divert(tx, eventRecord.key, mapped.rows, now);
     const changed = (await changedEvents(tx, mapped.rows)).map((id) => byId.get(id)!);
     await writeMapped(tx, eventRecord, mapped, now, written);
     const removed = await writeChildren(tx, changed, now, written);
@@ -208,7 +223,7 @@ async function detectRemovals(ctx: StreamContext, keys: PassKeys): Promise<void>
   const { store, stats } = ctx;
   const now = ctx.now();
   const { seen } = keys;
-  const candidate = { stream: STREAM, variant: '', table: eventRecord.table, key: eventRecord.key, scope: {}, seen };
+  const candidate = { ...PLACE, ...EVENT_ROWS, seen };
   const verdict = await judgeDeletions(ctx, { ...candidate, doubt: async () => keys.doubt() });
   if (verdict.notice) {
     ctx.logger.warn({ notice: verdict.notice }, 'deletions held back or confirmed');
@@ -216,6 +231,7 @@ async function detectRemovals(ctx: StreamContext, keys: PassKeys): Promise<void>
   }
   stats.held = verdict.keep.size;
   stats.deleted += await store.softDeleteMissing(eventRecord.table, eventRecord.key, new Set([...seen, ...verdict.keep]), {}, now);
+  await settleArrivals(store, PLACE, EVENT_ROWS, seen, (records) => writePage(ctx, records, { add: () => {} }, null, null));
   await store.transaction(async (tx) => {
     const [orphans] = await tx.db
       .updateTable('monitoring_developments')
