@@ -3,8 +3,10 @@
 // the recomputation would select (its `where`), looked up through the crosswalk's indexes first. A
 // first `/v1` sync inserts 20,000 assets at scale 10 while the crosswalk is empty or meets few of
 // them, and each insert ran the whole recomputation (unions, windows, temporary b-trees) to link
-// nothing: about 40 µs an asset, a sixth of the first sync's time. What the triggers write is
-// unchanged. PostgreSQL's triggers run once per statement already.
+// nothing: measured on those inserts alone, 1.48 s of CPU against 0.54 s before the crosswalk; 1.07 s
+// with this guard (the rest: the trigger's presence, for which SQLite keeps a statement journal per
+// insert, and the two indexes 0047 added). What the triggers write is unchanged. PostgreSQL's
+// triggers run once per statement already.
 import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes, Dialect } from '../../src/store/types.js';
 
