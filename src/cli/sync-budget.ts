@@ -23,9 +23,17 @@ export function configuredSchedule(config: Readonly<Config>): ScheduleEntry[] {
   return scheduleOf(configuredJobs(config));
 }
 
-/** Every job of the configuration (the package's and the user's files, with the overrides), refused ones left out. */
+const checked = new WeakMap<Readonly<Config>, ScheduledJob[]>();
+
+/**
+ * Every job of the configuration (the package's and the user's files, with the overrides), refused ones
+ * left out. Once per configuration: checking a schedule asks the cron library for its next date (about
+ * 5 ms a job), and a sync asks twice (its budget, then the jobs it records).
+ */
 export function configuredJobs(config: Readonly<Config>): ScheduledJob[] {
-  return checkedJobs(jobCatalog(config.jobsDir).jobs, config.jobs, config.timezone).jobs;
+  let jobs = checked.get(config);
+  if (!jobs) checked.set(config, (jobs = checkedJobs(jobCatalog(config.jobsDir).jobs, config.jobs, config.timezone).jobs));
+  return jobs;
 }
 
 /** The enabled jobs with their streams, leaving out a job that names an unknown stream. */
