@@ -53,24 +53,17 @@ if (cluster) {
       ]),
     );
     sections.push(
-      await bench('Analyst queries on PostgreSQL: each view and worked example, scale 10', 'bench/analyst-queries.ts', [
-        '--scale',
-        '10',
-        '--db',
-        cluster.url,
-      ]),
+      await bench(
+        'Analyst queries in every reader (bundled SQLite, the OS SQLite through Python, PostgreSQL), scale 10 (budget 200 ms, 1 s)',
+        'bench/analyst-queries.ts',
+        ['--scale', '10', '--db', cluster.url],
+      ),
     );
   } finally {
     await cluster.stop();
   }
 }
 sections.push(await bench('History and analyst views on SQLite: extra cost, scale 1', 'bench/history.ts', ['--scale', '1']));
-sections.push(
-  await bench('Analyst queries on SQLite: each view and worked example, scale 10 (budget 200 ms, 1 s)', 'bench/analyst-queries.ts', [
-    '--scale',
-    '10',
-  ]),
-);
 sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts', ['--scale', '10']));
 sections.push(await bench('Request economy at real sizes: a first sync, a day and a month of the default schedule', 'bench/budget.ts'));
 sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));

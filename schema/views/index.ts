@@ -22,7 +22,7 @@ export const ANALYST_VIEWS: readonly ViewSpec[] = [
 ];
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {
-  return `create view ${view.name} as\n${d.typedView(view.branches?.(d) ?? [view.sql(d)], view.columns)}`;
+  return `create view ${view.name} as\n${d.typedView(view.sql(d), view.columns)}`;
 }
 
 /** Drops every analyst view, newest first (a view may read an older one). */

@@ -193,8 +193,8 @@ export const mirrorViews: readonly ViewSpec[] = [
       "recorded by every sync, jobs by the daemon and every `ds-mirror sync`; the receiver's deliveries are the stream " +
       '`webhook-deliveries`.',
     columns: streamColumns,
-    branches: (d) => [catalogStreams(d), deliveriesStream(d)],
-    sql: (d) => [catalogStreams(d), deliveriesStream(d)].join('\nunion all\n'),
+    sql: (d) =>
+      `select ${streamColumns.map((c) => `u.${c.name} as ${c.name}`).join(', ')}\nfrom (\n${d.unionSource([catalogStreams(d), deliveriesStream(d)], streamColumns)}\n) u`,
   },
   {
     name: 'v_jobs',

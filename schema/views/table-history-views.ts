@@ -4,7 +4,7 @@
 // migration 0039 (null before it: raw alone holds them). Tables with a lifted view have `<view>_history`.
 // test/analyst/typed-history.test.ts checks these columns against the tables of a migrated store.
 import type { ValueKind, ViewDialect } from './lift.js';
-import { currentVersion, previousVersion, previousVersions, VERSION_COLUMNS, type ViewSpec } from './view.js';
+import { VERSION_COLUMNS, versionColumns, versionRows, type ViewSpec } from './view.js';
 
 /** Each table's own columns (not raw and the bookkeeping), in the table's order, with their kinds. */
 const TABLES: Readonly<Record<string, Readonly<Record<string, ValueKind>>>> = {
@@ -69,11 +69,10 @@ const TABLES: Readonly<Record<string, Readonly<Record<string, ValueKind>>>> = {
 function tableHistoryView(table: string, columns: Readonly<Record<string, ValueKind>>): ViewSpec {
   const names = Object.keys(columns);
   // Times in the store's one form (live rows and kept versions alike).
-  const select = (d: ViewDialect) => names.map((c) => (columns[c] === 'timestamp' ? `${d.time(`r.${c}`)} as ${c}` : `r.${c}`)).join(', ');
-  const branches = (d: ViewDialect) => [
-    `select ${select(d)},\n  ${currentVersion(d, 'r')}\nfrom ${table} r\nwhere r.deleted_at is null`,
-    `select ${select(d)},\n  ${previousVersion(d, 'r')}\nfrom (${previousVersions(d, table, names)}) r`,
-  ];
+  const select = (d: ViewDialect) =>
+    names.map((c) => (columns[c] === 'timestamp' ? `${d.time(`u.${c}`)} as ${c}` : `u.${c} as ${c}`)).join(', ');
+  const sources = names.map((name) => ({ name, kind: columns[name]!, live: `r.${name}` }));
+  const sql = (d: ViewDialect) => `select ${select(d)},\n  ${versionColumns(d)}\nfrom (\n${versionRows(d, table, sources)}\n) u`;
   return {
     name: `v_${table}_history`,
     versionsOf: table,
@@ -84,8 +83,7 @@ function tableHistoryView(table: string, columns: Readonly<Record<string, ValueK
       ...names.map((name) => ({ name, kind: columns[name]!, description: `${table}.${name} in this version.` })),
       ...VERSION_COLUMNS,
     ],
-    branches,
-    sql: (d) => branches(d).join('\nunion all\n'),
+    sql,
   };
 }
 

@@ -16,8 +16,6 @@ export interface ViewSpec {
   description: string;
   columns: readonly ViewColumn[];
   sql(d: ViewDialect): string;
-  /** A view that is a UNION ALL: its branches (sql joins them), each typed on its own (analyst-sql.ts, typedView). */
-  branches?(d: ViewDialect): string[];
   /** For a versions view: the mirrored table whose versions it shows. */
   versionsOf?: string;
 }
@@ -61,36 +59,78 @@ export const VERSION_COLUMNS: readonly ViewColumn[] = [
   },
 ];
 
-/** VERSION_COLUMNS of a live row (alias `r` of its table) and of a previous version (a row of previousVersions). */
-export function currentVersion(d: ViewDialect, r: string): string {
-  return (
-    `${isoColumn(d, `${r}.synced_at`)} as valid_from, null as valid_to, null as change,\n` +
-    `  (select max(s.id) from sync_runs s where s.started_at <= ${r}.synced_at) as run_id, null as ended_by_run_id`
-  );
+/**
+ * One column of a version row (alias `u` in a versions view): as a live row (alias `r`) gives it and as a
+ * previous version (row_history `h`) does; without `previous`, the table's own column of that name as the
+ * previous version kept it (read back from typed_row).
+ */
+export interface VersionSource {
+  name: string;
+  kind: ValueKind;
+  live: string;
+  previous?: string;
 }
-export function previousVersion(d: ViewDialect, r: string): string {
-  return (
-    `${isoColumn(d, `${r}.valid_from`)} as valid_from, ${isoColumn(d, `${r}.valid_to`)} as valid_to, ` +
-    `${r}.change as change, ${r}.run_id as run_id, ${r}.ended_by_run_id as ended_by_run_id`
+
+/**
+ * Every kept version of `table` as one FROM item: its live rows and its previous versions kept in row_history,
+ * each with the `sources` columns, then the version's validity and runs as stored (the view normalises them).
+ * Only stored values pass through the UNION ALL, and the view computes its columns over it: SQLite before
+ * 3.42 computes every column of a UNION ALL to count it, so a count reads these and nothing more.
+ * `h.typed_row` holds a previous version's own columns (null for versions kept before migration 0039).
+ */
+export function versionRows(d: ViewDialect, table: string, sources: readonly VersionSource[]): string {
+  const typed = d.typedRow(table, 'h.typed_row', 'p');
+  const bookkeeping: readonly (readonly [string, ValueKind, string, string])[] = [
+    ['valid_from', 'text', 'r.synced_at', 'h.valid_from'],
+    ['valid_to', 'text', 'null', 'h.valid_to'],
+    ['change', 'text', 'null', 'h.change'],
+    ['run_id', 'integer', 'null', 'h.run_id'],
+    ['ended_by_run_id', 'integer', 'null', 'h.ended_by_run_id'],
+    ['is_current', 'integer', '1', '0'],
+  ];
+  const all = [...sources, ...bookkeeping.map(([name, kind, live, prev]) => ({ name, kind, live, previous: prev }))];
+  return d.unionSource(
+    [
+      `select ${all.map((c) => `${c.live} as ${c.name}`).join(', ')}\n  from ${table} r where r.deleted_at is null`,
+      `select ${all.map((c) => `${c.previous ?? typed.column(c.name)} as ${c.name}`).join(', ')}\n  from row_history h${typed.join ? ` ${typed.join}` : ''} where h.table_name = '${table}'`,
+    ],
+    all,
   );
 }
 
 /**
- * The previous versions of `table` kept in row_history, as rows with the table's own `columns` (typed as
- * the table types them, read back from typed_row: null for versions kept before migration 0039), raw,
- * and each version's validity and runs.
+ * VERSION_COLUMNS over a version row `u` (versionRows): a live row's run is the last run started before it
+ * was written. (A column a live row gives as null is computed, not read as it is: on SQLite only a column
+ * a table gives keeps its declared type through the UNION ALL.)
  */
-export function previousVersions(d: ViewDialect, table: string, columns: readonly string[]): string {
-  const typed = d.typedRow(table, 'h.typed_row', 'p');
+export function versionColumns(d: ViewDialect): string {
+  const ofPrevious = (column: string) => `case when u.is_current = 1 then null else u.${column} end`;
   return (
-    `select ${columns.map((c) => `${typed.column(c)} as ${c}`).join(', ')},\n` +
-    `    h.raw, h.valid_from, h.valid_to, h.change, h.run_id, h.ended_by_run_id\n` +
-    `  from row_history h${typed.join ? ` ${typed.join}` : ''}\n  where h.table_name = '${table}'`
+    `${isoColumn(d, 'u.valid_from')} as valid_from, ${isoColumn(d, 'u.valid_to')} as valid_to, ${ofPrevious('change')} as change,\n` +
+    '  case when u.is_current = 1 then (select max(s.id) from sync_runs s where s.started_at <= u.valid_from) else u.run_id end as run_id,\n' +
+    `  ${ofPrevious('ended_by_run_id')} as ended_by_run_id`
   );
 }
 
 function selectList(columns: readonly LiftedColumn[], d: ViewDialect, alias: string, fromRaw = false): string {
   return columns.map((c) => `${c.column && !fromRaw ? `${alias}.${c.column}` : c.from(d, alias)} as ${c.name}`).join(',\n  ');
+}
+
+/**
+ * What a versions view's lifts read from a version row: the key columns (a live row's own, else lifted from
+ * the kept raw), the table's own columns (tableColumns: a kept version's from typed_row), and raw when a lift
+ * reads it.
+ */
+function versionSources(o: LiftedViewOptions, d: ViewDialect): VersionSource[] {
+  const kind = (name: string) => o.columns.find((c) => c.name === name)?.kind ?? 'text';
+  const own = new Set(o.tableColumns ?? []);
+  const keys = o.columns.filter((c) => c.column && !own.has(c.column));
+  const readsRaw = o.columns.some((c) => !c.column && c.from(d, 'u').includes('u.raw'));
+  return [
+    ...keys.map((c) => ({ name: c.column!, kind: c.kind, live: `r.${c.column}`, previous: c.from(d, 'h') })),
+    ...[...own].map((name) => ({ name, kind: kind(name), live: `r.${name}` })),
+    ...(readsRaw ? [{ name: 'raw', kind: 'json' as const, live: 'r.raw', previous: 'h.raw' }] : []),
+  ];
 }
 
 /** The live rows of one mirrored table with typed columns, and optionally its versions view. */
@@ -104,13 +144,8 @@ export function liftedView(o: LiftedViewOptions): ViewSpec[] {
       `from ${o.table} r\nwhere r.deleted_at is null`,
   };
   if (!o.history) return [live];
-  const branches = (d: ViewDialect) => [
-    `select\n  ${selectList(o.columns, d, 'r')},\n  ${currentVersion(d, 'r')}\nfrom ${o.table} r\nwhere r.deleted_at is null`,
-    `select\n  ${selectList(o.columns, d, 'r', true)},\n  ${previousVersion(d, 'r')}\n` +
-      (o.tableColumns
-        ? `from (${previousVersions(d, o.table, o.tableColumns)}) r`
-        : `from row_history r\nwhere r.table_name = '${o.table}'`),
-  ];
+  const sql = (d: ViewDialect) =>
+    `select\n  ${selectList(o.columns, d, 'u')},\n  ${versionColumns(d)}\nfrom (\n${versionRows(d, o.table, versionSources(o, d))}\n) u`;
   const versions: ViewSpec = {
     name: `${o.name}_history`,
     versionsOf: o.table,
@@ -118,8 +153,7 @@ export function liftedView(o: LiftedViewOptions): ViewSpec[] {
       `Every kept version of ${o.table}: the current live rows (valid_to null) and the previous versions ` +
       `kept in row_history. As of a time T: valid_from <= T and (valid_to is null or valid_to > T).`,
     columns: [...o.columns, ...VERSION_COLUMNS],
-    branches,
-    sql: (d) => branches(d).join('\nunion all\n'),
+    sql,
   };
   return [live, versions];
 }

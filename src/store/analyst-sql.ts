@@ -63,10 +63,15 @@ export interface AnalystSql {
    */
   orderedList(value: string, from: string, orderBy: string): string;
   /**
-   * A view's query, the UNION ALL of `selects`, with each column of the declared type a tool reads
-   * (PRAGMA table_info, information_schema.columns) for its kind: the columns by name, in the view's order.
+   * A view's query, `select`, with each column of the declared type a tool reads (PRAGMA table_info,
+   * information_schema.columns) for its kind: the columns by name, in the view's order.
    */
-  typedView(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string;
+  typedView(select: string, columns: readonly { name: string; kind: ValueKind }[]): string;
+  /**
+   * The UNION ALL of `selects` (each giving `columns` in order) as a query to read in a FROM clause, whose
+   * columns read as they are keep the declared type of their kind.
+   */
+  unionSource(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string;
   /** The time now, in the store's form. */
   readonly now: string;
   /** Seconds (a double) from one time to another (both in the store's form), or to now when `to` is not given. */

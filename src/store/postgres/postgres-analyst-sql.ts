@@ -23,7 +23,8 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   dateColumn: (e) => `cast(${e} as date)`,
   orderedList: (value, from, orderBy) => `(select string_agg(${value}, ',' order by ${orderBy}) ${from})`,
   // PostgreSQL types a view's columns from their expressions, which the lifts already type.
-  typedView: (selects) => selects.join('\nunion all\n'),
+  typedView: (select) => select,
+  unionSource: (selects) => selects.join('\nunion all\n'),
   now: 'now()',
   secondsBetween: (from, to = 'now()') => `cast(extract(epoch from (${to} - ${from})) as double precision)`,
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,

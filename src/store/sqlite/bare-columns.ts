@@ -1,7 +1,9 @@
 // Which output columns of a SELECT read a table's column as it is (`r.id`, `r.id as id`): the typed views
 // leave those uncast, so that SQLite can still use an index on them (`where id = ?` and joins), while a
 // cast column cannot. Reads the outermost select list and FROM clause only (after any WITH clause),
-// skipping what is inside parentheses and quotes; a column of a subquery or a WITH table is not bare.
+// skipping what is inside parentheses and quotes. A column of a subquery in FROM is bare too (it keeps the
+// type of what the subquery reads, and a filter on it reaches the table: versions views read a UNION ALL
+// of stored values so); a column of a WITH table is not.
 
 const BARE = /^"?([a-z_]\w*)"?\."?([a-z_]\w*)"?(?:\s+as\s+"?(\w+)"?)?$/i;
 const KEYWORDS = new Set(['on', 'where', 'left', 'join', 'inner', 'cross', 'group', 'order', 'limit', 'union']);
@@ -35,6 +37,8 @@ function tableAliases(top: string, from: number): Set<string> {
     const alias = m[2] && !KEYWORDS.has(m[2].toLowerCase()) ? m[2] : m[1]!;
     if (!withTables.has(m[1]!.toLowerCase())) aliases.add(alias.toLowerCase());
   }
+  // A subquery in FROM (its text blanked): its columns keep the declared types of what they read.
+  for (const m of top.slice(from).matchAll(/\b(?:from|join)\s+\(\s*\)\s+(?:as\s+)?(\w+)/gi)) aliases.add(m[1]!.toLowerCase());
   return aliases;
 }
 

@@ -26,20 +26,44 @@ const DECLARED: Readonly<Record<ValueKind, readonly [column: string, cast: strin
 };
 
 /**
- * SQLite gives a view column a declared type only when it reads a table's column (in a compound SELECT,
- * the first branch's): a first branch reads view_column_types (always empty), and the rows come after
- * it, each cast to its kind's storage class so that SQLite 3.44 and later keep the first branch's type.
- * Each of the view's own branches is wrapped apart (a UNION ALL nested in a branch is not flattened:
- * counting a history view took 8 times as long), and no branch has a WHERE of its own, so SQLite counts
- * the view branch by branch without computing its columns.
+ * SQLite gives a view column a declared type only when it reads a table's column, directly or as the
+ * first column of a scalar subquery (in a compound subquery, of its last SELECT before 3.44). A computed
+ * column is therefore a scalar subquery: its value cast to its kind's storage class, then a row of
+ * view_column_types (always empty), whose column carries the type. A column read from a table as it is
+ * stays bare, so that a filter or join on it still uses the table's index (but a boolean: the tables keep
+ * booleans in integer columns).
+ *
+ * Why not a UNION ALL whose first branch reads view_column_types: SQLite before 3.42 computes every column
+ * of every row of a compound view to count it (3.40 took 0.8 s to count 20,000 assets: bench/RESULTS.md),
+ * while a plain SELECT is flattened into the count, which then reads the table alone. A scalar subquery is
+ * evaluated only when its column is read.
  */
-function typedView(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string {
-  const typed = columns.map((c) => `t.${DECLARED[c.kind][0]} as "${c.name}"`).join(', ');
+function typedColumn(value: string, kind: ValueKind): string {
+  const [column, cast] = DECLARED[kind];
+  return `(select cast(${value} as ${cast}) union all select t.${column} from view_column_types t)`;
+}
+
+function typedView(select: string, columns: readonly { name: string; kind: ValueKind }[]): string {
+  const bare = bareColumns(select);
+  const list = columns.map((c) =>
+    bare.has(c.name) && c.kind !== 'boolean' ? `q."${c.name}"` : `${typedColumn(`q."${c.name}"`, c.kind)} as "${c.name}"`,
+  );
+  return `select ${list.join(', ')} from (\n${select}\n) q`;
+}
+
+/**
+ * The UNION ALL of `selects`, each cast to its kinds' storage classes (but a column read from a table as it
+ * is), then an empty branch reading view_column_types. A column of a compound FROM item takes its declared
+ * type from the last branch before SQLite 3.44, and from the first with every branch of one storage class
+ * from 3.44 on: both are the kind's.
+ */
+function unionSource(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string {
   const cast = (select: string) => {
     const bare = bareColumns(select);
-    return columns.map((c) => (bare.has(c.name) ? `q."${c.name}"` : `cast(q."${c.name}" as ${DECLARED[c.kind][1]})`)).join(', ');
+    return columns.map((c) => (bare.has(c.name) ? `q.${c.name}` : `cast(q.${c.name} as ${DECLARED[c.kind][1]}) as ${c.name}`)).join(', ');
   };
-  return [`select ${typed} from view_column_types t`, ...selects.map((s) => `select ${cast(s)} from (\n${s}\n) q`)].join('\nunion all\n');
+  const typed = columns.map((c) => `t.${DECLARED[c.kind][0]} as ${c.name}`).join(', ');
+  return [...selects.map((s) => `select ${cast(s)} from (\n${s}\n) q`), `select ${typed} from view_column_types t`].join('\nunion all\n');
 }
 
 export const SQLITE_ANALYST_SQL: AnalystSql = {
@@ -61,6 +85,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   // subquery into an aggregate); `group_concat(x order by ...)` needs 3.44.
   orderedList: (value, from, orderBy) => `(select group_concat(x, ',') from (select ${value} as x ${from} order by ${orderBy}))`,
   typedView,
+  unionSource,
   now: `strftime(${ISO_FORMAT}, 'now')`,
   secondsBetween: (from, to = "'now'") => `((julianday(${to}) - julianday(${from})) * 86400.0)`,
   dayOf: (e) => `date(${e})`,
