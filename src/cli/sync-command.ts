@@ -9,7 +9,7 @@ import type { ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import type { SyncBudget } from './sync-budget.js';
 import { requireService } from '../config.js';
-import type { Store } from '../store/types.js';
+import type { Store, StreamRunStats } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
@@ -144,7 +144,7 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
     const result = await runSync({ client, store, logger, settings, streams, signal: stop.signal, progress, switchService: flags.force });
     progress.stop();
     io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
-    if (result.outcome === 'failed') return EXIT.failed;
+    if (result.outcome === 'failed') return failedExit(result.streams);
     if (result.outcome === 'stopped') return EXIT.stopped;
     return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
   } finally {
@@ -152,6 +152,12 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
     stop.release();
     await client.close();
   }
+}
+
+/** A run whose every failed stream failed on a change of the service's shape exits 5, another failure 1. */
+function failedExit(streams: readonly StreamRunStats[]): number {
+  const failed = streams.filter((s) => s.outcome === 'failed');
+  return failed.every((s) => s.errorCode === 'DS_DRIFT') ? EXIT.drift : EXIT.failed;
 }
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */

@@ -14,6 +14,7 @@ import { pages } from './pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';
+import type { PassShape } from './shape/pass-shape.js';
 
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
@@ -40,6 +41,8 @@ export interface VariantRun {
   guardRows: number;
   /** The stream's checkpoint as it will stand once `pages` commit. */
   checkpointAfter: (pages: readonly number[]) => ListCheckpoint | null;
+  /** The pass's observer of the service's shape (shared by the variants). */
+  shape?: PassShape;
 }
 
 export async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<void> {
@@ -182,7 +185,7 @@ class VariantPass {
       const results: Written[] = [];
       for (const page of pages) {
         const { records } = page;
-        const result = records ? await writeRecords(tx, stream, records, now) : nothingWritten(page.keys ?? [], page.count);
+        const result = records ? await writeRecords(tx, stream, records, now, this.run.shape) : nothingWritten(page.keys ?? [], page.count);
         if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
         results.push(result);
       }
@@ -201,6 +204,7 @@ class VariantPass {
     const { stats } = this.ctx;
     for (const k of written.keys) this.keys.add(k);
     if (page.page === 1) this.firstPageKeys = written.keys;
+    if (!page.records && this.run.shape) this.run.shape.unparsed += page.count;
     for (const k of written.childKeys) this.childSeen.add(k);
     stats.fetched += page.count + written.childRecords;
     stats.errors += written.rejected;

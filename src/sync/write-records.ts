@@ -4,7 +4,8 @@
 import type { ChildTable, MappedTable } from '../catalog/types.js';
 import { keyString, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites } from './context.js';
-import { recordsToRows, type Mapped } from './record-rows.js';
+import { recordsToRows, servedKey, type Mapped } from './record-rows.js';
+import type { PassShape } from './shape/pass-shape.js';
 
 /** Where records go: a mapped table, and the table of their children if they carry any. */
 export interface RecordTarget extends MappedTable {
@@ -29,16 +30,28 @@ export function nothingWritten(keys: string[], unchanged: number): Written {
 }
 
 /**
- * Maps and upserts records, a slice at a time; malformed records go to quarantine. The array is
- * consumed: each slice is released as it is written.
+ * Maps and upserts records, a slice at a time; malformed records go to quarantine (their keys still count
+ * as served). The array is consumed: each slice is released as it is written. With the pass's shape, typed
+ * fields are coerced, and a slice most of whose records share one field's fault fails the stream.
  */
-export async function writeRecords(tx: StoreTx, target: RecordTarget, records: unknown[], now: string): Promise<Written> {
+export async function writeRecords(
+  tx: StoreTx,
+  target: RecordTarget,
+  records: unknown[],
+  now: string,
+  shape?: PassShape,
+): Promise<Written> {
   const written = nothingWritten([], 0);
   for (let i = 0; i < records.length; i += WRITE_SLICE) {
     const slice = records.slice(i, i + WRITE_SLICE);
     records.fill(null, i, i + WRITE_SLICE);
-    const mapped = recordsToRows(slice, target);
+    const mapped = recordsToRows(slice, target, undefined, shape);
+    shape?.judgePage(mapped.rejected, slice.length);
     for (const row of mapped.rows) written.keys.push(keyString(target.key.map((k) => row[k])));
+    for (const { record } of mapped.rejected) {
+      const key = servedKey(record, target);
+      if (key !== null) written.keys.push(key);
+    }
     await writeMapped(tx, target, mapped, now, written);
     if (target.child) await writeChildren(tx, target, target.child, mapped.rows, now, written);
   }

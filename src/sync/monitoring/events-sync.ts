@@ -9,7 +9,9 @@ import type { PageNumberSpec, Query } from '../../catalog/types.js';
 import { rowChanged } from '../../store/changed-row.js';
 import { keyString, type Row, type StoreTx } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
-import { recordsToRows, type Mapped } from '../record-rows.js';
+import { recordsToRows, servedKey, type Mapped } from '../record-rows.js';
+import type { PassShape } from '../shape/pass-shape.js';
+import { watchShape } from '../shape/watch-shape.js';
 import { nothingWritten, writeMapped, type Written } from '../write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { eventChildren } from './event-rows.js';
@@ -36,6 +38,11 @@ interface EventsCheckpoint {
 }
 
 export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec): Promise<void> {
+  await watchShape(ctx, eventRecord, (shape) => eventsPass(ctx, paginator, shape));
+}
+
+/** The pass; true when it read every event (a complete pass from page 1). */
+async function eventsPass(ctx: StreamContext, paginator: PageNumberSpec, shape: PassShape): Promise<boolean> {
   const { store, settings } = ctx;
   const filters = eventFilters(settings.monitoring.events, settings.monitoring.params);
   const saved = settings.mode === 'full' ? null : ((await store.getState(STREAM))?.checkpoint as EventsCheckpoint | null);
@@ -53,15 +60,15 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
   for await (const page of monitoringPages(ctx, list)) {
     const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     keys.page(page.records.length, page.total);
-    await writePage(ctx, page.records, keys, checkpoint);
+    await writePage(ctx, page.records, keys, checkpoint, shape);
     ctx.progress.advance(STREAM, ctx.stats);
     if (ctx.signal.aborted && !page.last) {
       ctx.stats.outcome = 'stopped';
-      return;
+      return false;
     }
   }
 
-  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen);
+  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen, shape);
   if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, keys);
   else if (resumeAt.start === null) {
     // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
@@ -70,13 +77,20 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
     await store.transaction((tx) => saveMark(tx, FULL_PASS, { fullAt: resumeAt.pass, highWater: null }));
   }
   await fetchPendingDetails(ctx);
+  return resumeAt.start === null && resumeAt.page === 1;
 }
 
 /** An incremental pass also re-reads, by id, the older events webhooks said changed (src/requests/event-rereads.ts). */
-async function rereadNamedEvents(ctx: StreamContext, paginator: PageNumberSpec, windowStart: string, seen: Set<string>): Promise<void> {
+async function rereadNamedEvents(
+  ctx: StreamContext,
+  paginator: PageNumberSpec,
+  windowStart: string,
+  seen: Set<string>,
+  shape: PassShape,
+): Promise<void> {
   const ids = await eventsToReread(ctx.store, windowStart);
   if (ids.length === 0) return;
-  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null));
+  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null, shape));
   ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');
 }
 
@@ -116,15 +130,22 @@ async function writePage(
   records: readonly unknown[],
   seen: { add(key: string): unknown },
   checkpoint: EventsCheckpoint | null,
+  shape: PassShape,
 ): Promise<void> {
   const { stats } = ctx;
-  const mapped = recordsToRows(records, eventRecord);
+  const mapped = recordsToRows(records, eventRecord, undefined, shape);
+  shape.judgePage(mapped.rejected, records.length);
   const byId = new Map<string, Record<string, any>>();
   for (const record of records) {
     const id = (record as { id?: unknown } | null)?.id;
     if (typeof id === 'string') byId.set(id, record as Record<string, any>);
   }
   for (const row of mapped.rows) seen.add(keyString([row.id]));
+  // A quarantined event was served: no deletion is held or made because of it.
+  for (const { record } of mapped.rejected) {
+    const key = servedKey(record, eventRecord);
+    if (key !== null) seen.add(key);
+  }
   const now = ctx.now();
   const written = nothingWritten([], 0);
   const removedDevelopments = await ctx.store.transaction(async (tx) => {
