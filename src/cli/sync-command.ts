@@ -146,7 +146,7 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
     io.stdout.write(runReport(result, client.stats, gate, flags.maxRequests));
     if (result.outcome === 'failed') return failedExit(result.streams);
     if (result.outcome === 'stopped') return EXIT.stopped;
-    return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
+    return result.streams.some((s) => (s.held ?? 0) > 0 || (s.heldRows ?? 0) > 0) ? EXIT.held : EXIT.ok;
   } finally {
     progress.stop();
     stop.release();
@@ -175,6 +175,14 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
   if (held.length > 0) {
     const rows = held.reduce((n, s) => n + (s.held ?? 0), 0);
     lines.push(`deletions held back: ${rows} rows of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`);
+  }
+  const kept = result.streams.filter((s) => (s.heldRows ?? 0) > 0);
+  if (kept.length > 0) {
+    const rows = kept.reduce((n, s) => n + (s.heldRows ?? 0), 0);
+    lines.push(
+      `rows kept as they were: ${rows} rows of ${kept.map((s) => s.stream).join(', ')} came without a field they hold; a pass ` +
+        'hours later that agrees, or --confirm-deletions, writes them (see above and `ds-mirror schema --changes`)',
+    );
   }
   if (result.outcome === 'stopped' && gate.refused.size === 0) {
     const why = maxRequests !== undefined && stats.requests >= maxRequests ? `--max-requests ${maxRequests} reached` : 'stopped';

@@ -89,6 +89,8 @@ export interface StreamRunStats {
   notice?: string | null;
   /** Rows a complete pass was not served but kept live: deletions held back for evidence (deletion-gate.ts). */
   held?: number;
+  /** Rows kept as they were because their records lack a field they hold (src/sync/shape/): a field's emptying held back. */
+  heldRows?: number;
 }
 
 export interface Lease {

@@ -186,7 +186,8 @@ class VariantPass {
       for (const page of pages) {
         const { records } = page;
         const result = records ? await writeRecords(tx, stream, records, now, this.run.shape) : nothingWritten(page.keys ?? [], page.count);
-        if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
+        // A page whose rows were held is read again next time (its bytes would vouch for rows never written).
+        if (records && !result.held) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
         results.push(result);
       }
       // Built last, so it holds every other page and variant done so far.
@@ -208,6 +209,7 @@ class VariantPass {
     for (const k of written.childKeys) this.childSeen.add(k);
     stats.fetched += page.count + written.childRecords;
     stats.errors += written.rejected;
+    if (written.held) stats.heldRows = (stats.heldRows ?? 0) + written.held;
     addWrites(stats, written.counts);
     this.ctx.progress.advance(this.stream.name, stats);
   }

@@ -19,6 +19,8 @@ export interface Written {
   /** Child records read (counted as fetched beside the page's own). */
   childRecords: number;
   rejected: number;
+  /** Rows kept as they were: their records lack a field the rows hold (pass-shape.ts `holdPage`). */
+  held?: number;
   counts: WriteCounts;
 }
 
@@ -51,6 +53,10 @@ export async function writeRecords(
     for (const { record } of mapped.rejected) {
       const key = servedKey(record, target);
       if (key !== null) written.keys.push(key);
+    }
+    if (shape && shape.holdPage(slice).length > 0) {
+      written.held = (written.held ?? 0) + mapped.rows.length;
+      mapped.rows = [];
     }
     await writeMapped(tx, target, mapped, now, written);
     if (target.child) await writeChildren(tx, target, target.child, mapped.rows, now, written);

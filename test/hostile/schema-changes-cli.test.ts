@@ -139,10 +139,13 @@ for (const dialect of dialects) {
       expect(await typed('v_assets', ASSET_COLUMNS)).toEqual(before);
     });
 
+    const NO_DETAILS = { monitoring: { details: { maxPerRun: 0 } } };
+    const EVENT_COLUMNS = ['title', 'started_at', 'updated_at'] as const;
+
     it('monitoring events: times as Unix seconds are coerced, and the times stay', async () => {
-      const first = await cli(['sync', 'monitoring-events', '--full', '--no-progress']);
+      const first = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
       expect([first.code, first.stderr]).toEqual([0, '']);
-      const before = await typed('v_events', ['title', 'started_at', 'updated_at']);
+      const before = await typed('v_events', EVENT_COLUMNS);
       expect(before.started_at).toBeGreaterThan(0);
       sandbox.setChaos({
         shape: [
@@ -150,14 +153,31 @@ for (const dialect of dialects) {
           { path: '/monitoring/v2/events', kind: 'isoAsUnix', field: 'updatedAt' },
         ],
       });
-      const changed = await cli(['sync', 'monitoring-events', '--full', '--no-progress']);
+      const changed = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
       sandbox.setChaos(null);
       expect([changed.code, changed.stderr]).toEqual([0, '']);
-      expect(await typed('v_events', ['title', 'started_at', 'updated_at'])).toEqual(before);
+      expect(await typed('v_events', EVENT_COLUMNS)).toEqual(before);
       expect((await changes('monitoring-events')).map((c) => [c.path, c.kind, c.outcome])).toEqual([
         ['startedAt', 'other type', 'coerced'],
         ['updatedAt', 'other type', 'coerced'],
       ]);
+    });
+
+    it('monitoring events without their title: held (exit 4, titles kept) until the operator confirms', async () => {
+      const before = await typed('v_events', EVENT_COLUMNS);
+      sandbox.setChaos({ shape: [{ path: '/monitoring/v2/events', kind: 'remove', field: 'title' }] });
+      const held = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
+      expect(held.code).toBe(4);
+      expect(held.stdout).toMatch(/title missing in \d+ records \(held\)/);
+      expect(held.stdout).toMatch(/^rows kept as they were: \d+ rows of monitoring-events came without a field they hold/m);
+      expect(await typed('v_events', EVENT_COLUMNS)).toEqual(before);
+      expect((await changes('monitoring-events')).find((c) => c.path === 'title')).toMatchObject({ kind: 'missing', outcome: 'held' });
+
+      const confirmed = await cli(['sync', 'monitoring-events', '--full', '--no-progress', '--confirm-deletions'], NO_DETAILS);
+      sandbox.setChaos(null);
+      expect(confirmed.code).toBe(0);
+      expect(await typed('v_events', EVENT_COLUMNS)).toEqual({ ...before, title: 0 });
+      expect((await changes('monitoring-events')).find((c) => c.path === 'title')).toMatchObject({ kind: 'missing', outcome: 'emptied' });
     });
   });
 }

@@ -148,6 +148,10 @@ async function writePage(
   }
   const now = ctx.now();
   const written = nothingWritten([], 0);
+  if (shape.holdPage(records).length > 0) {
+    stats.heldRows = (stats.heldRows ?? 0) + mapped.rows.length;
+    mapped.rows = [];
+  }
   const removedDevelopments = await ctx.store.transaction(async (tx) => {
     const changed = (await changedEvents(tx, mapped.rows)).map((id) => byId.get(id)!);
     await writeMapped(tx, eventRecord, mapped, now, written);

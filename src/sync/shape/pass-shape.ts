@@ -40,11 +40,41 @@ export class PassShape {
   readonly missingRequired = new Map<string, number>();
   /** Fields whose share of a page failed the stream. */
   readonly failed = new Set<string>();
+  /** Typed fields missing from whole pages whose rows were kept as they were, with the records lacking them. */
+  readonly held = new Map<string, number>();
+  /** Typed fields gone long enough (or confirmed by the operator) to be written as gone. */
+  readonly confirmedGone = new Set<string>();
 
   constructor(
     readonly expected: ExpectedShape,
     readonly contract: Contract = 'hold',
+    /** Whether a typed field missing from whole pages is confirmed gone (held since long enough, or the operator's word). */
+    private readonly goneConfirmed: (path: string) => boolean = () => false,
   ) {}
+
+  /**
+   * The typed fields every earlier pass carried (in nearly every record) that no record of this page carries:
+   * under `hold` the page's rows are kept as they were (a column is never emptied on one pass's word) until a
+   * later pass agrees or the operator confirms. Empty when the page may be written.
+   */
+  holdPage(records: readonly unknown[]): string[] {
+    if (this.contract === 'accept' || records.length < HOLD_AFTER_RECORDS) return [];
+    const gone: string[] = [];
+    for (const field of this.expected.fields) {
+      if (!field.target || field.required || (this.expected.known.get(field.path)?.share ?? 0) < USUAL_SHARE) continue;
+      if (records.some((r) => valueAt(r, field.parts) != null)) continue;
+      if (this.goneConfirmed(field.path)) this.confirmedGone.add(field.path);
+      else gone.push(field.path);
+    }
+    if (gone.length > 0 && this.contract === 'fail') {
+      for (const path of gone) this.failed.add(path);
+      throw new DriftError(
+        `${this.stream}: field "${gone[0]}" missing in all ${records.length} records of a page, and the stream's contract is fail`,
+      );
+    }
+    for (const path of gone) this.held.set(path, (this.held.get(path) ?? 0) + records.length);
+    return gone;
+  }
 
   get stream(): string {
     return this.expected.stream;
@@ -133,6 +163,20 @@ export class PassShape {
     }
     other[how]++;
   }
+}
+
+/** Records of a page below which a field missing from all of them is not judged (a few may all lack it). */
+const HOLD_AFTER_RECORDS = 3;
+/** A field carried by at least this share of the records of the passes before is one the rows hold. */
+const USUAL_SHARE = 0.95;
+
+function valueAt(record: unknown, parts: readonly string[]): unknown {
+  let value = record as Record<string, unknown> | null | undefined;
+  for (const part of parts) {
+    if (value === null || typeof value !== 'object') return null;
+    value = value[part] as Record<string, unknown> | null | undefined;
+  }
+  return value;
 }
 
 function observe(record: Record<string, unknown>, node: FieldNode): void {

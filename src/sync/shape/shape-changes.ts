@@ -5,7 +5,7 @@ import { JSON_TYPES, type JsonType, NULL, typesText } from './json-types.js';
 import { type FieldNode, type PassShape, seenFields } from './pass-shape.js';
 
 export type ChangeKind = 'new' | 'missing' | 'other type';
-export type ChangeOutcome = 'reported' | 'coerced' | 'quarantined' | 'failed' | 'accepted';
+export type ChangeOutcome = 'reported' | 'coerced' | 'quarantined' | 'failed' | 'accepted' | 'held' | 'emptied';
 
 export interface ShapeChange {
   path: string;
@@ -30,6 +30,8 @@ export function shapeChanges(shape: PassShape, complete: boolean): ShapeChange[]
   const { known } = shape.expected;
   const changes: ShapeChange[] = [];
   for (const [path, count] of shape.missingRequired) changes.push(missing(shape, path, count, 'quarantined'));
+  for (const [path, count] of shape.held) changes.push(missing(shape, path, count, 'held'));
+  for (const path of shape.confirmedGone) if (!shape.held.has(path)) changes.push(missing(shape, path, shape.records, 'emptied'));
   if (known.size === 0 || shape.records === 0) return changes; // the stream's first pass: what it sees is the shape
   const seen = seenFields(shape);
   for (const [path, node] of seen) {
@@ -39,7 +41,8 @@ export function shapeChanges(shape: PassShape, complete: boolean): ShapeChange[]
   }
   if (complete && shape.records >= MISSED_AFTER_RECORDS) {
     for (const [path, field] of known) {
-      if (field.share < USUAL_SHARE || shape.missingRequired.has(path) || carried(seen.get(path)) > 0) continue;
+      const said = shape.missingRequired.has(path) || shape.held.has(path) || shape.confirmedGone.has(path);
+      if (field.share < USUAL_SHARE || said || carried(seen.get(path)) > 0) continue;
       if (path.includes('.') && !parentCarried(seen, path)) continue; // said once, of the parent
       changes.push(missing(shape, path, shape.records, 'reported'));
     }

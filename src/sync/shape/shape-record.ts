@@ -7,11 +7,37 @@ import { type JsonType, JSON_TYPES, NULL, parseTypes, typesText } from './json-t
 import { type Contract, PassShape, seenFields } from './pass-shape.js';
 import { type ShapeChange, shapeChanges } from './shape-changes.js';
 
+/** When a typed field missing from whole pages is written as gone: the operator's word, or a wait since it was first held. */
+export interface GoneRule {
+  confirmed: boolean;
+  afterHours: number;
+  now: string;
+}
+
 /** The pass's observer, with the stream's expected shape (the catalog's, and the types the passes before saw). */
-export async function startShape(store: Store, stream: string, source: ShapeSource, contract: Contract): Promise<PassShape> {
+export async function startShape(
+  store: Store,
+  stream: string,
+  source: ShapeSource,
+  contract: Contract,
+  gone: GoneRule,
+): Promise<PassShape> {
   const rows = await store.db.selectFrom('schema_fields').select(['path', 'json_types', 'share']).where('stream', '=', stream).execute();
   const known = new Map<string, KnownField>(rows.map((r) => [r.path, { types: parseTypes(r.json_types), share: Number(r.share) }]));
-  return new PassShape(expectedShape(stream, source, known), contract);
+  const holds = await store.db
+    .selectFrom('schema_changes')
+    .select(['path', 'first_seen_at'])
+    .where('stream', '=', stream)
+    .where('kind', '=', 'missing')
+    .where('outcome', '=', 'held')
+    .execute();
+  const heldSince = new Map(holds.map((h) => [h.path, Date.parse(String(h.first_seen_at))]));
+  const waitMs = gone.afterHours * 3_600_000;
+  const confirmed = (path: string) => {
+    const since = heldSince.get(path);
+    return gone.confirmed || (since !== undefined && Date.parse(gone.now) - since >= waitMs);
+  };
+  return new PassShape(expectedShape(stream, source, known), contract, confirmed);
 }
 
 /** Records the pass's changes and its fields; returns the changes (for the run's notice). */
@@ -36,7 +62,19 @@ export async function recordShape(store: Store, shape: PassShape, complete: bool
         .onConflict((oc) => oc.columns(['stream', 'path', 'kind', 'seen_type']).doUpdateSet(values))
         .execute();
     }
-    for (const [path, field] of knownAfter(shape)) {
+    const after = knownAfter(shape);
+    // A field held as gone that came back ends its hold (a later absence waits again).
+    const back = [...after].filter(([path, f]) => f.share > 0 && !shape.held.has(path)).map(([path]) => path);
+    if (back.length > 0)
+      await tx.db
+        .updateTable('schema_changes')
+        .set({ outcome: 'returned', last_seen_at: now })
+        .where('stream', '=', shape.stream)
+        .where('kind', '=', 'missing')
+        .where('outcome', '=', 'held')
+        .where('path', 'in', back)
+        .execute();
+    for (const [path, field] of after) {
       const values = { json_types: field.types, share: field.share, last_seen_at: now };
       await tx.db
         .insertInto('schema_fields')
@@ -62,6 +100,10 @@ function knownAfter(shape: PassShape): Map<string, { types: string; share: numbe
     const before = shape.expected.known.get(path)?.types ?? [];
     const keep = before.length > 0 && typed.has(path) && shape.contract !== 'accept';
     out.set(path, { types: typesText(keep ? before : [...before, ...seen]), share: carried / shape.records });
+  }
+  // A field written as gone is no longer one the rows hold: its absence is the shape now.
+  for (const path of shape.confirmedGone) {
+    if (!out.has(path)) out.set(path, { types: typesText(shape.expected.known.get(path)?.types ?? []), share: 0 });
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // pass, and at its end (completed, stopped or failed) the changes recorded and said in the run's notice.
 import { DriftError } from '../../errors.js';
 import type { StreamContext } from '../context.js';
+import { DEFAULT_CONFIRM_AFTER_HOURS } from '../deletion-gate.js';
 import type { ShapeSource } from './expected-shape.js';
 import type { PassShape } from './pass-shape.js';
 import { changesNotice, contractOf, recordShape, startShape } from './shape-record.js';
@@ -10,7 +11,13 @@ import type { ShapeChange } from './shape-changes.js';
 /** `complete`: the pass read the whole list (no date window, not stopped), so a field gone can be judged. */
 export async function watchShape(ctx: StreamContext, source: ShapeSource, pass: (shape: PassShape) => Promise<boolean>): Promise<void> {
   const stream = ctx.stats.stream;
-  const shape = await startShape(ctx.store, stream, source, contractOf(ctx.settings, stream));
+  const { settings } = ctx;
+  const gone = {
+    confirmed: settings.confirmDeletions === true,
+    afterHours: settings.confirmDeletionsAfterHours ?? DEFAULT_CONFIRM_AFTER_HOURS,
+    now: ctx.now(),
+  };
+  const shape = await startShape(ctx.store, stream, source, contractOf(settings, stream), gone);
   let complete = false;
   let changes: ShapeChange[] = [];
   try {
