@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { Registry } from 'prom-client';
+import { registerMirrorMetrics } from '../../src/observability/mirror-metrics.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -111,6 +113,24 @@ for (const dialect of dialects) {
         { stream: 'assets', path: 'risk_score', kind: 'new', seen_type: 'number', outcome: 'reported', records: assets },
         { stream: 'assets', path: 'updated_at', kind: 'other type', seen_type: 'string', outcome: 'coerced', records: before.updated_at },
       ]);
+
+      // Said where an operator looks: status (table and JSON), schema --changes, /metrics.
+      const status = await cli(['status']);
+      expect(status.stdout).toMatch(/^Changes of the service's shape \(v_schema_changes\):$/m);
+      expect(status.stdout).toMatch(/^- assets: new field risk_score \(number, e\.g\. 0\.25\), \d+ records \(100%\): reported; /m);
+      const json = JSON.parse((await cli(['status', '--json'])).stdout) as { stream: string; schemaChanges: { path: string }[] }[];
+      expect(
+        json
+          .find((r) => r.stream === 'assets')!
+          .schemaChanges.map((c) => c.path)
+          .sort(),
+      ).toEqual(['price.usd', 'risk_score', 'updated_at']);
+      const listed = await cli(['schema', '--changes']);
+      expect([listed.code, listed.stdout.trim().split('\n').length]).toEqual([0, 3]);
+      expect(listed.stdout).toMatch(/^assets: price\.usd came as string where it was number \(e\.g\. "\d/m);
+      const registry = new Registry();
+      registerMirrorMetrics(registry, t.store);
+      expect(await registry.metrics()).toMatch(/^ds_mirror_schema_changes\{stream="assets",kind="new",outcome="reported"\} 1$/m);
     });
 
     it('assets: a required field gone: exit 5 naming it, no deletion held, the typed values stay', async () => {
