@@ -32,6 +32,9 @@ function isServiceUrl(text: string): boolean {
   }
 }
 
+/** What a change of the service's shape does to a stream (docs/operations.md, "When the service changes"). */
+const contract = z.enum(['hold', 'accept', 'fail']);
+
 /** The config file (JSON): every key optional. */
 export const fileSchema = z
   .object({
@@ -101,6 +104,11 @@ export const fileSchema = z
     dbMigrationTimeoutMs: z.number().int().min(0),
     dbConnectTimeoutMs: z.number().int().min(1),
     dbBusyTimeoutMs: z.number().int().min(0),
+    // What a change of the service's shape does (src/sync/shape/): `default` for every stream, then per stream.
+    schemaChanges: z
+      .object({ default: contract, streams: z.record(z.string(), contract) })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();

@@ -29,6 +29,17 @@ export class ConfigError extends DsMirrorError {
   }
 }
 
+/**
+ * The service changed its shape under the mirror (a required field gone, most of a page in a type that
+ * cannot be taken without loss, or any change under the `fail` contract): the stream fails naming the
+ * field, the mirror's rows stay as they were, and `sync` exits 5.
+ */
+export class DriftError extends DsMirrorError {
+  constructor(message: string) {
+    super('DS_DRIFT', message);
+  }
+}
+
 /** What to do about an error: anything not classed otherwise (a bug, a storage failure, a 400) fails. */
 export type ErrorAction = 'retry' | 'skip' | 'stop' | 'fail';
 

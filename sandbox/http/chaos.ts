@@ -3,6 +3,7 @@
 // latency. The HTML page can also be aimed: the next N requests under one path get it, the rest do not.
 import { Rng } from '../core/prng.js';
 import { type Lies, tellLies, validateLies } from './lies.js';
+import { changeShape, changesShape, type ShapeChange, validateShapeChanges } from './shape-changes.js';
 
 export interface ChaosOptions {
   /** Share of requests answered 500 or 503 (half each). */
@@ -24,6 +25,8 @@ export interface ChaosOptions {
   hold?: { path: string; fromPage: number };
   /** Lists that answer 200 with a lie (lies.ts): empty, cut short, a key twice, renamed keys, offset drift. */
   lies?: Lies;
+  /** The service changes its shape (shape-changes.ts): every record of the lists under a change's path rewritten. */
+  shape?: ShapeChange[];
   /** Added to every faulted and served request. */
   latencyMs?: number;
   /** Retry-After value of a 429, in seconds (default 1). */
@@ -33,7 +36,7 @@ export interface ChaosOptions {
 
 export type Fault = 'none' | '500' | '503' | '429' | 'reset' | 'truncate' | 'html';
 
-const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html' | 'hold' | 'lies'>> = {
+const KEYS: Record<string, Exclude<keyof ChaosOptions, 'html' | 'hold' | 'lies' | 'shape'>> = {
   '5xx': 'rate5xx',
   '429': 'rate429',
   reset: 'rateReset',
@@ -72,7 +75,13 @@ export function validateChaos(o: ChaosOptions): ChaosOptions {
   if (o.html && !(Number.isInteger(o.html.times) && o.html.times >= 0)) throw new Error('chaos html.times must be a whole number >= 0');
   if (o.hold && !(Number.isInteger(o.hold.fromPage) && o.hold.fromPage >= 1))
     throw new Error('chaos hold.fromPage must be a whole number >= 1');
-  return { ...o, html: o.html && { ...o.html }, hold: o.hold && { ...o.hold }, lies: o.lies && validateLies(o.lies) };
+  return {
+    ...o,
+    html: o.html && { ...o.html },
+    hold: o.hold && { ...o.hold },
+    lies: o.lies && validateLies(o.lies),
+    shape: o.shape && validateShapeChanges(o.shape),
+  };
 }
 
 export class Chaos {
@@ -99,14 +108,23 @@ export class Chaos {
     return Number(new URLSearchParams(search).get('page') ?? 1) >= hold.fromPage;
   }
 
-  /** Whether a lie is aimed at lists under `path`. */
+  /** Whether a lie or a change of shape is aimed at lists under `path`. */
   lying(path: string): boolean {
-    return Object.values(this.opts?.lies ?? {}).some((lie: { path: string }) => path.startsWith(lie.path));
+    return (
+      Object.values(this.opts?.lies ?? {}).some((lie: { path: string }) => path.startsWith(lie.path)) ||
+      changesShape(this.opts?.shape, path)
+    );
   }
 
-  /** The list page a lying service serves instead of `body` (see lies.ts). */
+  /** The list page a lying or changed service serves instead of `body` (see lies.ts, shape-changes.ts). */
   lie<T extends { data: unknown[] }>(path: string, search: string, body: T, pageOf: (page: number) => T | null): T {
-    return this.opts?.lies ? (tellLies(this.opts.lies, path, search, body, pageOf) as T) : body;
+    const told = this.opts?.lies ? (tellLies(this.opts.lies, path, search, body, pageOf) as T) : body;
+    return this.opts?.shape ? changeShape(this.opts.shape, path, told) : told;
+  }
+
+  /** The changes of shape aimed at `path` (the webhook sender's payloads ask too). */
+  shapeChanges(path: string): ShapeChange[] {
+    return (this.opts?.shape ?? []).filter((c) => path.startsWith(c.path));
   }
 
   get latencyMs(): number {

@@ -19,14 +19,14 @@ export async function up(db: Kysely<any>, _t: ColumnTypes, dialect: Dialect): Pr
     const name = `asset_crosswalk_assets_${op}`;
     const found = await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and name = ${name}`.execute(db);
     const text = found.rows[0]?.sql;
-    if (!text) throw new Error(`migration 0062: trigger ${name} is missing`);
+    if (!text) throw new Error(`migration 0064: trigger ${name} is missing`);
     const meets = rows.map((r) => `x.source_slug = ${r}.slug or x.symbol_key = lower(${r}.code) or x.name_key = lower(${r}.title)`);
     const guard = `exists (select 1 from asset_crosswalk x where ${meets.join(' or ')})`;
     const guarded = text.replace(
       /for each row(?:\s+when\s+([\s\S]*?))?\s+begin\b/i,
       (_m, when: string | undefined) => `for each row\n  when ${when ? `(${when}) and ` : ''}${guard}\nbegin`,
     );
-    if (guarded === text) throw new Error(`migration 0062: trigger ${name} has an unexpected form`);
+    if (guarded === text) throw new Error(`migration 0064: trigger ${name} has an unexpected form`);
     await sql.raw(`drop trigger ${name}`).execute(db);
     await sql.raw(guarded).execute(db);
   }

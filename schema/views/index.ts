@@ -7,6 +7,7 @@ import { joinedViews } from './joined-views.js';
 import type { ViewDialect } from './lift.js';
 import { mirrorViews } from './mirror-views.js';
 import { monitoringViews } from './monitoring-views.js';
+import { shapeViews } from './shape-views.js';
 import { tableHistoryViews } from './table-history-views.js';
 import type { ViewSpec } from './view.js';
 
@@ -19,6 +20,7 @@ export const ANALYST_VIEWS: readonly ViewSpec[] = [
   ...joinedViews,
   ...tableHistoryViews,
   ...mirrorViews,
+  ...shapeViews,
 ];
 
 export function createViewSql(view: ViewSpec, d: ViewDialect): string {

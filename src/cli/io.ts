@@ -1,5 +1,6 @@
 // What every command shares with the entry point: where it writes, what it reads, and how it exits.
-export const EXIT = { ok: 0, failed: 1, usage: 2, stopped: 3, held: 4 } as const;
+/** 5: every stream that failed, failed because the service changed shape (DS_DRIFT, docs/operations.md). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, stopped: 3, held: 4, drift: 5 } as const;
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;

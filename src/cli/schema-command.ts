@@ -24,13 +24,32 @@ export function schemaCommand(program: Command, io: CliIo): void {
       },
       'text',
     )
-    .action((names: string[], opts: { format: (typeof FORMATS)[number] }) => {
+    .option('--changes', "print the changes of the service's shape the mirror saw instead (v_schema_changes; reads the database)")
+    .action(async (names: string[], opts: { format: (typeof FORMATS)[number]; changes?: boolean }, command: Command) => {
+      if (opts.changes) return printChanges(io, command, opts.format === 'json');
       const unknown = names.filter((n) => !DICTIONARY.some((t) => t.name === n));
       if (unknown.length > 0) throw new ConfigError(`no table or view named ${unknown.join(', ')}; run ds-mirror schema to list them.`);
       const docs = names.length === 0 ? DICTIONARY : DICTIONARY.filter((t) => names.includes(t.name));
       const render = { json: dictionaryJson, md: dictionaryMarkdown, markdown: dictionaryMarkdown, text: textFor(io) }[opts.format];
       io.stdout.write(render(docs));
     });
+}
+
+/** The changes of the service's shape, one line each (or JSON), most recently seen first. */
+async function printChanges(io: CliIo, command: Command, json: boolean): Promise<void> {
+  const [{ commandContext, openMirrorToRead }, { changeLine, readSchemaChanges }] = await Promise.all([
+    import('./context.js'),
+    import('../sync/shape/read-changes.js'),
+  ]);
+  const store = await openMirrorToRead(commandContext(command, io));
+  try {
+    const changes = await readSchemaChanges(store);
+    if (json) io.stdout.write(`${JSON.stringify(changes, null, 2)}\n`);
+    else if (changes.length === 0) io.stdout.write('No change of the service’s shape seen.\n');
+    else io.stdout.write(`${changes.map(changeLine).join('\n')}\n`);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Plain text, wrapped to the terminal's width (100 columns when not a terminal). */

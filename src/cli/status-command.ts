@@ -16,6 +16,7 @@ import { FAMILY_NAMES, renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';
 import { allHolds, type Hold } from '../sync/held-deletions.js';
 import { unresolvedViewLine, unresolvedViews } from '../receiver/index.js';
+import { changeLine, readSchemaChanges, type SchemaChange } from '../sync/shape/read-changes.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
@@ -31,7 +32,8 @@ export function statusCommand(program: Command, io: CliIo): void {
         if (flags.html !== undefined) return await writeStatusHtml(store, ctx.config, flags.html, new Date(now));
         const totals = await readMirrorStats(store, now);
         const holds = await allHolds(store);
-        const rows = [...(await streamRows(store, totals, now, holds)), deliveriesRow(totals, now)];
+        const changes = await readSchemaChanges(store);
+        const rows = [...(await streamRows(store, totals, now, holds, changes)), deliveriesRow(totals, now)];
         if (flags.json) {
           io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
@@ -39,6 +41,7 @@ export function statusCommand(program: Command, io: CliIo): void {
         io.stdout.write(`${renderStatus(rows)}\n`);
         io.stdout.write(renderHolds(holds));
         io.stdout.write(await renderUnresolved(store, ctx.config.monitoring?.views ?? []));
+        io.stdout.write(renderChanges(changes));
         io.stdout.write(await renderBudgetSection(store, ctx.config, now));
       } finally {
         await store.close();
@@ -58,10 +61,18 @@ interface StatusRow {
   errors: number;
   /** Deletions a complete pass held back (rows kept live it was not served), per variant, with why. */
   heldDeletions: { variant: string; rows: number; reason: string; since: string }[];
+  /** Changes of the service's shape seen in its records (v_schema_changes), the most recently seen first. */
+  schemaChanges: Omit<SchemaChange, 'stream'>[];
 }
 
 /** One row per catalog stream: its state, its live rows, and its totals over every run. */
-async function streamRows(store: Store, totals: MirrorStats, now: number, holds: readonly Hold[]): Promise<StatusRow[]> {
+async function streamRows(
+  store: Store,
+  totals: MirrorStats,
+  now: number,
+  holds: readonly Hold[],
+  changes: readonly SchemaChange[],
+): Promise<StatusRow[]> {
   const rows: StatusRow[] = [];
   for (const stream of allStreams()) {
     const t = totals.streams.find((s) => s.stream === stream.name);
@@ -79,6 +90,7 @@ async function streamRows(store: Store, totals: MirrorStats, now: number, holds:
       heldDeletions: holds
         .filter((h) => h.stream === stream.name)
         .map((h) => ({ variant: h.variant, rows: h.rows, reason: h.reason, since: h.updatedAt })),
+      schemaChanges: changes.filter((c) => c.stream === stream.name).map(({ stream: _, ...c }) => c),
     });
   }
   return rows;
@@ -108,6 +120,7 @@ function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
     requests: 0,
     errors: 0,
     heldDeletions: [],
+    schemaChanges: [],
   };
 }
 
@@ -145,6 +158,14 @@ async function renderUnresolved(store: Store, views: readonly string[]): Promise
   const names = await unresolvedViews(store, views);
   if (names.length === 0) return '';
   return `\nMonitoring views that do not resolve (correct monitoring.views or DS_MONITORING_VIEWS; a view new at the service is known after ds-mirror sync monitoring-views):\n${names.map((n) => `- ${unresolvedViewLine(n)}`).join('\n')}\n`;
+}
+
+/** The changes of the service's shape, newest first (all of them: `ds-mirror schema --changes`). */
+function renderChanges(changes: readonly SchemaChange[]): string {
+  if (changes.length === 0) return '';
+  const shown = changes.slice(0, 10).map((c) => `- ${changeLine(c)}`);
+  const more = changes.length > shown.length ? `\n(${changes.length - shown.length} more: ds-mirror schema --changes)` : '';
+  return `\nChanges of the service's shape (v_schema_changes):\n${shown.join('\n')}${more}\n`;
 }
 
 /** What the plan has left, and the details still waiting (`ds-mirror budget` says more). */

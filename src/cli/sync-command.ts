@@ -9,7 +9,7 @@ import type { ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import type { SyncBudget } from './sync-budget.js';
 import { requireService } from '../config.js';
-import type { Store } from '../store/types.js';
+import type { Store, StreamRunStats } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
 import { runSync, type RunResult } from '../sync/engine.js';
@@ -211,9 +211,15 @@ function reportRun(io: CliIo, result: RunResult, stats: ClientStats, gate: Quota
   }
   const outcome = result.error ? 'failed' : result.outcome;
   io.stdout.write(runReport({ ...result, outcome }, stats, gate, maxRequests));
-  if (outcome === 'failed') return EXIT.failed;
+  if (outcome === 'failed') return result.error ? EXIT.failed : failedExit(result.streams);
   if (outcome === 'stopped') return EXIT.stopped;
-  return result.streams.some((s) => (s.held ?? 0) > 0) ? EXIT.held : EXIT.ok;
+  return result.streams.some((s) => (s.held ?? 0) > 0 || (s.heldRows ?? 0) > 0) ? EXIT.held : EXIT.ok;
+}
+
+/** A run whose every failed stream failed on a change of the service's shape exits 5, another failure 1. */
+function failedExit(streams: readonly StreamRunStats[]): number {
+  const failed = streams.filter((s) => s.outcome === 'failed');
+  return failed.every((s) => s.errorCode === 'DS_DRIFT') ? EXIT.drift : EXIT.failed;
 }
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */
@@ -231,6 +237,14 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
   if (held.length > 0) {
     const rows = held.reduce((n, s) => n + (s.held ?? 0), 0);
     lines.push(`deletions held back: ${rows} rows of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`);
+  }
+  const kept = result.streams.filter((s) => (s.heldRows ?? 0) > 0);
+  if (kept.length > 0) {
+    const rows = kept.reduce((n, s) => n + (s.heldRows ?? 0), 0);
+    lines.push(
+      `rows kept as they were: ${rows} rows of ${kept.map((s) => s.stream).join(', ')} came without a field they hold; a pass ` +
+        'hours later that agrees, or --confirm-deletions, writes them (see above and `ds-mirror schema --changes`)',
+    );
   }
   if (result.outcome === 'stopped' && gate.refused.size === 0) {
     const why = maxRequests !== undefined && stats.requests >= maxRequests ? `--max-requests ${maxRequests} reached` : 'stopped';

@@ -307,6 +307,38 @@ export const engineTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'schema_fields',
+    group: 'bookkeeping',
+    description:
+      "Each stream's known shape: every field path its records came with and the JSON types they came in. A pass compares what it sees with it; a typed field keeps the type it had (v_schema_changes says when it came in another).",
+    columns: {
+      stream: 'Stream name.',
+      path: "The field's dotted path in the record (`price.usd`).",
+      json_types: "The JSON types it came in, `|`-separated ('number', 'number|string'); nulls left out.",
+      share: 'Share of the records of the last pass that carried it (not null).',
+      first_seen_at: 'The first pass that saw it.',
+      last_seen_at: 'The last pass that saw it with a value.',
+    },
+  },
+  {
+    name: 'schema_changes',
+    group: 'bookkeeping',
+    description: 'Each change of the service’s shape, once per change (read it through v_schema_changes).',
+    columns: {
+      stream: 'Stream name.',
+      path: "The field's dotted path.",
+      kind: "'new', 'missing' or 'other type'.",
+      seen_type: "The JSON type it came in ('' when missing).",
+      expected_type: "The JSON type(s) the mirror knew ('' for a new field).",
+      outcome: "What the mirror did: 'reported', 'coerced', 'quarantined', 'failed' or 'accepted'.",
+      records: 'Records of the last pass that saw the change.',
+      share: "Their share of that pass's records.",
+      example: 'One example value, cut short; never a field named like a secret.',
+      first_seen_at: 'The first pass that saw the change.',
+      last_seen_at: 'The last pass that saw it.',
+    },
+  },
+  {
     name: 'page_hashes',
     group: 'bookkeeping',
     description: 'The hash of each list page as last written: a page served again byte for byte is skipped whole.',

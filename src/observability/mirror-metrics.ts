@@ -65,6 +65,21 @@ export function registerMirrorMetrics(registry: Registry, store: Store): void {
     },
   });
   new Gauge({
+    name: 'ds_mirror_schema_changes',
+    help: "Changes of the service's shape seen (v_schema_changes), by stream, kind (new, missing, other type) and outcome",
+    labelNames: ['stream', 'kind', 'outcome'],
+    registers,
+    async collect() {
+      const rows = await store.db
+        .selectFrom('schema_changes')
+        .select((eb) => ['stream', 'kind', 'outcome', eb.fn.countAll().as('n')])
+        .groupBy(['stream', 'kind', 'outcome'])
+        .execute();
+      this.reset();
+      for (const r of rows) this.set({ stream: r.stream, kind: r.kind, outcome: r.outcome }, Number(r.n));
+    },
+  });
+  new Gauge({
     name: 'ds_mirror_webhook_deliveries_received_total',
     help: 'Webhook deliveries stored (all receivers)',
     registers,

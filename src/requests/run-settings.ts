@@ -29,6 +29,8 @@ export interface SyncSettings {
   confirmDeletionsAfterHours?: number;
   /** The operator confirmed the deletions a complete pass would hold back (not those of a list that moved). */
   confirmDeletions?: boolean;
+  /** What a change of the service's shape does, per stream (src/sync/shape/): `hold` unless configured. */
+  schemaChanges?: { default?: 'hold' | 'accept' | 'fail'; streams?: Readonly<Record<string, 'hold' | 'accept' | 'fail'>> };
   /** Records parsed and not yet written at once, across the run's lists (default: PARSED_RECORDS_AT_ONCE). */
   parsedRecordsAtOnce?: number;
 }

@@ -236,6 +236,37 @@ export interface StreamSchedulesTable {
   recorded_at: string;
 }
 
+/** Each stream's known shape: every field path with the JSON types it came in (0065). */
+export interface SchemaFieldsTable {
+  stream: string;
+  path: string;
+  /** The JSON types seen, `|`-separated in a fixed order (`number`, `number|string`). */
+  json_types: string;
+  /** Share of the last pass's records that carried it (not null). */
+  share: number;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+/** One change of the service's shape, updated while it lasts (0065). */
+export interface SchemaChangesTable {
+  stream: string;
+  path: string;
+  /** `new`, `missing` or `other type`. */
+  kind: string;
+  /** The JSON type the field came in ('' when missing). */
+  seen_type: string;
+  /** The JSON type(s) the mirror knew ('' for a new field). */
+  expected_type: string;
+  /** What the mirror did: reported, coerced, quarantined, failed, held or accepted. */
+  outcome: string;
+  records: number;
+  share: number;
+  example: string | null;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
 /** The engine's bookkeeping tables (schema/migrations/0001, 0004, 0005, 0009, 0013, 0017, 0038 and later columns). */
 export interface Database {
   sync_runs: SyncRunsTable;
@@ -261,6 +292,8 @@ export interface Database {
   catalog_streams: CatalogStreamsTable;
   scheduled_jobs: ScheduledJobsTable;
   stream_schedules: StreamSchedulesTable;
+  schema_fields: SchemaFieldsTable;
+  schema_changes: SchemaChangesTable;
 }
 
 /** Any mirrored table by name (the catalog declares them): columns by name, values as the driver binds them. */

@@ -81,12 +81,16 @@ export interface StreamRunStats {
   /** `skipped`: another worker held the stream's lease, so this run left it to that worker. */
   outcome: 'success' | 'partial' | 'skipped' | 'stopped' | 'failed';
   error?: string | null;
+  /** The failure's stable code (`DS_DRIFT`: the service changed shape), when it has one. */
+  errorCode?: string | null;
   /** Fan-out parents the service has no record for (404: an asset without a rating): normal, not an error. */
   absent?: number;
   /** Something a person should know that is not an error (e.g. --metric-projects matched nothing). */
   notice?: string | null;
   /** Rows a complete pass was not served but kept live: deletions held back for evidence (deletion-gate.ts). */
   held?: number;
+  /** Rows kept as they were because their records lack a field they hold (src/sync/shape/): a field's emptying held back. */
+  heldRows?: number;
 }
 
 export interface Lease {

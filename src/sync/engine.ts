@@ -243,6 +243,7 @@ function recordFailure(ctx: StreamContext, error: unknown): void {
   const stop = errorAction(error) === 'stop';
   ctx.stats.outcome = stop ? 'stopped' : 'failed';
   ctx.stats.error = describeStoreError(error, ctx.store.location);
+  ctx.stats.errorCode = error instanceof DsMirrorError ? error.code : null;
   if (!stop) ctx.stats.errors++;
   // The summary reports a failure once; the log keeps it for debugging.
   if (stop) ctx.logger.info({ err: ctx.stats.error }, 'stopped at the last checkpoint');

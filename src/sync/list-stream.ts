@@ -11,10 +11,17 @@ import { ListCheckpoints, savedCheckpoint } from './list-checkpoint.js';
 import { rowsExpected } from '../requests/list-size.js';
 import type { Variant } from '../requests/list-requests.js';
 import { syncVariant } from './variant-pass.js';
+import type { PassShape } from './shape/pass-shape.js';
+import { watchShape } from './shape/watch-shape.js';
 
 const SINGLE: readonly Variant[] = [{ name: '', query: {} as Query, scope: {} as Row }];
 
 export async function syncList(ctx: StreamContext, stream: ListStream): Promise<void> {
+  await watchShape(ctx, stream, (shape) => listPass(ctx, stream, shape));
+}
+
+/** The pass; true when it read the whole list (every variant from page 1 to its end, no date window). */
+async function listPass(ctx: StreamContext, stream: ListStream, shape: PassShape): Promise<boolean> {
   const { store } = ctx;
   const variants = stream.variants ?? SINGLE;
   const saved = await savedCheckpoint(ctx, stream);
@@ -39,7 +46,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
       const checkpointAfter = (pages: readonly number[]) => checkpoints.after(variant.name, pages);
       const rows = expectedRows[v]!;
       const readAhead = start === null && rows === 0; // nothing known of its length: hide the round trips
-      const run = { progress, start, expectedRows: rows, readAhead, guardRows: lengthKnown ? rows : 0, checkpointAfter };
+      const run = { progress, start, expectedRows: rows, readAhead, guardRows: lengthKnown ? rows : 0, checkpointAfter, shape };
       await syncVariant(variantCtx, stream, variant, run).catch((error: unknown) => {
         failed.abort();
         throw error;
@@ -52,7 +59,7 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
   if (failure) throw failure.reason;
   if (!checkpoints.complete()) {
     ctx.stats.outcome = 'stopped';
-    return;
+    return false;
   }
   // Variants that finished at the same moment may each have saved the other's older place.
   if (!checkpoints.cleared) await store.transaction((tx) => tx.saveCheckpoint(stream.name, null));
@@ -61,4 +68,5 @@ export async function syncList(ctx: StreamContext, stream: ListStream): Promise<
     ctx.stats.notice ??= `${future.count} record(s) dated after today (up to ${future.latest}) are kept but do not move the date window`;
     ctx.logger.warn({ records: future.count, latest: future.latest }, 'records dated in the future: kept, window unmoved');
   }
+  return start === null && !saved;
 }

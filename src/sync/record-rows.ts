@@ -6,24 +6,34 @@ import { contentHash } from '../content-hash.js';
 import { missingRequired, toRow } from './row-mapping.js';
 import type { ColumnMap } from '../catalog/types.js';
 import { jsonProblem } from '../store/storable.js';
-import type { Row } from '../store/types.js';
+import { keyString, type Row } from '../store/types.js';
+import type { PassShape } from './shape/pass-shape.js';
 
 export interface Mapped {
   rows: Row[];
-  rejected: { record: unknown; reason: string }[];
+  /** `field`: the field that kept the record out, when one did (a change of shape when most of a page share it). */
+  rejected: { record: unknown; reason: string; field?: string }[];
 }
 
 export function recordsToRows(
   records: readonly unknown[],
   spec: { columns: ColumnMap; key: readonly string[]; required: readonly string[] },
   extra?: Row,
+  shape?: PassShape,
 ): Mapped {
   const rows: Row[] = [];
   const rejected: Mapped['rejected'] = [];
   for (const record of records) {
-    const reason = missingRequired(record, spec.required);
-    if (reason) {
-      rejected.push({ record, reason });
+    // The shape sees the record as received, then puts its typed fields in the types the mirror keeps.
+    const drifted = shape?.take(record);
+    const missing = missingRequired(record, spec.required);
+    if (missing) {
+      if (missing.field) shape?.noteMissing(missing.field);
+      rejected.push({ record, ...missing });
+      continue;
+    }
+    if (drifted) {
+      rejected.push({ record, ...drifted });
       continue;
     }
     const row = toRow(record, spec.columns); // a fresh object: extended in place
@@ -39,6 +49,16 @@ export function recordsToRows(
     rows.push(row);
   }
   return { rows, rejected };
+}
+
+/**
+ * The key of a record set aside, when it can be read: it was served, so no deletion is held or made
+ * because it went to quarantine.
+ */
+export function servedKey(record: unknown, spec: { columns: ColumnMap; key: readonly string[] }): string | null {
+  if (record === null || typeof record !== 'object') return null;
+  const row = toRow(record, spec.columns);
+  return keyProblem(row, spec.key) === null ? keyString(spec.key.map((k) => row[k])) : null;
 }
 
 /**

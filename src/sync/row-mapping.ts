@@ -105,12 +105,12 @@ function pathReader(source: string): (r: any) => unknown {
   };
 }
 
-/** Why a record cannot be mirrored, or null when it can. */
-export function missingRequired(record: unknown, required: readonly string[]): string | null {
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'record is not a JSON object';
+/** Why a record cannot be mirrored (naming the required field it lacks), or null when it can. */
+export function missingRequired(record: unknown, required: readonly string[]): { reason: string; field?: string } | null {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return { reason: 'record is not a JSON object' };
   for (const field of required) {
     const v = pick(record, field);
-    if (v === null || v === '') return `required field "${field}" is missing or null`;
+    if (v === null || v === '') return { reason: `required field "${field}" is missing or null`, field };
   }
   return null;
 }

@@ -39,6 +39,7 @@ export function syncSettings(config: FileConfig, flags: SettingsFlags = {}): Syn
     maxDeleteShare: config.maxDeleteShare,
     confirmDeletionsAfterHours: config.confirmDeletionsAfterHours,
     confirmDeletions: flags.confirmDeletions === true,
+    schemaChanges: config.schemaChanges,
     monitoring: {
       views: config.monitoring?.views ?? [],
       events: config.monitoring?.events ?? {},

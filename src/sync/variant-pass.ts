@@ -15,6 +15,7 @@ import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';
 import { arrivalsWaiting, type KeyedRows, LiveKeys, settleArrivals } from './renamed-keys.js';
+import type { PassShape } from './shape/pass-shape.js';
 
 /** Unchanged pages read before their place is saved anyway: a resume re-reads at most this many cheap pages. */
 const CHECKPOINT_EVERY = 25;
@@ -41,6 +42,8 @@ export interface VariantRun {
   guardRows: number;
   /** The stream's checkpoint as it will stand once `pages` commit. */
   checkpointAfter: (pages: readonly number[]) => ListCheckpoint | null;
+  /** The pass's observer of the service's shape (shared by the variants). */
+  shape?: PassShape;
 }
 
 export async function syncVariant(ctx: StreamContext, stream: ListStream, variant: Variant, run: VariantRun): Promise<void> {
@@ -194,8 +197,11 @@ class VariantPass {
       const results: Written[] = [];
       for (const page of pages) {
         const { records } = page;
-        const result = records ? await writeRecords(tx, stream, records, now, this.liveKeys) : nothingWritten(page.keys ?? [], page.count);
-        if (records) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
+        const result = records
+          ? await writeRecords(tx, stream, records, now, this.run.shape, this.liveKeys)
+          : nothingWritten(page.keys ?? [], page.count);
+        // A page whose rows were held is read again next time (its bytes would vouch for rows never written).
+        if (records && !result.held) await savePageHash(tx, stream.name, variant.name, page, result.keys, now);
         results.push(result);
       }
       // Built last, so it holds every other page and variant done so far.
@@ -213,9 +219,11 @@ class VariantPass {
     const { stats } = this.ctx;
     for (const k of written.keys) this.keys.add(k);
     if (page.page === 1) this.firstPageKeys = written.keys;
+    if (!page.records && this.run.shape) this.run.shape.unparsed += page.count;
     for (const k of written.childKeys) this.childSeen.add(k);
     stats.fetched += page.count + written.childRecords;
     stats.errors += written.rejected;
+    if (written.held) stats.heldRows = (stats.heldRows ?? 0) + written.held;
     addWrites(stats, written.counts);
     this.ctx.progress.advance(this.stream.name, stats);
   }

@@ -4,8 +4,9 @@
 import type { ChildTable, MappedTable } from '../catalog/types.js';
 import { keyString, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites } from './context.js';
-import { recordsToRows, type Mapped } from './record-rows.js';
+import { recordsToRows, servedKey, type Mapped } from './record-rows.js';
 import type { LiveKeys } from './renamed-keys.js';
+import type { PassShape } from './shape/pass-shape.js';
 
 /** Where records go: a mapped table, and the table of their children if they carry any. */
 export interface RecordTarget extends MappedTable {
@@ -19,6 +20,8 @@ export interface Written {
   /** Child records read (counted as fetched beside the page's own). */
   childRecords: number;
   rejected: number;
+  /** Rows kept as they were: their records lack a field the rows hold (pass-shape.ts `holdPage`). */
+  held?: number;
   counts: WriteCounts;
 }
 
@@ -30,18 +33,35 @@ export function nothingWritten(keys: string[], unchanged: number): Written {
 }
 
 /**
- * Maps and upserts records, a slice at a time; malformed records go to quarantine. The array is
- * consumed: each slice is released as it is written. With `live` (a list whose keys can go), a record
- * under a new key that renames a live one in case or spacing waits instead (renamed-keys.ts); its key
- * counts as served.
+ * Maps and upserts records, a slice at a time; malformed records go to quarantine (their keys still count
+ * as served). The array is consumed: each slice is released as it is written. With the pass's shape, typed
+ * fields are coerced, and a slice most of whose records share one field's fault fails the stream. With
+ * `live` (a list whose keys can go), a record under a new key that renames a live one in case or spacing
+ * waits instead (renamed-keys.ts); its key counts as served.
  */
-export async function writeRecords(tx: StoreTx, target: RecordTarget, records: unknown[], now: string, live?: LiveKeys): Promise<Written> {
+export async function writeRecords(
+  tx: StoreTx,
+  target: RecordTarget,
+  records: unknown[],
+  now: string,
+  shape?: PassShape,
+  live?: LiveKeys,
+): Promise<Written> {
   const written = nothingWritten([], 0);
   for (let i = 0; i < records.length; i += WRITE_SLICE) {
     const slice = records.slice(i, i + WRITE_SLICE);
     records.fill(null, i, i + WRITE_SLICE);
-    const mapped = recordsToRows(slice, target);
+    const mapped = recordsToRows(slice, target, undefined, shape);
+    shape?.judgePage(mapped.rejected, slice.length);
     for (const row of mapped.rows) written.keys.push(keyString(target.key.map((k) => row[k])));
+    for (const { record } of mapped.rejected) {
+      const key = servedKey(record, target);
+      if (key !== null) written.keys.push(key);
+    }
+    if (shape && shape.holdPage(slice).length > 0) {
+      written.held = (written.held ?? 0) + mapped.rows.length;
+      mapped.rows = [];
+    }
     if (live) mapped.rows = await live.divert(tx, target.key, mapped.rows, now);
     await writeMapped(tx, target, mapped, now, written);
     if (target.child) await writeChildren(tx, target, target.child, mapped.rows, now, written);

@@ -1,5 +1,5 @@
 // The crosswalk's triggers on `assets` recompute only when a source's keys meet the asset's old or new
-// slug, code or title (SQLite: migration 0062). Whatever an asset's write meets or stops meeting (by
+// slug, code or title (SQLite: migration 0064). Whatever an asset's write meets or stops meeting (by
 // slug, by symbol, by name, before and after it changes), the table they keep equals the one computed
 // from scratch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

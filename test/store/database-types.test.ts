@@ -116,6 +116,20 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     ended_by_run_id: true,
   },
   history_settings: { table_name: true, enabled: true, retention_days: true },
+  schema_fields: { stream: true, path: true, json_types: true, share: true, first_seen_at: true, last_seen_at: true },
+  schema_changes: {
+    stream: true,
+    path: true,
+    kind: true,
+    seen_type: true,
+    expected_type: true,
+    outcome: true,
+    records: true,
+    share: true,
+    example: true,
+    first_seen_at: true,
+    last_seen_at: true,
+  },
 };
 
 for (const dialect of dialects) {

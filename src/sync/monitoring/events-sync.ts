@@ -9,7 +9,9 @@ import type { PageNumberSpec, Query } from '../../catalog/types.js';
 import { rowChanged } from '../../store/changed-row.js';
 import { keyString, type Row, type StoreTx } from '../../store/types.js';
 import { addWrites, type StreamContext } from '../context.js';
-import { recordsToRows, type Mapped } from '../record-rows.js';
+import { recordsToRows, servedKey, type Mapped } from '../record-rows.js';
+import type { PassShape } from '../shape/pass-shape.js';
+import { watchShape } from '../shape/watch-shape.js';
 import { nothingWritten, writeMapped, type Written } from '../write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
 import { eventChildren } from './event-rows.js';
@@ -39,6 +41,11 @@ interface EventsCheckpoint {
 }
 
 export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec): Promise<void> {
+  await watchShape(ctx, eventRecord, (shape) => eventsPass(ctx, paginator, shape));
+}
+
+/** The pass; true when it read every event (a complete pass from page 1). */
+async function eventsPass(ctx: StreamContext, paginator: PageNumberSpec, shape: PassShape): Promise<boolean> {
   const { store, settings } = ctx;
   const filters = eventFilters(settings.monitoring.events, settings.monitoring.params);
   const saved = settings.mode === 'full' ? null : ((await store.getState(STREAM))?.checkpoint as EventsCheckpoint | null);
@@ -57,16 +64,16 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
   for await (const page of monitoringPages(ctx, list)) {
     const checkpoint: EventsCheckpoint | null = page.last ? null : { ...resumeAt, page: page.page + 1 };
     keys.page(page.records.length, page.total);
-    await writePage(ctx, page.records, keys, checkpoint, live);
+    await writePage(ctx, page.records, keys, checkpoint, shape, live);
     ctx.progress.advance(STREAM, ctx.stats);
     if (ctx.signal.aborted && !page.last) {
       ctx.stats.outcome = 'stopped';
-      return;
+      return false;
     }
   }
 
-  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen, live);
-  if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, keys);
+  if (resumeAt.start !== null) await rereadNamedEvents(ctx, paginator, resumeAt.start, keys.seen, shape, live);
+  if (resumeAt.start === null && resumeAt.page === 1) await detectRemovals(ctx, keys, shape);
   else if (resumeAt.start === null) {
     // The same complete pass, resumed (a quota or a signal stopped it): every event has now been read, so
     // it is the day's full pass, not one to start again from page 1; only its removals wait for the next.
@@ -74,6 +81,7 @@ export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec):
     await store.transaction((tx) => saveMark(tx, FULL_PASS, { fullAt: resumeAt.pass, highWater: null }));
   }
   await fetchPendingDetails(ctx);
+  return resumeAt.start === null && resumeAt.page === 1;
 }
 
 /** An incremental pass also re-reads, by id, the older events webhooks said changed (src/requests/event-rereads.ts). */
@@ -82,11 +90,12 @@ async function rereadNamedEvents(
   paginator: PageNumberSpec,
   windowStart: string,
   seen: Set<string>,
+  shape: PassShape,
   live: LiveKeys,
 ): Promise<void> {
   const ids = await eventsToReread(ctx.store, windowStart);
   if (ids.length === 0) return;
-  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null, live));
+  await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null, shape, live));
   ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');
 }
 
@@ -129,18 +138,29 @@ async function writePage(
   records: readonly unknown[],
   seen: { add(key: string): unknown },
   checkpoint: EventsCheckpoint | null,
+  shape: PassShape,
   live: LiveKeys | null,
 ): Promise<void> {
   const { stats } = ctx;
-  const mapped = recordsToRows(records, eventRecord);
+  const mapped = recordsToRows(records, eventRecord, undefined, shape);
+  shape.judgePage(mapped.rejected, records.length);
   const byId = new Map<string, Record<string, any>>();
   for (const record of records) {
     const id = (record as { id?: unknown } | null)?.id;
     if (typeof id === 'string') byId.set(id, record as Record<string, any>);
   }
   for (const row of mapped.rows) seen.add(keyString([row.id]));
+  // A quarantined event was served: no deletion is held or made because of it.
+  for (const { record } of mapped.rejected) {
+    const key = servedKey(record, eventRecord);
+    if (key !== null) seen.add(key);
+  }
   const now = ctx.now();
   const written = nothingWritten([], 0);
+  if (shape.holdPage(records).length > 0) {
+    stats.heldRows = (stats.heldRows ?? 0) + mapped.rows.length;
+    mapped.rows = [];
+  }
   const removedDevelopments = await ctx.store.transaction(async (tx) => {
     if (live) mapped.rows = await live.divert(tx, eventRecord.key, mapped.rows, now);
     const changed = (await changedEvents(tx, mapped.rows)).map((id) => byId.get(id)!);
@@ -219,7 +239,7 @@ async function writeChildren(tx: StoreTx, events: readonly Record<string, any>[]
  * After a complete pass: events not served are soft-deleted (when the pass is evidence enough, see
  * deletion-gate.ts), and so are their developments; their other children are deleted.
  */
-async function detectRemovals(ctx: StreamContext, keys: PassKeys): Promise<void> {
+async function detectRemovals(ctx: StreamContext, keys: PassKeys, shape: PassShape): Promise<void> {
   const { store, stats } = ctx;
   const now = ctx.now();
   const { seen } = keys;
@@ -231,7 +251,7 @@ async function detectRemovals(ctx: StreamContext, keys: PassKeys): Promise<void>
   }
   stats.held = verdict.keep.size;
   stats.deleted += await store.softDeleteMissing(eventRecord.table, eventRecord.key, new Set([...seen, ...verdict.keep]), {}, now);
-  await settleArrivals(store, PLACE, EVENT_ROWS, seen, (records) => writePage(ctx, records, { add: () => {} }, null, null));
+  await settleArrivals(store, PLACE, EVENT_ROWS, seen, (records) => writePage(ctx, records, { add: () => {} }, null, shape, null));
   await store.transaction(async (tx) => {
     const [orphans] = await tx.db
       .updateTable('monitoring_developments')

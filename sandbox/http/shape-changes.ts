@@ -1,0 +1,84 @@
+// The service changing its shape: each change aimed at the lists under one path rewrites every record it
+// serves (a field added, removed or renamed; a number sent as text; a Unix time as ISO text and back; an
+// object sent as an array). Fields are dotted paths into the record (`price.usd`).
+
+export type ShapeChangeKind = 'add' | 'remove' | 'rename' | 'numberAsString' | 'unixAsIso' | 'isoAsUnix' | 'objectAsArray';
+
+export interface ShapeChange {
+  path: string;
+  kind: ShapeChangeKind;
+  field: string;
+  /** `rename`: the field's new name (in the same object). */
+  to?: string;
+  /** `add`: the value every record gets (default 1). */
+  value?: unknown;
+}
+
+const KINDS: readonly ShapeChangeKind[] = ['add', 'remove', 'rename', 'numberAsString', 'unixAsIso', 'isoAsUnix', 'objectAsArray'];
+
+export function validateShapeChanges(changes: readonly ShapeChange[]): ShapeChange[] {
+  if (!Array.isArray(changes)) throw new Error('chaos shape must be a list of changes');
+  for (const c of changes) {
+    if (typeof c?.path !== 'string' || !c.path.startsWith('/')) throw new Error('every chaos shape change needs a path starting with /');
+    if (!KINDS.includes(c.kind)) throw new Error(`chaos shape change kind must be one of ${KINDS.join(', ')}`);
+    if (typeof c.field !== 'string' || c.field === '') throw new Error('every chaos shape change needs a field');
+    if (c.kind === 'rename' && (typeof c.to !== 'string' || c.to === '')) throw new Error('chaos shape change rename needs "to"');
+  }
+  return changes.map((c) => ({ ...c }));
+}
+
+export function changesShape(changes: readonly ShapeChange[] | undefined, path: string): boolean {
+  return (changes ?? []).some((c) => path.startsWith(c.path));
+}
+
+/** The records of a list as a service that changed its shape serves them (copies: the world is not touched). */
+export function changeShape<T extends { data: unknown[] }>(changes: readonly ShapeChange[], path: string, body: T): T {
+  const aimed = changes.filter((c) => path.startsWith(c.path));
+  if (aimed.length === 0) return body;
+  const data = body.data.map((record) => {
+    const copy = structuredClone(record);
+    for (const change of aimed) applyChange(copy, change);
+    return copy;
+  });
+  return { ...body, data };
+}
+
+/** One record (or a webhook payload's object) changed in place. */
+export function applyChange(record: unknown, change: ShapeChange): void {
+  const parts = change.field.split('.');
+  let parent = record as Record<string, unknown> | null;
+  for (const part of parts.slice(0, -1)) {
+    const next = parent?.[part];
+    if (next === null || typeof next !== 'object') return;
+    parent = next as Record<string, unknown>;
+  }
+  if (parent === null || typeof parent !== 'object') return;
+  const name = parts[parts.length - 1]!;
+  const value = parent[name];
+  switch (change.kind) {
+    case 'add':
+      parent[name] = change.value ?? 1;
+      return;
+    case 'remove':
+      delete parent[name];
+      return;
+    case 'rename':
+      if (name in parent) {
+        parent[change.to!] = value;
+        delete parent[name];
+      }
+      return;
+    case 'numberAsString':
+      if (typeof value === 'number') parent[name] = String(value);
+      return;
+    case 'unixAsIso':
+      if (typeof value === 'number') parent[name] = new Date(value * 1000).toISOString().replace('.000Z', 'Z');
+      return;
+    case 'isoAsUnix':
+      if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) parent[name] = Math.floor(Date.parse(value) / 1000);
+      return;
+    case 'objectAsArray':
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) parent[name] = Object.values(value);
+      return;
+  }
+}
