@@ -67,7 +67,9 @@ export function openMirrorOrEmpty(ctx: CommandContext): Promise<Store> {
  * run is planned on an empty store in memory); one that is there is opened as a sync opens it.
  */
 export function openMirrorToPlan(ctx: CommandContext): Promise<Store> {
-  return mirrorExists(ctx) ? openConfiguredStore(ctx) : openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
+  if (mirrorExists(ctx)) return openConfiguredStore(ctx);
+  checkDbFolder('--db', ctx.config.db, ctx.config.dbSchema, false); // a typo in --db is said, as a sync would
+  return openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
 }
 
 /** Refuses, in one line that says where it looked, a SQLite mirror that is not there (nothing is made). */
@@ -87,16 +89,16 @@ export function mirrorExists(ctx: CommandContext): boolean {
 
 /**
  * A SQLite file may be new, its folder may not: a typo in --db must not leave a tree of folders and an
- * empty mirror behind. The default folder (data/) is the one created on first use.
+ * empty mirror behind. The default folder (data/) is the one created on first use (`make`: not by --plan).
  */
-export function checkDbFolder(flag: string, url: string, schema?: string): void {
+export function checkDbFolder(flag: string, url: string, schema?: string, make = true): void {
   const location = parseStoreUrl(url, schema);
   const file = locationFile(location);
   if (file === undefined) return;
   const folder = dirname(resolve(file));
   if (existsSync(folder)) return;
   if (url === DEFAULT_DB) {
-    mkdirSync(folder, { recursive: true });
+    if (make) mkdirSync(folder, { recursive: true });
     return;
   }
   throw new ConfigError(

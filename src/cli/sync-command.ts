@@ -16,6 +16,7 @@ import { runSync, type RunResult } from '../sync/engine.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import {
   commandContext,
+  mirrorExists,
   openConfiguredStore,
   openMirrorToPlan,
   positiveNumber,
@@ -78,8 +79,10 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
       const asked = resolveStreams(names);
       const settings = syncSettings(ctx.config, flags);
       const service = flags.plan ? null : requireService(ctx.config); // before any file is touched
-      // A wrong address is said before the mirror is opened: a run that can reach nothing makes no file.
-      if (service && !(await reachable(io, service.baseUrl, asked))) return setExit(EXIT.failed);
+      // Before a new mirror is made, a wrong address is said: a run that can reach nothing makes no file. An
+      // existing mirror is first asked whether it holds this service (the more useful line when it does not).
+      const reached = service !== null && !mirrorExists(ctx);
+      if (reached && !(await reachable(io, service.baseUrl, asked))) return setExit(EXIT.failed);
       // --plan reads the mirror there is, and makes none where there is none yet.
       const store = await (flags.plan ? openMirrorToPlan(ctx) : openConfiguredStore(ctx));
       let finish: Finish | undefined;
@@ -90,7 +93,7 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
         const streams = plan.readings.map((r) => r.reads);
         if (!service) return void io.stdout.write(await planOutput(ctx, store, settings, plan, at));
         const refuse = () => (flags.force ? Promise.resolve(null) : budget.runRefusal(ctx.config, store, settings, plan, at));
-        finish = await syncOnce({ ctx, io, flags, store, settings, streams, service, refuse });
+        finish = await syncOnce({ ctx, io, flags, store, settings, streams, service, refuse, reached });
       } finally {
         // Closing is the run's last write (SQLite's checkpoint moves the log into the file): said in the run's line.
         const closeFailure = await closeStore(store, finish !== undefined);
@@ -123,6 +126,8 @@ interface SyncJob {
   service: ReturnType<typeof requireService>;
   /** The one line refusing a run that would leave the month's schedule short (null: it may run). */
   refuse: () => Promise<string | null>;
+  /** The service was reached before the mirror was opened. */
+  reached: boolean;
 }
 
 /** Loaded only for --plan: the plan's output reaches the scheduler's modules (budget-command), and prom-client with them. */
@@ -140,7 +145,7 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
 }
 
 /** One run with progress; returns how to report it. */
-async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse }: SyncJob): Promise<Finish> {
+async function syncOnce({ ctx, io, flags, store, settings, streams, service, refuse, reached }: SyncJob): Promise<Finish> {
   const { config, logger } = ctx;
   await checkService(store, service.baseUrl, flags.force);
   // The jobs as configured, for v_jobs and v_streams (which job keeps a stream, whether it is stale).
@@ -151,6 +156,7 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
     io.stderr.write(`${refusal}\n`);
     return () => EXIT.stopped;
   }
+  if (!reached && !(await reachable(io, service.baseUrl, streams))) return () => EXIT.failed;
   const gate = quotaGate(store, config.limits);
   const client = configuredClient(ctx, { gate, maxRequests: flags.maxRequests });
   const stop = onStopSignal(
@@ -202,7 +208,8 @@ async function reachable(io: CliIo, baseUrl: string, streams: readonly StreamDef
 function reportRun(io: CliIo, result: RunResult, stats: ClientStats, gate: QuotaGate, maxRequests: number | undefined): number {
   const skipped = result.streams.filter((s) => s.outcome === 'skipped');
   if (skipped.length > 0 && skipped.length === result.streams.length && !result.error) {
-    const holders = [...new Set(skipped.map((s) => / \((.+)\); skipped$/.exec(s.error ?? '')?.[1] ?? 'another worker'))];
+    // The workers that hold them (the error says `... by another worker (<owner>, lease until <time>); skipped`).
+    const holders = [...new Set(skipped.map((s) => / \(([^,)]+)[^)]*\); skipped$/.exec(s.error ?? '')?.[1] ?? 'unknown'))];
     io.stderr.write(
       `ds-mirror: nothing was synced: every stream asked (${skipped.length}) is being synced by another worker ` +
         `(${holders.join('; ')}); run again once it has finished\n`,
