@@ -2,49 +2,27 @@
 // A held mass deletion as a user meets it (bin/ds-mirror.js in a child process, on both stores): `sync`
 // exits 4 and says what it held back, `status` lists the hold (table and JSON), and `sync --full
 // --confirm-deletions` deletes and exits 0.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { mirrorCli } from '../helpers/cli-user.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-
-const run = promisify(execFile);
 
 for (const dialect of dialects) {
   describe(`held deletions on the command line (${dialect})`, () => {
     let sandbox: Sandbox;
     let t: TestStore;
     let dir: string;
-
-    async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-      const config = join(dir, 'config.json');
-      writeFileSync(config, JSON.stringify({}));
-      const env = {
-        ...process.env,
-        DS_BASE_URL: sandbox.url,
-        DS_API_KEY: sandbox.apiKey,
-        DS_DB: t.url,
-        DS_DB_SCHEMA: t.schema ?? '',
-        DS_CONFIG: config,
-        DS_LOG_LEVEL: 'error',
-      };
-      try {
-        const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 120_000 });
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const e = error as { code: number; stdout: string; stderr: string };
-        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-      }
-    }
+    let cli: ReturnType<typeof mirrorCli>;
 
     beforeAll(async () => {
       sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 7 });
       t = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-held-cli-'));
+      cli = mirrorCli(sandbox, t, dir);
     });
     afterAll(async () => {
       await t?.cleanup();
