@@ -22,12 +22,15 @@ async function bench(title: string, script: string, args: string[] = []): Promis
     process.stderr.write(`bench: ${title} done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     return `## ${title}\n\n\`npx tsx ${script} ${args.join(' ')}\`\n\n${stdout.trim()}\n`;
   } catch (error) {
-    const e = error as { stderr?: string; message: string };
-    return `## ${title}\n\nFAILED: ${(e.stderr ?? e.message).trim().split('\n').slice(-5).join(' / ')}\n`;
+    // A gate that failed still printed its table: kept, under the failure.
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    const table = e.stdout?.trim() ? `\n\n${e.stdout.trim()}` : '';
+    return `## ${title}\n\nFAILED: ${(e.stderr ?? e.message).trim().split('\n').slice(-5).join(' / ')}${table}\n`;
   }
 }
 
 const sections: string[] = [];
+sections.push(await bench('Speed gate: a first sync against the recorded revision (bench/sync-gate.json)', 'bench/sync-gate.ts'));
 sections.push(await bench('Mirror engine: /v1 sync on SQLite, scale 10', 'bench/sync.ts', ['--scale', '10']));
 sections.push(
   await bench('Against the forty-line script a user would write, scale 10', 'bench/vs-script.ts', ['--scale', '10', '--runs', '3']),

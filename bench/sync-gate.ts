@@ -82,7 +82,7 @@ async function firstSync(checkout: string, db: string, config: string, service: 
   const wall = (performance.now() - started) / 1000;
   const cpu = Number(/__cpu=(\d+)/.exec(stderr)?.[1]) / 1e6;
   const rssMb = Math.round(Number(/__maxrss=(\d+)/.exec(stderr)?.[1]) / 1024);
-  const requests = Number(/([\d,]+) requests sent/.exec(stdout)?.[1]?.replace(/,/g, ''));
+  const requests = Number(/([\d,]+) requests( sent)?,? /.exec(stdout)?.[1]?.replace(/,/g, ''));
   if (!Number.isFinite(cpu) || !Number.isFinite(requests))
     throw new Error(`${checkout}: no CPU time or request count in\n${stdout}\n${stderr}`);
   return { wall, cpu, rssMb, requests };
