@@ -47,8 +47,10 @@ export const joinedViews: readonly ViewSpec[] = [
       },
     ],
     // A table kept by triggers (migration 0060): computed here, it took 0.4 s at scale 10 on SQLite.
-    sql: () => `select source, source_asset_id, source_slug, source_symbol, source_name, v1_asset_id, match_method, confidence, candidates
-from asset_crosswalk`,
+    // Each column named by its table's alias: read as it is, it keeps the table's index (a join on source_asset_id).
+    sql: () => `select x.source, x.source_asset_id, x.source_slug, x.source_symbol, x.source_name, x.v1_asset_id, x.match_method,
+  x.confidence, x.candidates
+from asset_crosswalk x`,
   },
   {
     name: 'v_event_categories',

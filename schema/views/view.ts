@@ -117,17 +117,19 @@ function selectList(columns: readonly LiftedColumn[], d: ViewDialect, alias: str
 }
 
 /**
- * What a versions view's lifts read from a version row: the key columns (a live row's own, else lifted from
- * the kept raw), the table's own columns (tableColumns: a kept version's from typed_row), and raw when a lift
- * reads it.
+ * What a versions view's lifts read from a version row: the key column (a live row's own, a kept version's
+ * row_key: the same value, stored before raw and so read without raw's overflow pages), the table's own
+ * columns (tableColumns: a kept version's from typed_row), and raw when a lift reads it.
  */
 function versionSources(o: LiftedViewOptions, d: ViewDialect): VersionSource[] {
   const kind = (name: string) => o.columns.find((c) => c.name === name)?.kind ?? 'text';
   const own = new Set(o.tableColumns ?? []);
   const keys = o.columns.filter((c) => c.column && !own.has(c.column));
+  if (keys.length > 1) throw new Error(`${o.name}: a versions view reads one key column (row_history.row_key)`);
+  const keyOf = (c: LiftedColumn) => (c.kind === 'integer' ? d.toInteger('h.row_key') : 'h.row_key');
   const readsRaw = o.columns.some((c) => !c.column && c.from(d, 'u').includes('u.raw'));
   return [
-    ...keys.map((c) => ({ name: c.column!, kind: c.kind, live: `r.${c.column}`, previous: c.from(d, 'h') })),
+    ...keys.map((c) => ({ name: c.column!, kind: c.kind, live: `r.${c.column}`, previous: keyOf(c) })),
     ...[...own].map((name) => ({ name, kind: kind(name), live: `r.${name}` })),
     ...(readsRaw ? [{ name: 'raw', kind: 'json' as const, live: 'r.raw', previous: 'h.raw' }] : []),
   ];

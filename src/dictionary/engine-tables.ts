@@ -231,7 +231,7 @@ export const engineTables: readonly TableSource[] = [
     name: 'view_column_types',
     group: 'bookkeeping',
     description:
-      "Always empty: on SQLite every analyst view's first (empty) branch reads it, so that tools reading the view's columns see their declared types.",
+      "Always empty: on SQLite each computed column of an analyst view ends with a branch that reads it (`(select <value> union all select t.real_value from view_column_types t)`), so that tools reading the view's columns see their declared types.",
     columns: {
       text_value: 'Declares TEXT (text, JSON, times and dates on SQLite).',
       integer_value: 'Declares INTEGER.',
