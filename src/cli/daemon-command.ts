@@ -15,7 +15,12 @@ import { loadSecrets, type ReceiverOptions } from '../receiver/index.js';
 import { checkedJobs, jobStreams, startDaemon, STARTUP_RUNS, type Daemon, type ScheduledJob, type StartupRun } from '../scheduler/index.js';
 import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, wholeNumber, configuredClient } from './context.js';
+import { commandContext, openConfiguredStore, wholeNumber, configuredClient, type CommandContext } from './context.js';
+import { startWhenStoreAnswers } from './daemon-start.js';
+import { openDoor, type DaemonDoor } from '../observability/daemon-door.js';
+import { describeLocation, parseStoreUrl } from '../store/index.js';
+import type { ApiClient } from '../client/index.js';
+import type { RefusedJob } from '../scheduler/job-def.js';
 import { checkService } from '../sync/mirrored-service.js';
 import type { StreamDef } from '../catalog/types.js';
 import type { Logger } from 'pino';
@@ -68,7 +73,10 @@ export function daemonCommand(program: Command, io: CliIo, setExit: SetExit): vo
     .action((flags: DaemonFlags, command: Command) => runDaemon(flags, command, io, setExit));
 }
 
-/** Starts the jobs, the receiver and the HTTP endpoints, then waits for SIGTERM/SIGINT. */
+/**
+ * Opens its HTTP door first, then the store and the jobs behind it (again while the database refuses or
+ * does not answer), then waits for SIGTERM/SIGINT.
+ */
 async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
   const ctx = commandContext(command, io);
   // A job that cannot run (a bad file, a schedule that never fires) is refused in one line; the others run.
@@ -77,41 +85,38 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   refused.unshift(...files.refused);
   const service = requireService(ctx.config);
   const receiver = flags.receiver ? receiverOptions(ctx.config, io.env) : undefined;
-  const auth = httpCredential(ctx.config) ?? undefined;
-  const store = await openConfiguredStore(ctx);
-  await closeOnError(() => checkService(store, service.baseUrl, flags.force), store);
-  const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
-  const budget = daemonBudget(ctx.config, store, jobs, flags.force);
-  await closeOnError(() => budget.watch.refresh(), store);
-  const atStart = await closeOnError(() => startupRun(ctx.logger, service.baseUrl, jobs, flags.runAtStart), client, store);
+  const plan: DaemonPlan = { ctx, flags, jobs, refused, receiver, baseUrl: service.baseUrl };
   const stop = onStopSignal(ctx.logger, flags.stopTimeout * 1000, EXIT.failed, 'stopping: no new runs; the pages in flight commit');
-  const daemon = await closeOnError(
-    () =>
-      startDaemon({
-        store,
-        client,
-        logger: ctx.logger,
-        jobs,
-        receiver,
-        settings: syncSettings(ctx.config),
-        http: {
-          port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT,
-          host: flags.metricsHost,
-          auth,
-          budget: () => budget.watch.current(),
-        },
-        quotas: planQuotas(ctx.config.limits),
-        progress: logProgress(ctx.logger),
-        stopTimeoutMs: flags.stopTimeout * 1000,
-        startupRun: atStart,
-        startupBudget: budget.startup,
-        switchService: flags.force,
-        refused,
-      }),
-    { close: async () => stop.release() },
-    client,
-    store,
-  );
+  const door = await openDoor({
+    port: flags.metricsPort ?? ctx.config.metricsPort ?? DEFAULT_METRICS_PORT,
+    host: flags.metricsHost,
+    auth: httpCredential(ctx.config) ?? undefined,
+    logger: ctx.logger,
+  }).catch((err: unknown) => {
+    stop.release();
+    throw err;
+  });
+  void stop.requested.then(() => door.stopping());
+  const begun = await startWhenStoreAnswers({
+    open: () => openConfiguredStore(ctx),
+    start: (store) => startOn(store, plan, door),
+    door,
+    logger: ctx.logger,
+    where: describeLocation(parseStoreUrl(ctx.config.db, ctx.config.dbSchema)),
+    stopped: stop.requested,
+  }).catch(async (err: unknown) => {
+    await door.close();
+    stop.release();
+    throw err;
+  });
+  if (begun === 'stopped') {
+    // Nothing ran yet; whatever the start still waits on (a database that does not answer) ends with the process.
+    await door.close();
+    ctx.logger.info('daemon stopped during its start');
+    process.exit(EXIT.ok);
+  }
+  const { store } = begun;
+  const { daemon, client } = begun.started;
   // A schedule over its quotas still runs (the ledger stops each run at a quota), but says so first.
   // The database away at this moment must not end a daemon already serving: the check is only a warning.
   const over = await scheduleProblems(store, ctx.config, jobs).catch(() => []);
@@ -124,6 +129,49 @@ async function runDaemon(flags: DaemonFlags, command: Command, io: CliIo, setExi
   await client.close();
   await store.close();
   setExit(EXIT.ok);
+}
+
+/** What the start needs besides the store and the door. */
+interface DaemonPlan {
+  ctx: CommandContext;
+  flags: DaemonFlags;
+  jobs: ScheduledJob[];
+  refused: RefusedJob[];
+  receiver: Omit<ReceiverOptions, 'store' | 'logger'> | undefined;
+  baseUrl: string;
+}
+
+/** One attempt at the start on an open store: the service checked, the budget read, the jobs scheduled. */
+async function startOn(store: Store, plan: DaemonPlan, door: DaemonDoor): Promise<{ daemon: Daemon; client: ApiClient }> {
+  const { ctx, flags, jobs } = plan;
+  await checkService(store, plan.baseUrl, flags.force);
+  const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
+  try {
+    const budget = daemonBudget(ctx.config, store, jobs, flags.force);
+    await budget.watch.refresh();
+    const atStart = await startupRun(ctx.logger, plan.baseUrl, jobs, flags.runAtStart);
+    const daemon = await startDaemon({
+      store,
+      client,
+      logger: ctx.logger,
+      jobs,
+      receiver: plan.receiver,
+      settings: syncSettings(ctx.config),
+      http: { port: 0, host: flags.metricsHost, budget: () => budget.watch.current() },
+      door,
+      quotas: planQuotas(ctx.config.limits),
+      progress: logProgress(ctx.logger),
+      stopTimeoutMs: flags.stopTimeout * 1000,
+      startupRun: atStart,
+      startupBudget: budget.startup,
+      switchService: flags.force,
+      refused: plan.refused,
+    });
+    return { daemon, client };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
 }
 
 /**
@@ -141,16 +189,6 @@ async function startupRun(logger: Logger, baseUrl: string, jobs: readonly Schedu
   const unreached = await unreachedFamilies(baseUrl, streams);
   for (const line of unreached) logger.warn(`${line}; no job runs at start, each waits for its schedule`);
   return unreached.length > 0 ? 'none' : wanted;
-}
-
-/** Runs a start-up step; if it throws, closes what was opened before rethrowing. */
-async function closeOnError<T>(step: () => Promise<T>, ...opened: { close(): Promise<void> }[]): Promise<T> {
-  try {
-    return await step();
-  } catch (err) {
-    for (const resource of opened) await resource.close();
-    throw err;
-  }
 }
 
 function startedLine(daemon: Daemon, enabled: number): string {

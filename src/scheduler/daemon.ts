@@ -17,6 +17,7 @@ import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
 import { jobHistory } from './job-history.js';
 import { startHealthServer, type HealthServer, type HealthServerOptions } from '../observability/health-server.js';
+import type { DaemonDoor } from '../observability/daemon-door.js';
 import { statusPage } from '../observability/status-page/status-page.js';
 import { planQuotas } from '../budget/plan-quotas.js';
 import type { Quotas } from '../budget/quotas.js';
@@ -52,6 +53,8 @@ export interface DaemonOptions {
   refused?: readonly RefusedJob[];
   /** Switch a mirror that holds another service to this client's (`--force`). */
   switchService?: boolean;
+  /** The HTTP door the caller opened before the start (`http`'s port and host are then unused): the daemon answers through it. */
+  door?: DaemonDoor;
 }
 
 export interface Daemon {
@@ -73,6 +76,8 @@ export interface DaemonHealth {
   status: 'starting' | 'ok' | 'degraded' | 'stopping';
   /** Why it is degraded, a line each: the database does not answer, a family's quota is held, a job is refused. */
   reasons: string[];
+  /** While `starting` behind a door opened first (`ds-mirror daemon`): what the start waits for. */
+  waitingFor?: string;
   /** The families held, with their renewal and what the service said. */
   holds: HeldFamily[];
   startedAt: string;
@@ -125,7 +130,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const servers = await startServers(opts, metrics, () => ({ ok: !life.stopping, body: health() }), page);
   life.receiver = servers.receiver;
   const scheduler = await scheduleJobs(opts, runnable, life, watches, metrics).catch(async (err: unknown) => {
-    await Promise.all([servers.http.close(), servers.receiver?.close()]);
+    // A door the caller opened stays open (it says why the start failed, or tries again).
+    await Promise.all([opts.door ? undefined : servers.http.close(), servers.receiver?.close()]);
     throw err;
   });
   const startupDone = runStartupJobs(life.startup, scheduler, log, () => life.stopping);
@@ -216,6 +222,10 @@ async function startServers(
   let receiver: Receiver | null = null;
   try {
     if (opts.receiver) receiver = await startReceiver({ ...opts.receiver, store: opts.store, logger: opts.logger });
+    if (opts.door) {
+      opts.door.open({ health, metrics, statusPage, budget: opts.http.budget });
+      return { receiver, http: opts.door };
+    }
     const http = await startHealthServer({
       ...opts.http,
       logger: opts.logger.child({ component: 'daemon' }),
@@ -284,8 +294,10 @@ function daemonHealth({ opts, life, refused, watches, at }: HealthSources): Daem
     ...refused.map((r) => `job ${r.name} refused: ${r.problem}`),
     ...(life.receiver?.unresolvedViews() ?? []).map(unresolvedViewLine),
   ].filter((r): r is string => r !== null);
+  const status = life.stopping ? 'stopping' : !life.scheduler ? 'starting' : reasons.length > 0 ? 'degraded' : 'ok';
   return {
-    status: life.stopping ? 'stopping' : !life.scheduler ? 'starting' : reasons.length > 0 ? 'degraded' : 'ok',
+    status,
+    ...(status === 'starting' ? { waitingFor: "the database: the jobs' history, quota holds and start-up runs" } : {}),
     reasons,
     holds: held,
     startedAt: watches.startedAt.toISOString(),

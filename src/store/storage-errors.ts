@@ -3,7 +3,18 @@
 // alone, the second stops the writes and is reported in one line that names the cause. The operating
 // system's codes are read here; each dialect reads its driver's (<dialect>-errors.ts).
 import { DIALECTS } from './dialects.js';
-import { CANNOT_OPEN, DISK_FULL, IO_ERROR, PERMISSION, READ_ONLY, recordErrorCheck, UNREACHABLE } from './storage-causes.js';
+import { RetriableError } from '../errors.js';
+import {
+  CANNOT_OPEN,
+  DISK_FULL,
+  IO_ERROR,
+  LOCKED,
+  PERMISSION,
+  READ_ONLY,
+  recordErrorCheck,
+  SILENT,
+  UNREACHABLE,
+} from './storage-causes.js';
 
 const SYSTEM_CAUSES: readonly (readonly [RegExp, string])[] = [
   [/^(ENOSPC|EDQUOT)$/, DISK_FULL],
@@ -24,7 +35,8 @@ export const isRecordError = recordErrorCheck(new RegExp(DIALECTS.map((d) => `(?
 export function describeStoreError(err: unknown, location: string): string {
   const message = err instanceof Error ? err.message : String(err);
   const cause = storageCause(err);
-  return cause ? `${cause}: ${location} (${message})` : message;
+  // An open's or a migration's line already names the cause and the database.
+  return cause && !message.includes(cause) ? `${cause}: ${location} (${message})` : message;
 }
 
 /** What stopped the store, in words, or null when the error is not the store's (a bug, bad data). */
@@ -37,6 +49,19 @@ export function storageCause(err: unknown): string | null {
   const message = err instanceof Error ? err.message : '';
   for (const [pattern, cause] of MESSAGE_CAUSES) if (pattern.test(message)) return cause;
   return null;
+}
+
+/**
+ * Whether a later attempt may well succeed without anyone fixing anything: the server refused, did not
+ * answer, or the file is locked (also when a migration's or an open's error says so in its line).
+ */
+export function mayAnswerLater(err: unknown): boolean {
+  if (err instanceof RetriableError) return true;
+  const waits = [UNREACHABLE, SILENT, LOCKED];
+  const cause = storageCause(err);
+  if (cause !== null) return waits.includes(cause);
+  const message = err instanceof Error ? err.message : '';
+  return waits.some((w) => message.includes(w));
 }
 
 /** Whether the connection went away under the statement (a restart, a failover): a new connection may well succeed. */
