@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 // Not budget/index.js: its schedule projection loads cron, which a sync never needs.
 import { planQuotas } from '../budget/plan-quotas.js';
 import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
-import type { ClientStats } from '../client/index.js';
+import { KeyRefusedError, type ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import type { SyncBudget } from './sync-budget.js';
 import { requireService } from '../config.js';
@@ -22,6 +22,7 @@ import { runEstimates } from './progress-estimates.js';
 import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
 import { unreachedFamilies } from './reach-service.js';
 import { recordJobs } from '../scheduler/record-jobs.js';
+import { count, counted } from '../figures.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -156,19 +157,26 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */
 function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRequests: number | undefined): string {
-  // A spent quota is said once, below the table; its rows say only that they stopped for it.
-  const quotas = new Set([...gate.refused.values()].map((q) => q.message));
+  // A spent quota or a refused key is said once, below the table; its rows say only that they stopped for it.
+  const keys = [...stats.stopped.values()].filter((e) => e instanceof KeyRefusedError);
+  const saidBelow = new Map([
+    ...[...gate.refused.values()].map((q) => [q.message, 'quota spent'] as const),
+    ...keys.map((e) => [e.message, 'key refused'] as const),
+  ]);
   const lines = [
-    runSummary(result.streams, quotas),
+    runSummary(result.streams, saidBelow),
     SUMMARY_LEGEND,
-    `run ${result.runId}: ${result.outcome}, ${count(stats.requests)} requests sent (${count(stats.retries)} of them retries)`,
+    `run ${result.runId}: ${result.outcome}, ${counted(stats.requests, 'request')} sent (${count(stats.retries)} of them ${stats.retries === 1 ? 'a retry' : 'retries'})`,
   ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
+  for (const refused of keys) lines.push(`key: ${refused.message}`);
   const held = result.streams.filter((s) => (s.held ?? 0) > 0);
   if (held.length > 0) {
     const rows = held.reduce((n, s) => n + (s.held ?? 0), 0);
-    lines.push(`deletions held back: ${rows} rows of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`);
+    lines.push(
+      `deletions held back: ${counted(rows, 'row')} of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`,
+    );
   }
   if (result.outcome === 'stopped' && gate.refused.size === 0) {
     const why = maxRequests !== undefined && stats.requests >= maxRequests ? `--max-requests ${maxRequests} reached` : 'stopped';
@@ -180,5 +188,3 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
-
-const count = (n: number) => n.toLocaleString('en-US');
