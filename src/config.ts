@@ -118,6 +118,8 @@ export type FileConfig = z.infer<typeof fileSchema>;
 export interface Config extends FileConfig {
   baseUrl: string;
   apiKey: string | null;
+  /** Where the key came from, for a message that must name it without showing it: `DS_API_KEY` or `apiKeyFile <path>`. */
+  apiKeySource: string | null;
   db: string;
   logLevel: NonNullable<FileConfig['logLevel']>;
   configFile: string | null;
@@ -166,10 +168,12 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
   );
   const merged = { ...file, ...defined(fromEnv), ...defined(fromFlags) };
   const apiKey = env.DS_API_KEY ?? (merged.apiKeyFile ? readSecretFile(merged.apiKeyFile, 'apiKeyFile') : null);
+  const apiKeySource = env.DS_API_KEY !== undefined ? 'DS_API_KEY' : merged.apiKeyFile ? `apiKeyFile ${merged.apiKeyFile}` : null;
   return Object.freeze({
     ...merged,
     baseUrl: merged.baseUrl ?? '',
     apiKey: apiKey && apiKey.length > 0 ? apiKey : null,
+    apiKeySource,
     db: merged.db ?? DEFAULT_DB,
     logLevel: merged.logLevel ?? 'info',
     configFile,

@@ -7,7 +7,7 @@ import type { Store } from '../store/types.js';
 import { planQuotas, type PlanLimits } from './plan-quotas.js';
 import { QuotaError } from './quota-error.js';
 import { quotaFamilyOf, renewsAt, utcDay, type FamilyQuota, type QuotaFamily, type Quotas } from './quotas.js';
-import { UsageLedger } from './usage-ledger.js';
+import { UsageLedger, type QuotaHold } from './usage-ledger.js';
 
 interface Block {
   day: string;
@@ -69,6 +69,12 @@ export class QuotaGate implements RequestGate {
       // One reservation per family at a time; everyone waiting takes from the block it brings.
       await (this.reserving.get(family) ?? this.track(family, this.refill(family)));
     }
+  }
+
+  /** Throws the family's announced hold, once this gate knows it: a request that waited for its pace is not sent into it. */
+  check(apiFamily: ApiFamily): void {
+    const known = this.refused.get(quotaFamilyOf(apiFamily));
+    if (known?.period === 'announced' && known.renewsAt.getTime() > this.clock().getTime()) throw known;
   }
 
   async spent(apiFamily: ApiFamily, said: ServiceQuotaError): Promise<QuotaError> {
@@ -139,7 +145,10 @@ export class QuotaGate implements RequestGate {
    */
   private async topUp(family: QuotaFamily, block: Block): Promise<void> {
     const now = this.clock();
-    if (utcDay(now) !== block.day || (await this.opts.ledger.holdOf(family, now))) return;
+    if (utcDay(now) !== block.day) return;
+    const hold = await this.opts.ledger.holdOf(family, now);
+    // Another worker was told the allowance is spent: the requests admitted here and not yet sent stop too.
+    if (hold) return void this.refuse(heldError(hold));
     const got = await this.opts.ledger.reserve(family, this.nextSize(block), this.quota(family), now).catch(() => null);
     if (!got || got.granted === 0 || this.blocks.get(family) !== block) {
       if (got?.granted) await this.opts.ledger.release(family, block.day, got.granted);
@@ -158,11 +167,7 @@ export class QuotaGate implements RequestGate {
     if (old && old.left > 0) await this.opts.ledger.release(family, old.day, old.left); // a new day began
     this.blocks.delete(family);
     const hold = await this.opts.ledger.holdOf(family, now);
-    if (hold) {
-      throw this.refuse(
-        new QuotaError({ family, period: 'announced', limit: null, used: null, renewsAt: hold.until, reason: hold.reason }),
-      );
-    }
+    if (hold) throw this.refuse(heldError(hold));
     // The quotas this run works under, beside the counts (once a family per day and process).
     const day = utcDay(now);
     if (this.recorded.get(family) !== day) {
@@ -182,6 +187,11 @@ export class QuotaGate implements RequestGate {
     this.refused.set(error.family, error);
     return error;
   }
+}
+
+/** The refusal of a family the ledger holds: the service announced its allowance spent. */
+function heldError(hold: QuotaHold): QuotaError {
+  return new QuotaError({ family: hold.family, period: 'announced', limit: null, used: null, renewsAt: hold.until, reason: hold.reason });
 }
 
 /** The gate a command's client asks before every request: the configured plan over this store's ledger. */

@@ -8,6 +8,7 @@ import { quotaGate } from '../budget/index.js';
 import { emptyViewCounts, type ViewMatchCounts } from '../sync/monitoring/views-sync.js';
 import { requireService, splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
+import { count, counted } from '../figures.js';
 import { boundMillis } from '../requests/time-bound.js';
 import { runSync } from '../sync/engine.js';
 import { syncSettings } from '../sync/settings.js';
@@ -96,13 +97,16 @@ export function backfillSummary(asked: number, since: string | undefined, t: Vie
   const read = t.views + t.events + t.unusable;
   const alerts = t.newAlerts + t.known;
   const developments = alerts + t.excluded + t.beforeSince;
-  const parts = [`${alerts} alerts (${t.newAlerts} new, ${t.known} already known)`, `${t.excluded} not matching the view's predicates`];
-  if (t.beforeSince > 0) parts.push(`${t.beforeSince} started before ${since}`);
-  const unusable = t.unusable > 0 ? `, ${t.unusable} without an event id (not kept)` : '';
+  const parts = [
+    `${counted(alerts, 'alert')} (${count(t.newAlerts)} new, ${count(t.known)} already known)`,
+    `${count(t.excluded)} not matching the view's predicates`,
+  ];
+  if (t.beforeSince > 0) parts.push(`${count(t.beforeSince)} started before ${since}`);
+  const unusable = t.unusable > 0 ? `, ${count(t.unusable)} without an event id (not kept)` : '';
   return (
-    `backfill of ${t.views === asked ? '' : `${t.views} of `}${asked} view(s)${since ? ` since ${since}` : ''}: ${read} records read, ` +
-    `${t.views} view(s) and ${t.events} matching events${unusable}; of their ${developments} developments: ${parts.join(', ')}; ` +
-    `${requests} requests`
+    `backfill of ${t.views === asked ? '' : `${count(t.views)} of `}${counted(asked, 'view')}${since ? ` since ${since}` : ''}: ${counted(read, 'record')} read, ` +
+    `${counted(t.views, 'view')} and ${counted(t.events, 'matching event')}${unusable}; of their ${counted(developments, 'development')}: ${parts.join(', ')}; ` +
+    `${counted(requests, 'request')}`
   );
 }
 

@@ -133,6 +133,7 @@ export function configuredClient(ctx: CommandContext, options: { gate?: RequestG
   const { config, logger } = ctx;
   return createClient({
     ...requireService(config),
+    keySource: config.apiKeySource ?? undefined,
     ...options,
     limits: config.limits,
     timeoutMs: config.timeoutMs,

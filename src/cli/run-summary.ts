@@ -9,7 +9,11 @@ export const SUMMARY_LEGEND = [
   "rows: of the stream's tables (an event also writes its assets and developments, so it can write more rows than it reads records); errors: records quarantined or not fetched",
 ].join('\n');
 
-export function runSummary(streams: readonly StreamRunStats[], quotas: ReadonlySet<string> = new Set()): string {
+/**
+ * `saidBelow`: messages the report says once below the table (a spent quota, a refused key), each with the
+ * few words its rows say instead.
+ */
+export function runSummary(streams: readonly StreamRunStats[], saidBelow: ReadonlyMap<string, string> = new Map()): string {
   return formatTable(
     ['stream', 'records read', 'rows new', 'rows changed', 'rows unchanged', 'rows deleted', 'errors', 'requests', 'seconds', 'outcome'],
     streams.map((s) => [
@@ -22,14 +26,15 @@ export function runSummary(streams: readonly StreamRunStats[], quotas: ReadonlyS
       s.errors,
       s.requests,
       (s.durationMs / 1000).toFixed(1),
-      outcomeNote(s, quotas),
+      outcomeNote(s, saidBelow),
     ]),
   );
 }
 
 /** The outcome with what a person should know: the error, a notice, parents with no record upstream. */
-export function outcomeNote(s: StreamRunStats, quotas: ReadonlySet<string> = new Set()): string {
-  const error = s.error && [...quotas].some((q) => s.error!.includes(q)) ? 'quota spent (see below)' : s.error;
+export function outcomeNote(s: StreamRunStats, saidBelow: ReadonlyMap<string, string> = new Map()): string {
+  const below = s.error ? [...saidBelow].find(([message]) => s.error!.includes(message)) : undefined;
+  const error = below ? `${below[1]} (see below)` : s.error;
   const notes = [error, s.notice, s.absent ? `${s.absent} parent(s) with no record upstream` : null].filter(Boolean);
   return notes.length ? `${s.outcome}: ${notes.join('; ')}` : s.outcome;
 }

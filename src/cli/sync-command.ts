@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 // Not budget/index.js: its schedule projection loads cron, which a sync never needs.
 import { planQuotas } from '../budget/plan-quotas.js';
 import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
-import type { ClientStats } from '../client/index.js';
+import { KeyRefusedError, type ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
 import type { SyncBudget } from './sync-budget.js';
 import { requireService } from '../config.js';
@@ -32,6 +32,7 @@ import { runEstimates } from './progress-estimates.js';
 import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
 import { unreachedFamilies } from './reach-service.js';
 import { recordJobs } from '../scheduler/record-jobs.js';
+import { count, counted } from '../figures.js';
 
 interface SyncFlags {
   full?: boolean;
@@ -231,25 +232,32 @@ function failedExit(streams: readonly StreamRunStats[]): number {
 
 /** The summary table, the run's line, one line per spent quota, and why a stopped run stopped. */
 function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRequests: number | undefined): string {
-  // A spent quota is said once, below the table; its rows say only that they stopped for it.
-  const quotas = new Set([...gate.refused.values()].map((q) => q.message));
+  // A spent quota or a refused key is said once, below the table; its rows say only that they stopped for it.
+  const keys = [...stats.stopped.values()].filter((e) => e instanceof KeyRefusedError);
+  const saidBelow = new Map([
+    ...[...gate.refused.values()].map((q) => [q.message, 'quota spent'] as const),
+    ...keys.map((e) => [e.message, 'key refused'] as const),
+  ]);
   const lines = [
-    runSummary(result.streams, quotas),
+    runSummary(result.streams, saidBelow),
     SUMMARY_LEGEND,
-    `run ${result.runId}: ${result.outcome}${result.error ? ` (${result.error})` : ''}, ${count(stats.requests)} requests sent (${count(stats.retries)} of them retries)`,
+    `run ${result.runId}: ${result.outcome}${result.error ? ` (${result.error})` : ''}, ${counted(stats.requests, 'request')} sent (${count(stats.retries)} of them ${stats.retries === 1 ? 'a retry' : 'retries'})`,
   ];
   // Which quota, and when it renews (the streams' rows say where each stopped).
   for (const refused of gate.refused.values()) lines.push(`quota: ${refused.message}; the next run after that resumes at the checkpoints`);
+  for (const refused of keys) lines.push(`key: ${refused.message}`);
   const held = result.streams.filter((s) => (s.held ?? 0) > 0);
   if (held.length > 0) {
     const rows = held.reduce((n, s) => n + (s.held ?? 0), 0);
-    lines.push(`deletions held back: ${rows} rows of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`);
+    lines.push(
+      `deletions held back: ${counted(rows, 'row')} of ${held.map((s) => s.stream).join(', ')} (see above and \`ds-mirror status\`)`,
+    );
   }
   const kept = result.streams.filter((s) => (s.heldRows ?? 0) > 0);
   if (kept.length > 0) {
     const rows = kept.reduce((n, s) => n + (s.heldRows ?? 0), 0);
     lines.push(
-      `rows kept as they were: ${rows} rows of ${kept.map((s) => s.stream).join(', ')} came without a field they hold; a pass ` +
+      `rows kept as they were: ${counted(rows, 'row')} of ${kept.map((s) => s.stream).join(', ')} came without a field they hold; a pass ` +
         'hours later that agrees, or --confirm-deletions, writes them (see above and `ds-mirror schema --changes`)',
     );
   }
@@ -263,5 +271,3 @@ function runReport(result: RunResult, stats: ClientStats, gate: QuotaGate, maxRe
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
-
-const count = (n: number) => n.toLocaleString('en-US');

@@ -86,10 +86,20 @@ export function announcedQuotaEnd(
   const reset = Number(resetText ?? NaN);
   const [at, said] =
     Number.isFinite(reset) && reset > 0
-      ? [reset > 1e9 ? reset * 1000 : now + reset * 1000, `X-RateLimit-Reset: ${resetText}`]
+      ? [reset > 1e9 ? now + (reset * 1000 - serviceNow(res, now)) : now + reset * 1000, `X-RateLimit-Reset: ${resetText}`]
       : [now + (retryAfterMs ?? UNKNOWN_RENEWAL_MS), `Retry-After: ${header(res, 'retry-after') ?? '(none)'}`];
   if (!(at <= now + LONGEST_RENEWAL_MS)) return { until: new Date(now + LONGEST_RENEWAL_MS), clamped: said.slice(0, 80) };
   return { until: new Date(Math.max(now, at)), clamped: null };
+}
+
+/**
+ * The service's present, from its Date header (ours when it sends none): a time it gives (a reset, a
+ * Retry-After date) is that far from its present, so a clock of ours that runs ahead or behind neither
+ * ends a hold at once nor makes it a month.
+ */
+function serviceNow(res: RawResponse, now: number): number {
+  const at = Date.parse(header(res, 'date') ?? '');
+  return Number.isNaN(at) ? now : at;
 }
 
 /** The body as the caller asked for it: parsed JSON, or its bytes (`raw`), and what to check on it. */
@@ -153,7 +163,7 @@ function statusFailure(res: RawResponse, ctx: AttemptContext, now: number): Erro
   const f = failure(ctx, status, excerpt(ctx.redact(text)), message);
   if (status === 401 || status === 403 || (message !== null && AUTH_MESSAGE.test(message))) return new AuthError(f);
   if (status === 404) return new NotFoundError(f);
-  const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after'], serviceNow(res, now));
   const renewal = status === 429 ? announcedQuotaEnd(res, retryAfterMs, message, now) : null;
   if (!renewal) return statusError(f, retryAfterMs);
   const waitMs = renewal.until.getTime() - now;

@@ -101,6 +101,21 @@ export class AuthError extends FailedRequest {
   }
 }
 
+/**
+ * The first 401/403 of a family, as every stream of that family fails with it: one line that names where the
+ * key came from (never the key) and the header it went in. Nothing more of the family is sent (family-stops.ts).
+ */
+export class KeyRefusedError extends AuthError {
+  constructor(first: AuthError, keySource: string | undefined, header: string, familyName: string) {
+    super(first);
+    const status = first.status === null ? 'refused' : `HTTP ${first.status}`;
+    const said = first.serverMessage ? `: ${first.serverMessage}` : '';
+    this.message =
+      `the service refused the API key${keySource ? ` from ${keySource}` : ''}, sent as ${header} (${status} on ${first.endpoint}${said}); ` +
+      `nothing more of ${familyName} is sent: check the key`;
+  }
+}
+
 /** 404: the item is gone; a fan-out skips it. */
 export class NotFoundError extends SkippedRequest {
   constructor(f: RequestFailure) {

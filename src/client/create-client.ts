@@ -8,7 +8,15 @@ import { API_FAMILIES, apiFamilyOf, credentialHeaders, type ApiFamily } from './
 import { pathWithQuery, type Query } from './build-url.js';
 import type { BodyCheck } from './body-checks.js';
 import { checkResponse, type BodyWanted } from './check-response.js';
-import { AbandonedCallError, RequestBudgetError, ServiceQuotaError, TransientStatusError, type RequestFailure } from './client-errors.js';
+import {
+  AbandonedCallError,
+  AuthError,
+  RequestBudgetError,
+  ServiceQuotaError,
+  TransientStatusError,
+  type RequestFailure,
+} from './client-errors.js';
+import { FamilyStops, keyRefused } from './family-stops.js';
 import { buildLanes, totalConcurrency, type Lane, type LimitsOption } from './family-lanes.js';
 import { serverWait, sleep, withRetry, type Backoff, type RetryPolicy } from './retry.js';
 import type { RequestGate } from './request-gate.js';
@@ -51,6 +59,8 @@ export interface RequestEvent {
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
+  /** Where the key came from, as the person set it (`DS_API_KEY`, `apiKeyFile /etc/ds/key`): named when it is refused. */
+  keySource?: string;
   /** Defaults: v1 600/min, concurrency 8 (charts and open share it); tokenUnlocks and monitoring 200/min, 4. */
   limits?: LimitsOption;
   /** Per attempt; default 30 000. */
@@ -80,6 +90,11 @@ export interface ClientStats {
   byFamily: Record<ApiFamily, number>;
   /** The service's clock minus ours, from its last Date header (ms; null before any): where "now" is for it. */
   clockOffsetMs: number | null;
+  /**
+   * The families stopped for the rest of the client's life (charts under v1), with the error each of their
+   * requests fails with: the service refused the key (KeyRefusedError) or said the allowance is spent.
+   */
+  stopped: ReadonlyMap<ApiFamily, Error>;
 }
 
 /** What a caller asks of one call's body. */
@@ -178,6 +193,7 @@ interface Sender {
   headers: Record<ApiFamily, Record<string, string>>;
   redact: (text: string) => string;
   stats: ClientStats;
+  stops: FamilyStops;
 }
 
 /**
@@ -234,12 +250,21 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Cou
   const { family } = ctx;
   // Checked once, before the attempt is counted: an attempt admitted is sent, so counts stay exact.
   if (ctx.signal?.aborted) throw new AbandonedCallError(ctx.endpoint);
+  await s.stops.check(family, s.opts.gate);
   await admit(s, ctx);
   // A stopping run does not wait out a pause (a 429's, up to minutes): the attempt admitted is given back.
   if (!(await pace(s, family, ctx.signal))) {
     refund(s, ctx);
     throw new AbandonedCallError(ctx.endpoint);
   }
+  // Admitted before the family was stopped, it may have waited its pace slot since: it is not sent. The
+  // answers already received are read first (a timer's turn comes before the sockets' in Node's loop, so a
+  // refusal that arrived while the process was busy would otherwise be read only after this request left).
+  await new Promise((read) => setImmediate(read));
+  await s.stops.check(family, s.opts.gate).catch((err: unknown) => {
+    refund(s, ctx);
+    throw err;
+  });
   if (ctx.attempt > 1) s.stats.retries++;
   const started = performance.now();
   let status: number | null = null;
@@ -252,7 +277,10 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Cou
     if (neverReachedService(err)) refund(s, ctx);
     if (err instanceof ServiceQuotaError && err.clamped)
       s.opts.logger?.warn({ family, said: err.clamped }, 'quota renewal clamped to a month');
-    if (err instanceof ServiceQuotaError && s.opts.gate) throw await s.opts.gate.spent(family, err);
+    // The first refusal of the key or announcement of a spent allowance stops the family, before any await.
+    if (err instanceof ServiceQuotaError)
+      throw await s.stops.stop(family, s.opts.gate ? s.opts.gate.spent(family, err) : Promise.resolve(err));
+    if (err instanceof AuthError) throw await s.stops.stop(family, Promise.resolve(keyRefused(err, s.opts.keySource)));
     // A 429's Retry-After holds the whole family (the budget is shared), before anyone else reserves.
     if (err instanceof TransientStatusError && err.status === 429 && err.retryAfterMs !== null) {
       s.lanes[family].pacer.pause(serverWait(err, s.settings.policy));
@@ -305,8 +333,18 @@ export function createClient(opts: ClientOptions): ApiClient {
   const lanes = buildLanes(opts.limits);
   const pool = poolOnDemand(base.origin, totalConcurrency(lanes));
   const byFamily = Object.fromEntries(API_FAMILIES.map((f) => [f, 0])) as Record<ApiFamily, number>;
-  const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily, clockOffsetMs: null };
-  const s: Sender = { opts, settings, lanes, pool: pool.get, headers: headersByFamily(opts.apiKey), redact: redactor(opts.apiKey), stats };
+  const stops = new FamilyStops();
+  const stats: ClientStats = { requests: 0, retries: 0, errors: 0, byFamily, clockOffsetMs: null, stopped: stops.all() };
+  const s: Sender = {
+    opts,
+    settings,
+    lanes,
+    pool: pool.get,
+    headers: headersByFamily(opts.apiKey),
+    redact: redactor(opts.apiKey),
+    stats,
+    stops,
+  };
   const service = `${base.protocol}//${base.host}${base.pathname.replace(/\/+$/, '')}`;
   const close = async () => {
     try {

@@ -5,6 +5,7 @@ export {
   AbandonedCallError,
   ApiEnvelopeError,
   AuthError,
+  KeyRefusedError,
   BadResponseError,
   HttpStatusError,
   isClientError,

@@ -5,7 +5,6 @@
 // The interval is the window plus a margin for the network's jitter, divided by N: requests that leave
 // 303 ms apart cannot arrive 200 in one minute of the service's clock.
 
-import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** Spare time per window for the arrival jitter between this process and the service's counter. */
@@ -38,7 +37,7 @@ export class MinutePacer {
   async take(signal?: AbortSignal): Promise<boolean> {
     for (let wait = this.due(); wait > 0; wait = this.due()) {
       if (signal?.aborted) return false;
-      await (signal ? Promise.race([this.sleep(wait, signal), once(signal, 'abort')]) : this.sleep(wait));
+      await (signal ? untilAbort(this.sleep(wait, signal), signal) : this.sleep(wait));
     }
     if (signal?.aborted) return false;
     this.nextAt = this.now() + this.intervalMs;
@@ -48,5 +47,23 @@ export class MinutePacer {
   /** Holds every request for `ms` (a 429's Retry-After applies to the family, not one request). */
   pause(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+}
+
+/**
+ * `sleeping`, or less: an abort of `signal` ends the wait even where the sleep ignores it (an injected
+ * one). Its listener is removed when the wait ends either way: one caller pacing many requests under one
+ * signal (a stream's) would otherwise leave one listener per wait on it, a leak Node warns about at 11.
+ */
+async function untilAbort(sleeping: Promise<void>, signal: AbortSignal): Promise<void> {
+  let onAbort = (): void => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([sleeping, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }

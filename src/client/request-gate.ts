@@ -6,6 +6,11 @@ import type { ServiceQuotaError } from './client-errors.js';
 export interface RequestGate {
   /** Resolves when a request of `family` may be sent; rejects (nothing sent) when its quota is spent. */
   admit(family: ApiFamily): Promise<void>;
+  /**
+   * Asked again after an admitted request waited for its pace slot, before it is sent: throws when the
+   * family has been held since (the service announced its allowance spent, here or to another worker).
+   */
+  check?(family: ApiFamily): void;
   /** The service answered that the family's allowance is spent; returns the error the request fails with. */
   spent(family: ApiFamily, said: ServiceQuotaError): Promise<Error>;
   /** Called once when the client closes: reserved requests never sent are given back. */

@@ -130,7 +130,7 @@ describe('progress from the first run', () => {
   it('says a spent quota once: its rows point below instead of repeating it', () => {
     const message = 'the /v1 monthly quota is spent (2,500 of 2,500 requests); it renews 2026-12-01 00:00 UTC';
     const stopped = { ...emptyStats('assets'), outcome: 'stopped' as const, error: `assets: ${message}` };
-    expect(outcomeNote(stopped, new Set([message]))).toBe('stopped: quota spent (see below)');
+    expect(outcomeNote(stopped, new Map([[message, 'quota spent']]))).toBe('stopped: quota spent (see below)');
     expect(outcomeNote(stopped)).toContain(message);
   });
 });

@@ -176,7 +176,10 @@ describe('failures that are not retried', () => {
     [404, 'DS_NOT_FOUND'],
   ])('HTTP %i fails at once with %s', async (status, code) => {
     server.handle((_req, res) => json(res, status, { statusCode: status, message: 'no' }));
-    const err = await client.get('/v1/assets/x').catch((e: unknown) => e);
+    // A client of its own: a refused key (401, 403) stops its family for the rest of the client's life.
+    const own = createClient({ baseUrl: server.baseUrl, apiKey: 'k-retry-test', retries: 3, backoff: { initialMs: 5, maxMs: 2_000 } });
+    const err = await own.get('/v1/assets/x').catch((e: unknown) => e);
+    await own.close();
     expect(err).toMatchObject({ code, status, attempts: 1 });
     expect(server.seen).toHaveLength(1);
   });

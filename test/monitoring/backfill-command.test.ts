@@ -23,6 +23,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A count as a person reads it: 1,234. */
+const n = (x: number) => x.toLocaleString('en-US');
+
 async function cli(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
@@ -65,13 +68,13 @@ describe('ds-mirror backfill alerts', () => {
     expect(alerts).toBeLessThan(developments);
     // Every record read accounted for: the view, each match, and each development of the matches.
     expect(res.stdout).toContain(
-      `backfill of 1 view(s): ${matches.length + 1} records read, 1 view(s) and ${matches.length} matching events; ` +
-        `of their ${developments} developments: ${alerts} alerts (${alerts} new, 0 already known), ` +
-        `${developments - alerts} not matching the view's predicates;`,
+      `backfill of 1 view: ${n(matches.length + 1)} records read, 1 view and ${n(matches.length)} matching events; ` +
+        `of their ${n(developments)} developments: ${n(alerts)} alerts (${n(alerts)} new, 0 already known), ` +
+        `${n(developments - alerts)} not matching the view's predicates;`,
     );
     expect(await history(view.id)).toEqual(sandboxViewAlerts(sb, view.id));
     const again = await cli(['backfill', 'alerts'], { DS_MONITORING_VIEWS: view.slug });
-    expect(again.stdout).toContain(`${alerts} alerts (0 new, ${alerts} already known)`);
+    expect(again.stdout).toContain(`${n(alerts)} alerts (0 new, ${n(alerts)} already known)`);
   });
 
   it('names an unknown view, still fills the others, and exits 1', async () => {
@@ -81,7 +84,7 @@ describe('ds-mirror backfill alerts', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('unknown monitoring view "no-such-view": check --view');
     expect(res.stderr).not.toContain('DS_MONITORING_VIEWS');
-    expect(res.stdout).toContain('backfill of 1 of 2 view(s)');
+    expect(res.stdout).toContain('backfill of 1 of 2 views');
     expect(await history(view.id)).toEqual(sandboxViewAlerts(sb, view.id));
   });
 
@@ -90,11 +93,11 @@ describe('ds-mirror backfill alerts', () => {
     const res = await cli(['backfill', 'alerts', '--view', view.id, '--since', '2100-01-01']);
     expect(res.code).toBe(0);
     const found =
-      /(\d+) records read, 1 view\(s\) and (\d+) matching events; of their (\d+) developments: 0 alerts \(0 new, 0 already known\), 0 not matching the view's predicates, (\d+) started before 2100-01-01;/.exec(
+      /([\d,]+) records read, 1 view and ([\d,]+) matching events; of their ([\d,]+) developments: 0 alerts \(0 new, 0 already known\), 0 not matching the view's predicates, ([\d,]+) started before 2100-01-01;/.exec(
         res.stdout,
       );
     expect(found, res.stdout).not.toBeNull();
-    const [read, matches, developments, before] = found!.slice(1).map(Number);
+    const [read, matches, developments, before] = found!.slice(1).map((x) => Number(x.replaceAll(',', '')));
     expect([read, before]).toEqual([matches + 1, developments]);
     expect(matches).toBeGreaterThan(0);
   });

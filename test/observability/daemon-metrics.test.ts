@@ -56,6 +56,7 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
         retries: 1,
         errors: 0,
         byFamily: { v1: 3, charts: 0, tokenUnlocks: 0, monitoring: 0, open: 0 },
+        stopped: new Map(),
         clockOffsetMs: null,
       },
     };

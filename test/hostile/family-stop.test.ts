@@ -1,0 +1,174 @@
+// @end-to-end
+// A family stops as a whole, through the command a user runs, on both stores: after the service announces
+// the /v1 allowance spent, no request of the family leaves, not even the new streams' first pages that were
+// admitted and waiting for their pace slot (before: 7 more over 700 ms); after the first 401 of a family,
+// no further request of that family is sent, and the run says so once, naming where the key came from
+// (never the key) and the header it went in (before: 27 requests and a table of 401s).
+import { execFile } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const run = promisify(execFile);
+const BIN = resolve('bin/ds-mirror.js');
+const WRONG_KEY = 'sbx_wrong_key_0123456789';
+
+/** One request as the service saw it: its path, the status it got, and in which order it came and went. */
+interface Seen {
+  path: string;
+  status: number;
+  arrived: number;
+  answered: number;
+}
+
+/** A pass-through in front of the sandbox that logs every request, in order (a counter, not a clock). */
+async function recordingProxy(target: string): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+  const seen: Seen[] = [];
+  let tick = 0;
+  const to = new URL(target);
+  const server: Server = createServer((req, res) => {
+    const arrived = tick++;
+    const out = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+      // Answered: the whole response handed to the socket towards the client.
+      res.on('finish', () => seen.push({ path: req.url ?? '', status: answer.statusCode ?? 0, arrived, answered: tick++ }));
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+let sandbox: Sandbox;
+/** Every run goes through it (a mirror is kept to one service address). */
+let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+let dir: string;
+
+/** Spawns ds-mirror; a variable given as undefined is left out of its environment. */
+async function cli(args: string[], test: TestStore, env: Record<string, string | undefined> = {}) {
+  const all: NodeJS.ProcessEnv = {
+    ...process.env,
+    DS_BASE_URL: proxy.url,
+    DS_API_KEY: sandbox.apiKey,
+    DS_DB: test.url,
+    DS_DB_SCHEMA: test.schema ?? '',
+    DS_CONFIG: '',
+    DS_LOG_LEVEL: 'warn',
+    DS_MONITORING_VIEWS: '',
+    ...env,
+  };
+  for (const [name, value] of Object.entries(all)) if (value === undefined) delete all[name];
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: all, timeout: 170_000, maxBuffer: 1e8 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const familyOf = (path: string) =>
+  path.startsWith('/v1/market-stats')
+    ? 'open'
+    : path.startsWith('/v1/')
+      ? 'v1'
+      : path.startsWith('/monitoring/')
+        ? 'monitoring'
+        : 'tokenUnlocks';
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ scale: 0.1, seed: 42, start: PINNED_START });
+  proxy = await recordingProxy(sandbox.url);
+  dir = mkdtempSync(join(tmpdir(), 'ds-mirror-family-stop-'));
+});
+afterAll(async () => {
+  await proxy?.close();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(dialects)('a family stopped as a whole on %s', (dialect) => {
+  let test: TestStore;
+  // A mirror each: a hold one test leaves must not refuse the next one's run.
+  beforeEach(async () => {
+    test = await openTestStore(dialect);
+  });
+  afterEach(() => test?.cleanup());
+
+  it('sends nothing more of /v1 after the service says its allowance is spent, at the default pace', async () => {
+    sandbox.clearQuota();
+    sandbox.setQuota('v1=8/month');
+    proxy.seen.length = 0;
+    try {
+      const first = await cli(['sync', 'v1', '--no-progress'], test);
+      expect(first.code, first.stderr).toBe(3);
+      const v1 = proxy.seen.filter((s) => familyOf(s.path) === 'v1');
+      const firstRefusal = Math.min(...v1.filter((s) => s.status === 429).map((s) => s.answered));
+      // Only a request already on its way when the refusal was answered (one leaves every 101 ms, and may
+      // be connecting while the refusal travels back) may arrive after it: before the fix, 7 more followed.
+      expect(v1.filter((s) => s.arrived > firstRefusal).length, JSON.stringify(v1)).toBeLessThanOrEqual(1);
+      expect(sandbox.quota().families.v1.used.month).toBe(8);
+      expect(first.stdout.match(/^quota: the service says the \/v1 allowance is spent/gm)).toHaveLength(1);
+      expect(first.stdout).not.toMatch(/HTTP 429/);
+
+      // The hold is kept: the next run asks the service nothing of /v1.
+      const refused = sandbox.quota().families.v1.refused;
+      const second = await cli(['sync', 'v1', '--no-progress'], test);
+      expect(second.code).toBe(3);
+      expect(sandbox.quota().families.v1.refused).toBe(refused);
+      expect(sandbox.quota().families.v1.used.month).toBe(8);
+    } finally {
+      sandbox.clearQuota();
+    }
+  });
+
+  it('stops every stream of a family at its first 401, says so once per family and sends nothing more of it', async () => {
+    proxy.seen.length = 0;
+    const out = await cli(['sync', '--no-progress'], test, { DS_API_KEY: WRONG_KEY });
+    expect(out.code, out.stderr).toBe(1);
+    expect(`${out.stdout}${out.stderr}`).not.toContain(WRONG_KEY);
+    for (const family of ['v1', 'monitoring', 'tokenUnlocks']) {
+      const mine = proxy.seen.filter((s) => familyOf(s.path) === family);
+      const firstRefusal = Math.min(...mine.filter((s) => s.status === 401).map((s) => s.answered));
+      expect(mine.filter((s) => s.arrived > firstRefusal).length, family).toBeLessThanOrEqual(1); // as above
+      expect(mine.length, family).toBeGreaterThan(0);
+    }
+    const lines = out.stdout.split('\n').filter((l) => l.startsWith('key: '));
+    expect(lines).toHaveLength(3);
+    const v1 =
+      /^key: the service refused the API key from DS_API_KEY, sent as x-api-key \(HTTP 401 on GET \/v1\/.*\); nothing more of \/v1 \(and charts\) is sent: check the key$/;
+    expect(lines.filter((l) => v1.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /sent as X-Service-API-Key .* nothing more of monitoring is sent/.test(l))).toHaveLength(1);
+    expect(out.stdout).not.toMatch(/^\S+\s.*failed: GET /m); // no row repeats a 401
+    expect(out.stdout).toMatch(/^assets\s.*failed: key refused \(see below\)$/m);
+  });
+
+  it('names the key file, not the key, when the key came from apiKeyFile', async () => {
+    const keyFile = join(dir, `key-${dialect}.txt`);
+    writeFileSync(keyFile, WRONG_KEY);
+    const config = join(dir, `config-${dialect}.json`);
+    writeFileSync(config, JSON.stringify({ apiKeyFile: keyFile }));
+    const env = { DS_CONFIG: config, DS_API_KEY: undefined };
+    const out = await cli(['sync', 'monitoring-events', '--no-progress'], test, env);
+    expect(out.code, out.stderr).toBe(1);
+    expect(out.stdout).toContain(`key: the service refused the API key from apiKeyFile ${keyFile}, sent as X-Service-API-Key`);
+    expect(out.stdout).not.toContain(WRONG_KEY);
+  });
+});
