@@ -194,7 +194,8 @@ export const mirrorViews: readonly ViewSpec[] = [
       '`webhook-deliveries`.',
     columns: streamColumns,
     sql: (d) =>
-      `select ${streamColumns.map((c) => `u.${c.name} as ${c.name}`).join(', ')}\nfrom (\n${d.unionSource([catalogStreams(d), deliveriesStream(d)], streamColumns)}\n) u`,
+      // Computed columns, not bare ones: each is typed on its own (a compound's columns carry no declared type before 3.44).
+      `select ${streamColumns.map((c) => `(u.${c.name}) as ${c.name}`).join(', ')}\nfrom (\n${d.unionSource([catalogStreams(d), deliveriesStream(d)], streamColumns)}\n) u`,
   },
   {
     name: 'v_jobs',

@@ -133,8 +133,9 @@ export const engineTables: readonly TableSource[] = [
       kind: "'list', 'fanout' or 'custom'.",
       opt_in: 'Whether it runs only when named.',
       description: 'What it mirrors.',
-      live_rows: 'Live rows of its table after the last run that ran it; null before one.',
-      counted_at: 'When live_rows was counted.',
+      live_rows:
+        'No longer written (v_streams and status count the live rows of the table when read); a count left by an older version, else null.',
+      counted_at: 'When an older version counted live_rows; null since.',
       recorded_at: 'When this row was last written (the catalog changed).',
     },
   },

@@ -1,9 +1,8 @@
-// The catalog in the store: which table each stream fills, and how many live rows the tables of a run's
-// streams hold after it, so v_streams answers "what does the mirror hold and how fresh is it" in SQL.
-// The store never reads the catalog (it is code), so sync writes what it knows; a row is rewritten only
-// when the catalog changed (an upgrade), and the counts of the run's own streams after every run.
+// The catalog in the store: which table each stream fills, so v_streams answers "what does the mirror hold
+// and how fresh is it" in SQL (it counts the tables' live rows when read, as `status` does). The store never
+// reads the catalog (it is code), so sync writes what it knows; a row is rewritten only when the catalog
+// changed (an upgrade).
 import type { StreamDef } from '../catalog/types.js';
-import { mirrorTables } from '../store/database.js';
 import type { Store } from '../store/types.js';
 
 interface CatalogRow {
@@ -21,7 +20,7 @@ function rowOf(s: StreamDef): CatalogRow {
 const same = (a: CatalogRow, b: Record<string, unknown>) =>
   a.table_name === b.table_name && a.kind === b.kind && a.opt_in === Boolean(Number(b.opt_in)) && a.description === b.description;
 
-/** Records `catalog` (the streams ds-mirror knows) and the live rows of `ran`'s tables, at `at` (ISO). */
+/** Records `catalog` (the streams ds-mirror knows) and the streams of this run, at `at` (ISO). */
 export async function recordStreams(store: Store, catalog: readonly StreamDef[], ran: readonly StreamDef[], at: string): Promise<void> {
   const db = store.db;
   const known = new Map(
@@ -40,16 +39,4 @@ export async function recordStreams(store: Store, catalog: readonly StreamDef[],
   }
   const gone = [...known.keys()].filter((s) => !wanted.has(s));
   if (gone.length > 0) await db.deleteFrom('catalog_streams').where('stream', 'in', gone).execute();
-  for (const s of ran) {
-    const counted = await mirrorTables(db)
-      .selectFrom(s.table)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    await db
-      .updateTable('catalog_streams')
-      .set({ live_rows: Number(counted?.n ?? 0), counted_at: at })
-      .where('stream', '=', s.name)
-      .execute();
-  }
 }

@@ -74,6 +74,7 @@ describe('docs/connect.md: the Python example', () => {
     const streams = out.filter((l) => l.startsWith('stream ')).map((l) => l.split(' ').slice(1));
     expect(streams.map(([s, table]) => [s, table])).toEqual([
       ['assets', 'assets'],
+      ['assets-top', 'assets'], // the top of each class fills the same table: v_streams counts it as status does
       ['chains', 'chains'],
     ]);
     const [{ n }] = (await t.store.db

@@ -145,7 +145,7 @@ describe('analyst views', () => {
     expect(typeOf('v_market_stats_daily', 'date')).toBe('date');
     expect(typeOf('v_market_stats_daily', 'total_market_cap_usd')).toBe('double precision');
     expect(typeOf('v_events', 'started_at')).toBe('timestamp with time zone');
-    expect(typeOf('v_events', 'importance_rank')).toBe('integer');
+    expect(typeOf('v_events', 'importance_rank')).toBe('bigint'); // docs/analyst.md: every integer is bigint on PostgreSQL
     expect(typeOf('v_alerts', 'matched_at')).toBe('timestamp with time zone');
   });
 

@@ -15,6 +15,7 @@ const COMPUTED: Readonly<Record<string, string>> = {
   v_alerts_per_day: 'groups alert_days (a row per view, day and way: thousands, not the million alerts)',
   v_usage: 'a running sum per family and month over usage_ledger (a row per family and day)',
   v_jobs: 'looks up the last runs of each configured job (about ten rows)',
+  v_streams: 'counts the live rows of each stream table once (about thirty counts, as status does)',
   v_runs: 'sums sync_run_streams per run once, then joins it (a row per run and stream, no per-row subquery)',
 };
 

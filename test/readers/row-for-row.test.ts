@@ -22,7 +22,7 @@ const QUERIES: readonly { name: string; sql: Record<Dialect, string> }[] = [
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:\d{2})?)$/;
 
 /** Seconds since a time, to now: each reading has its own now. */
-const NOW_DEPENDENT = new Set(['age_seconds']);
+const NOW_DEPENDENT = new Set(['age_seconds', 'counted_at']);
 
 function parsedJson(text: string): unknown {
   try {
