@@ -4,7 +4,8 @@
 // SIGTERM at the first answer, in the middle of the start, exits 0. On PostgreSQL, a server that refuses
 // (a relay in front of the suite's server drops every connection) keeps it `starting`, one log line per
 // attempt with a backoff, until the server is back and it says `ok`; a server that says nothing (the
-// relay passes no bytes) keeps it `starting`, and SIGTERM still exits 0.
+// relay passes no bytes) keeps it `starting`, and SIGTERM still exits 0; once started, a server that goes
+// silent makes it `degraded` with the reason, and `ok` again when it answers.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,31 @@ for (const dialect of dialects) {
         await t.cleanup();
       }
     });
+
+    // PostgreSQL's only: a SQLite file cannot refuse a connection or go silent as a server does.
+    it.runIf(dialect === 'postgres')(
+      'once started, says `degraded` with the reason while the server says nothing, `ok` after',
+      async () => {
+        const t = await openTestStore(dialect);
+        const relay = await startCuttableTcp(t.url);
+        const d = await start(dbOf(t, relay.url));
+        try {
+          await answersUntil(d, (h) => h.status === 'ok');
+          relay.set('hold');
+          const { last } = await answersUntil(d, (h) => h.status === 'degraded');
+          expect(last.reasons).toEqual([expect.stringMatching(/^the database does not answer: /)]);
+          relay.set('pass');
+          await answersUntil(d, (h) => h.status === 'ok');
+          d.child.kill('SIGTERM');
+          expect((await d.exited).code).toBe(0);
+        } finally {
+          d.kill();
+          relay.set('pass');
+          await relay.close();
+          await t.cleanup();
+        }
+      },
+    );
 
     // PostgreSQL's only: a SQLite file cannot refuse a connection or go silent as a server does.
     it.runIf(dialect === 'postgres')('says `starting` while the server says nothing, and exits 0 on SIGTERM', async () => {
