@@ -115,15 +115,16 @@ function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
 }
 
-/** Replaces the "Speed gate" section of bench/RESULTS.md (up to the next section) with `text`. */
+/** Replaces the gate's last table and verdict in bench/RESULTS.md's "Speed gate" section with `text`. */
 function writeResults(text: string): void {
   const path = join(here, 'bench/RESULTS.md');
   const md = readFileSync(path, 'utf8');
-  const start = md.indexOf('\n## Speed gate');
-  if (start < 0) throw new Error('bench/RESULTS.md has no "## Speed gate" section to update');
-  const end = md.indexOf('\n## ', start + 1);
-  const head = md.slice(start, md.indexOf('\n\n`npx tsx bench/sync-gate.ts`', start));
-  writeFileSync(path, `${md.slice(0, start)}${head}\n\n${text}\n${end < 0 ? '' : md.slice(end)}`);
+  const start = md.indexOf('`npx tsx bench/sync-gate.ts`', md.indexOf('\n## Speed gate'));
+  const verdict = /\n(PASS|FAIL): [^\n]*\n/g;
+  verdict.lastIndex = start;
+  const end = start < 0 ? null : verdict.exec(md);
+  if (!end) throw new Error('bench/RESULTS.md has no "Speed gate" table to replace');
+  writeFileSync(path, `${md.slice(0, start)}${text}\n${md.slice(end.index + end[0].length)}`);
 }
 
 const base = await baseCheckout();
