@@ -146,7 +146,7 @@ export class QuotaGate implements RequestGate {
   private async topUp(family: QuotaFamily, block: Block): Promise<void> {
     const now = this.clock();
     if (utcDay(now) !== block.day) return;
-    const hold = await this.opts.ledger.holdOf(family, now);
+    const hold = await this.opts.ledger.holdForRun(family, now);
     // Another worker was told the allowance is spent: the requests admitted here and not yet sent stop too.
     if (hold) return void this.refuse(heldError(hold));
     const got = await this.opts.ledger.reserve(family, this.nextSize(block), this.quota(family), now).catch(() => null);
@@ -166,7 +166,7 @@ export class QuotaGate implements RequestGate {
     const old = this.blocks.get(family);
     if (old && old.left > 0) await this.opts.ledger.release(family, old.day, old.left); // a new day began
     this.blocks.delete(family);
-    const hold = await this.opts.ledger.holdOf(family, now);
+    const hold = await this.opts.ledger.holdForRun(family, now);
     if (hold) throw this.refuse(heldError(hold));
     // The quotas this run works under, beside the counts (once a family per day and process).
     const day = utcDay(now);

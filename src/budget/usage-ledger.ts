@@ -143,23 +143,33 @@ export class UsageLedger {
    * The service's own "allowance spent" for a family, while it lasts: never beyond a month from when it
    * was set (an absurd header an older release believed), nor from now (a clock that ran ahead when it
    * was set, or another worker's that does, cannot hold a family longer than the longest quota period).
+   * Only reads: `status`, `budget` and the daemon's health ask it on a mirror they may not write.
    */
   async holdOf(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
+    const row = await this.holdRow(family);
+    if (!row) return null;
+    const until = withinReason(withinReason(row.until, Number.isNaN(row.setAt.getTime()) ? at : row.setAt), at);
+    return until.getTime() > at.getTime() ? { family, until, reason: row.reason } : null;
+  }
+
+  /**
+   * The hold as a run works under it (the quota gate): one set "later" than now (a clock ran ahead then, or
+   * runs behind now) is dated again from now, once, so that its month does not slide with the clock.
+   */
+  async holdForRun(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
+    const row = await this.holdRow(family);
+    const held = await this.holdOf(family, at);
+    if (row && held && !(row.setAt.getTime() <= at.getTime())) await this.hold(held, at);
+    return held;
+  }
+
+  private async holdRow(family: QuotaFamily): Promise<{ until: Date; setAt: Date; reason: string } | null> {
     const row = await this.store.db
       .selectFrom('quota_holds')
       .select(['until', 'reason', 'set_at'])
       .where('family', '=', family)
       .executeTakeFirst();
-    if (!row) return null;
-    const setAt = new Date(String(row.set_at));
-    let until = withinReason(new Date(String(row.until)), Number.isNaN(setAt.getTime()) ? at : setAt);
-    if (!(setAt.getTime() <= at.getTime())) {
-      // Set "later" than now: a clock ran ahead then, or runs behind now. The month is counted from
-      // now, once, so that neither clock can hold the family longer than the longest quota period.
-      until = withinReason(until, at);
-      await this.hold({ family, until, reason: String(row.reason) }, at);
-    }
-    return until.getTime() > at.getTime() ? { family, until, reason: String(row.reason) } : null;
+    return row ? { until: new Date(String(row.until)), setAt: new Date(String(row.set_at)), reason: String(row.reason) } : null;
   }
 
   /** Clears a family's hold (`budget --release`): the next request asks the service again. Returns the hold cleared. */

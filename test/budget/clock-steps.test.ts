@@ -93,12 +93,17 @@ for (const dialect of dialects) {
       await ledger.hold({ family: 'v1', until: new Date(ahead.getTime() + 2 * 3600_000), reason: 'quota exceeded' }, ahead);
       // The clock ahead itself sees the service's own renewal, two hours on.
       expect((await ledger.holdOf('v1', ahead))?.until.toISOString()).toBe('2028-03-09T14:00:00.000Z');
-      // The present counts a month from itself, once: it does not slide with the clock.
-      const held = await ledger.holdOf('v1', present);
+      // A reader of the present (status, budget) sees at most a month of it, and writes nothing.
+      expect((await ledger.holdOf('v1', present))!.until.getTime()).toBe(present.getTime() + 31 * DAY);
+      const setAt = async () => (await t.store.db.selectFrom('quota_holds').select('set_at').executeTakeFirstOrThrow()).set_at;
+      expect(String(await setAt())).toBe(ahead.toISOString());
+      // A run of the present counts a month from itself, once: it does not slide with the clock.
+      const held = await ledger.holdForRun('v1', present);
       expect(held).not.toBeNull();
       expect(held!.until.getTime()).toBeLessThanOrEqual(present.getTime() + 31 * DAY);
+      expect((await ledger.holdForRun('v1', new Date(present.getTime() + DAY)))?.until).toEqual(held!.until);
       expect((await ledger.holdOf('v1', new Date(present.getTime() + DAY)))?.until).toEqual(held!.until);
-      expect(await ledger.holdOf('v1', new Date(present.getTime() + 32 * DAY))).toBeNull();
+      expect(await ledger.holdForRun('v1', new Date(present.getTime() + 32 * DAY))).toBeNull();
     });
   });
 }
