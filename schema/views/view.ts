@@ -92,7 +92,7 @@ export function versionRows(d: ViewDialect, table: string, sources: readonly Ver
   return d.unionSource(
     [
       `select ${all.map((c) => `${c.live} as ${c.name}`).join(', ')}\n  from ${table} r where r.deleted_at is null`,
-      `select ${all.map((c) => `${c.previous ?? typed.column(c.name)} as ${c.name}`).join(', ')}\n  from row_history h${typed.join ? ` ${typed.join}` : ''} where h.table_name = '${table}'`,
+      `select ${all.map((c) => `${c.previous ?? typed.column(c.name)} as ${c.name}`).join(', ')}\n  from row_history h${typed.join && all.some((c) => !c.previous) ? ` ${typed.join}` : ''} where h.table_name = '${table}'`,
     ],
     all,
   );
