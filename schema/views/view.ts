@@ -89,12 +89,10 @@ export function versionRows(d: ViewDialect, table: string, sources: readonly Ver
     ['is_current', 'integer', '1', '0'],
   ];
   const all = [...sources, ...bookkeeping.map(([name, kind, live, prev]) => ({ name, kind, live, previous: prev }))];
-  // The previous versions join typed_row only when they read a kept version's own columns from it.
-  const join = typed.join && sources.some((c) => c.previous === undefined) ? ` ${typed.join}` : '';
   return d.unionSource(
     [
       `select ${all.map((c) => `${c.live} as ${c.name}`).join(', ')}\n  from ${table} r where r.deleted_at is null`,
-      `select ${all.map((c) => `${c.previous ?? typed.column(c.name)} as ${c.name}`).join(', ')}\n  from row_history h${join} where h.table_name = '${table}'`,
+      `select ${all.map((c) => `${c.previous ?? typed.column(c.name)} as ${c.name}`).join(', ')}\n  from row_history h${typed.join && all.some((c) => !c.previous) ? ` ${typed.join}` : ''} where h.table_name = '${table}'`,
     ],
     all,
   );
