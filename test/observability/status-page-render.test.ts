@@ -185,6 +185,21 @@ function hostileData(): StatusData {
     ],
     deliveries: { received: 1, lastReceivedAt: now },
     problems: [HOSTILE],
+    schemaChanges: [
+      {
+        stream: HOSTILE,
+        path: HOSTILE,
+        kind: 'other type',
+        seenType: HOSTILE,
+        expectedType: HOSTILE,
+        outcome: HOSTILE,
+        records: 1,
+        share: 1,
+        example: HOSTILE,
+        firstSeenAt: now,
+        lastSeenAt: now,
+      },
+    ],
   };
 }
 
@@ -193,8 +208,9 @@ describe('renderStatusPage', () => {
     const page = renderStatusPage(hostileData());
     expect(page).not.toContain('<img');
     expect(page).not.toContain(`"'&`);
-    // Each field shows up, escaped: the streams, the family, the hold, the runs, the alerts, the jobs, the problems.
-    expect(page.split(ESCAPED).length - 1).toBeGreaterThanOrEqual(15);
+    // Each field shows up, escaped: the streams, the family, the hold, the runs, the alerts, the jobs, the problems,
+    // the changes of the service's shape (stream, field, types, outcome, example).
+    expect(page.split(ESCAPED).length - 1).toBeGreaterThanOrEqual(21);
   });
 
   it('loads nothing and runs nothing: a policy that forbids it, no external address', () => {

@@ -22,6 +22,7 @@ export interface StatusSources {
   now: Date;
   source: StatusData['source'];
 }
+import { readSchemaChanges } from '../../sync/shape/read-changes.js';
 
 const RECENT_RUNS = 20;
 const ALERT_DAYS = 30;
@@ -48,6 +49,7 @@ export async function readStatusData(store: Store, src: StatusSources): Promise<
     jobs: [...src.jobs],
     deliveries: stats.deliveries,
     problems: projection.problems,
+    schemaChanges: await readSchemaChanges(store),
   };
 }
 
