@@ -186,6 +186,21 @@ function hostileData(): StatusData {
     deliveries: { received: 1, lastReceivedAt: now },
     problems: [HOSTILE],
     unresolvedViews: [HOSTILE],
+    schemaChanges: [
+      {
+        stream: HOSTILE,
+        path: HOSTILE,
+        kind: 'other type',
+        seenType: HOSTILE,
+        expectedType: HOSTILE,
+        outcome: HOSTILE,
+        records: 1,
+        share: 1,
+        example: HOSTILE,
+        firstSeenAt: now,
+        lastSeenAt: now,
+      },
+    ],
   };
 }
 
@@ -195,8 +210,8 @@ describe('renderStatusPage', () => {
     expect(page).not.toContain('<img');
     expect(page).not.toContain(`"'&`);
     // Each field shows up, escaped: the streams, the family, the hold, the runs, the alerts, the jobs, the problems,
-    // the views that do not resolve.
-    expect(page.split(ESCAPED).length - 1).toBeGreaterThanOrEqual(17);
+    // the views that do not resolve, the changes of the service's shape (stream, field, types, outcome, example).
+    expect(page.split(ESCAPED).length - 1).toBeGreaterThanOrEqual(22);
   });
 
   it('loads nothing and runs nothing: a policy that forbids it, no external address', () => {

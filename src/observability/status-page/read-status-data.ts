@@ -23,6 +23,7 @@ export interface StatusSources {
   now: Date;
   source: StatusData['source'];
 }
+import { readSchemaChanges } from '../../sync/shape/read-changes.js';
 
 const RECENT_RUNS = 20;
 const ALERT_DAYS = 30;
@@ -50,6 +51,7 @@ export async function readStatusData(store: Store, src: StatusSources): Promise<
     deliveries: stats.deliveries,
     problems: projection.problems,
     unresolvedViews: await unresolvedViews(store, src.settings.monitoring.views),
+    schemaChanges: await readSchemaChanges(store),
   };
 }
 

@@ -9,6 +9,7 @@ import { html, raw, type SafeHtml } from './html.js';
 import { PAGE_STYLE } from './page-style.js';
 import { jobsSection, runsSection } from './runs-section.js';
 import type { StatusData } from './status-data.js';
+import { shapeSection } from './shape-section.js';
 import { streamsSection } from './streams-section.js';
 
 /** How often the daemon's page reloads itself. */
@@ -30,6 +31,7 @@ ${refresh}<title>ds-mirror status</title>
 <span class="muted">${utcTime(now)} · ${data.source === 'daemon' ? `refreshes every ${REFRESH_SECONDS} s` : 'written by ds-mirror status --html'}</span></header>
 <main>${summary(data)}
 ${streamsSection(data.streams, now)}
+${shapeSection(data.schemaChanges, now)}
 ${budgetSection(data.families, data.problems, now)}
 ${runsSection(data.runs, now)}
 ${alertsSection(data.alerts, data.deliveries, data.unresolvedViews)}

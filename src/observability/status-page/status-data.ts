@@ -1,5 +1,6 @@
 // What the status page shows, as plain data: read from the mirror's tables (read-status-data.ts) and
 // rendered by pure functions (render-status-page.ts), so the renderers are tested without a database.
+import type { SchemaChange } from '../../sync/shape/read-changes.js';
 import type { FamilyQuota, QuotaFamily } from '../../budget/quotas.js';
 
 /** Against the longest gap between the runs of the jobs that refresh it. */
@@ -100,4 +101,6 @@ export interface StatusData {
   problems: string[];
   /** Configured monitoring views that do not resolve: the receiver refuses their deliveries. */
   unresolvedViews: string[];
+  /** The changes of the service's shape the mirror saw (v_schema_changes), the last seen first. */
+  schemaChanges: SchemaChange[];
 }
