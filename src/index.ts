@@ -13,5 +13,6 @@ export { runSync, type RunOptions, type RunResult } from './sync/engine.js';
 export { syncSettings, type SettingsFlags } from './sync/settings.js';
 export type { Progress, SyncSettings } from './sync/context.js';
 export { startReceiver, loadSecrets, type Receiver, type ReceiverOptions } from './receiver/index.js';
-export { configureJobs, startDaemon, type Daemon, type DaemonOptions, type JobDef } from './scheduler/index.js';
+export { configureJobs, type JobDef } from './scheduler/index.js';
+export { startDaemon, type Daemon, type DaemonOptions } from './mirror/index.js';
 export { defaultJobs } from './scheduler/job-files.js';

@@ -7,6 +7,14 @@ export type QuotaFamily = 'v1' | 'tokenUnlocks' | 'monitoring' | 'open';
 
 export const QUOTA_FAMILIES: readonly QuotaFamily[] = ['v1', 'tokenUnlocks', 'monitoring', 'open'];
 
+/** Each family as a person reads it, in `budget`, `sync --plan` and the lines of a service not reached. */
+export const FAMILY_NAMES: Readonly<Record<string, string>> = {
+  v1: '/v1 (and charts)',
+  tokenUnlocks: 'token unlocks',
+  monitoring: 'monitoring',
+  open: 'keyless /v1 (market stats)',
+};
+
 export interface FamilyQuota {
   perMinute?: number;
   perDay?: number;

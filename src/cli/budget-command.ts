@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { jobDefinitions } from '../scheduler/job-files.js';
 import {
   budgetReport,
+  FAMILY_NAMES,
   fitFigures,
   type PeriodFit,
   planQuotas,
@@ -64,12 +65,6 @@ async function releaseHold(ctx: CommandContext, family: string, io: CliIo): Prom
 }
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
-export const FAMILY_NAMES: Record<string, string> = {
-  v1: '/v1 (and charts)',
-  tokenUnlocks: 'token unlocks',
-  monitoring: 'monitoring',
-  open: 'keyless /v1 (market stats)',
-};
 
 export function quotaText(u: Pick<FamilyUsage, 'quota'>): string {
   const q = u.quota;

@@ -6,7 +6,7 @@ import { jobCatalog } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { checkedJobs, nextRuns } from '../scheduler/index.js';
 import { commandContext, openMirrorOrEmpty, positiveNumber } from './context.js';
-import { scheduleProblems } from './schedule-fit.js';
+import { scheduleProblems } from '../mirror/schedule-fit.js';
 import { formatTable } from './table.js';
 
 export function jobsCommand(program: Command, io: CliIo, setExit: SetExit): void {

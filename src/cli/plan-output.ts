@@ -1,10 +1,10 @@
 // How `sync --plan` reads: per stream the requests, how the run reads it and why, and the first request;
 // per quota family the total against what the plan has left, how long the family's rate makes the run,
 // and whether the rest of the period's schedule still fits after it (a plain sync is refused when not).
-import type { PeriodFit, RunPlan } from '../budget/index.js';
+import { FAMILY_NAMES, type PeriodFit, type RunPlan } from '../budget/index.js';
 import { fitFigures } from '../budget/period-fit.js';
 import type { StreamReading } from '../budget/stream-readings.js';
-import { FAMILY_NAMES, quotaText } from './budget-command.js';
+import { quotaText } from './budget-command.js';
 import { formatTable } from './table.js';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');

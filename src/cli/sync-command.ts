@@ -7,7 +7,7 @@ import { planQuotas } from '../budget/plan-quotas.js';
 import { quotaGate, type QuotaGate } from '../budget/quota-gate.js';
 import { KeyRefusedError, type ClientStats } from '../client/index.js';
 import { resolveStreams, type StreamDef } from '../catalog/index.js';
-import type { SyncBudget } from './sync-budget.js';
+import type { SyncBudget } from '../mirror/sync-budget.js';
 import { requireService } from '../config.js';
 import type { Store, StreamRunStats } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
@@ -28,9 +28,9 @@ import { onStopSignal } from './stop-signal.js';
 import { checkService } from '../sync/mirrored-service.js';
 import { describeStoreError } from '../store/storage-errors.js';
 import { logProgress, terminalProgress } from './progress-bars.js';
-import { runEstimates } from './progress-estimates.js';
+import { runEstimates } from '../mirror/progress-estimates.js';
 import { runSummary, SUMMARY_LEGEND } from './run-summary.js';
-import { unreachedFamilies } from './reach-service.js';
+import { unreachedFamilies } from '../mirror/reach-service.js';
 import { recordJobs } from '../scheduler/record-jobs.js';
 import { count, counted } from '../figures.js';
 
@@ -89,7 +89,7 @@ export function syncCommand(program: Command, io: CliIo, setExit: SetExit): void
       let finish: Finish | undefined;
       try {
         const at = new Date();
-        const budget = await import('./sync-budget.js');
+        const budget = await import('../mirror/sync-budget.js');
         const plan = await budget.syncBudget(ctx.config, store, settings, asked, at);
         const streams = plan.readings.map((r) => r.reads);
         if (!service) return void io.stdout.write(await planOutput(ctx, store, settings, plan, at));
@@ -136,7 +136,7 @@ async function planOutput(ctx: CommandContext, store: Store, settings: SyncSetti
   const [{ planRun }, { renderPlan }, { periodAfter }] = await Promise.all([
     import('../budget/run-plan.js'),
     import('./plan-output.js'),
-    import('./sync-budget.js'),
+    import('../mirror/sync-budget.js'),
   ]);
   const streams = budget.readings.map((r) => r.reads);
   const quotas = planQuotas(ctx.config.limits);
@@ -150,7 +150,7 @@ async function syncOnce({ ctx, io, flags, store, settings, streams, service, ref
   const { config, logger } = ctx;
   await checkService(store, service.baseUrl, flags.force);
   // The jobs as configured, for v_jobs and v_streams (which job keeps a stream, whether it is stale).
-  const { configuredJobs } = await import('./sync-budget.js');
+  const { configuredJobs } = await import('../mirror/sync-budget.js');
   await recordJobs(store, configuredJobs(ctx.config), new Date()).catch(() => {});
   const refusal = await refuse();
   if (refusal) {

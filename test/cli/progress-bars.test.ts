@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { figures, logProgress, progressLine, ProgressTracker, type Clock } from '../../src/cli/progress-bars.js';
 import { emptyStats } from '../../src/sync/context.js';
-import { runEstimates } from '../../src/cli/progress-estimates.js';
+import { runEstimates } from '../../src/mirror/progress-estimates.js';
 import { outcomeNote } from '../../src/cli/run-summary.js';
 import { openTestStore } from '../helpers/stores.js';
 

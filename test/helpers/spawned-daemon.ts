@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { request } from 'undici';
-import type { DaemonHealth } from '../../src/scheduler/index.js';
+import type { DaemonHealth } from '../../src/mirror/index.js';
 
 export interface SpawnedDaemon {
   child: ChildProcess;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import type { DaemonHealth } from '../../src/scheduler/index.js';
+import type { DaemonHealth } from '../../src/mirror/index.js';
 import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { spawnDaemon, type SpawnedDaemon } from '../helpers/spawned-daemon.js';

@@ -1,6 +1,6 @@
 // Reads the daemon's /healthz and /metrics the way a monitor does, over loopback HTTP.
 import { request } from 'undici';
-import type { DaemonHealth } from '../../src/scheduler/index.js';
+import type { DaemonHealth } from '../../src/mirror/index.js';
 
 export async function healthz(baseUrl: string): Promise<{ status: number; body: DaemonHealth }> {
   const res = await request(`${baseUrl}/healthz`);

@@ -4,9 +4,8 @@
 // instead of every stream retrying its first page and failing in a table.
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { familyOf } from '../budget/index.js';
+import { FAMILY_NAMES, familyOf } from '../budget/index.js';
 import type { StreamDef } from '../catalog/types.js';
-import { FAMILY_NAMES } from './budget-command.js';
 
 /** The longest a connection may take before the service counts as not answering. */
 export const REACH_TIMEOUT_MS = 10_000;

@@ -10,12 +10,12 @@ import { startReceiver, unresolvedViewLine, type Receiver, type ReceiverOptions 
 import type { Store } from '../store/types.js';
 import type { Progress, SyncSettings } from '../sync/context.js';
 import { runSync } from '../sync/engine.js';
-import { jobStreams, type ScheduledJob } from './configure-jobs.js';
-import type { RefusedJob } from './job-def.js';
+import { jobStreams, type ScheduledJob } from '../scheduler/configure-jobs.js';
+import type { RefusedJob } from '../scheduler/job-def.js';
 import { watchStore, type StoreWatch } from './store-watch.js';
 import { createDaemonMetrics, type DaemonMetrics } from '../observability/daemon-metrics.js';
 import { watchHolds, type HeldFamily, type HoldWatch } from './held-families.js';
-import { jobHistory } from './job-history.js';
+import { jobHistory } from '../scheduler/job-history.js';
 import { startHealthServer, type HealthServer, type HealthServerOptions } from '../observability/health-server.js';
 import type { DaemonDoor } from '../observability/daemon-door.js';
 import { statusPage } from '../observability/status-page/status-page.js';
@@ -23,9 +23,9 @@ import { planQuotas } from '../budget/plan-quotas.js';
 import type { Quotas } from '../budget/quotas.js';
 import type { ScheduleEntry } from '../budget/projection.js';
 import type { HttpCredential } from '../config.js';
-import { recordJobs } from './record-jobs.js';
-import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from './scheduler.js';
-import { startupJobs, type StartupBudget, type StartupJob, type StartupRun } from './startup-runs.js';
+import { recordJobs } from '../scheduler/record-jobs.js';
+import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from '../scheduler/scheduler.js';
+import { startupJobs, type StartupBudget, type StartupJob, type StartupRun } from '../scheduler/startup-runs.js';
 
 export interface DaemonOptions {
   store: Store;

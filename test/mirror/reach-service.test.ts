@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { whyUnreachable } from '../../src/cli/reach-service.js';
+import { whyUnreachable } from '../../src/mirror/reach-service.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
