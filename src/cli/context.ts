@@ -1,16 +1,21 @@
 // What a command needs from the global options: the configuration, a logger, and the store.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Logger } from 'pino';
-import { createClient, type ApiClient, type RequestGate } from '../client/index.js';
-import { DEFAULT_DB, loadConfig, requireService, type Config, type ConfigFlags } from '../config.js';
+import type { ApiClient, RequestGate } from '../client/index.js';
+import { DEFAULT_DB, loadConfig, type Config, type ConfigFlags } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createLogger, humanLines } from '../logger.js';
-import { DEFAULT_STORE_BOUNDS, locationFile, openStore, parseStoreUrl, type StoreBounds } from '../store/index.js';
+import {
+  configuredClient as clientOf,
+  mirrorAt,
+  mirrorExists as exists,
+  openConfiguredStore as openStoreOf,
+  openEmptyMirror,
+} from '../mirror/configured.js';
+import { locationFile, openStore, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
-import { MIRROR_SCHEMA } from '../mirror-schema/index.js';
 
 export interface CommandContext {
   config: Readonly<Config>;
@@ -24,8 +29,7 @@ export function commandContext(command: Command, io: CliIo): CommandContext {
 }
 
 export function openConfiguredStore(ctx: CommandContext, migrate = true): Promise<Store> {
-  checkDbFolder('--db', ctx.config.db, ctx.config.dbSchema);
-  return openStore({ ...mirrorAt(ctx), migrate });
+  return openStoreOf(ctx.config, ctx.logger, migrate);
 }
 
 /**
@@ -34,24 +38,7 @@ export function openConfiguredStore(ctx: CommandContext, migrate = true): Promis
  */
 export function openMirrorToRead(ctx: CommandContext): Promise<Store> {
   requireMirror(ctx);
-  return openStore({ ...mirrorAt(ctx), readOnly: true });
-}
-
-/** What opening the configured mirror takes: where it is, its schema, and how long to wait on it. */
-function mirrorAt(ctx: CommandContext) {
-  const { config } = ctx;
-  return { migrations: MIRROR_SCHEMA, url: config.db, schema: config.dbSchema, logger: ctx.logger, bounds: storeBounds(config) };
-}
-
-/** The configured bounds on the database's waits, each key over its default. */
-export function storeBounds(config: Config): StoreBounds {
-  const d = DEFAULT_STORE_BOUNDS;
-  return {
-    statementMs: config.dbStatementTimeoutMs ?? d.statementMs,
-    migrationMs: config.dbMigrationTimeoutMs ?? d.migrationMs,
-    connectMs: config.dbConnectTimeoutMs ?? d.connectMs,
-    busyMs: config.dbBusyTimeoutMs ?? d.busyMs,
-  };
+  return openStore({ ...mirrorAt(ctx.config, ctx.logger), readOnly: true });
 }
 
 /**
@@ -59,17 +46,7 @@ export function storeBounds(config: Config): StoreBounds {
  * for a schedule before the first sync (nothing used; the service's published sizes). Nothing is made.
  */
 export function openMirrorOrEmpty(ctx: CommandContext): Promise<Store> {
-  return mirrorExists(ctx) ? openMirrorToRead(ctx) : openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
-}
-
-/**
- * The mirror `sync --plan` reads: a SQLite file that is not there yet is not made (the plan of a first
- * run is planned on an empty store in memory); one that is there is opened as a sync opens it.
- */
-export function openMirrorToPlan(ctx: CommandContext): Promise<Store> {
-  if (mirrorExists(ctx)) return openConfiguredStore(ctx);
-  checkDbFolder('--db', ctx.config.db, ctx.config.dbSchema, false); // a typo in --db is said, as a sync would
-  return openStore({ migrations: MIRROR_SCHEMA, url: ':memory:', logger: ctx.logger });
+  return mirrorExists(ctx) ? openMirrorToRead(ctx) : openEmptyMirror(ctx.logger);
 }
 
 /** Refuses, in one line that says where it looked, a SQLite mirror that is not there (nothing is made). */
@@ -83,27 +60,7 @@ export function requireMirror(ctx: CommandContext): void {
 
 /** Whether the mirror a command would read exists (a PostgreSQL one is assumed to: opening it says). */
 export function mirrorExists(ctx: CommandContext): boolean {
-  const file = locationFile(parseStoreUrl(ctx.config.db, ctx.config.dbSchema));
-  return file === undefined || existsSync(file);
-}
-
-/**
- * A SQLite file may be new, its folder may not: a typo in --db must not leave a tree of folders and an
- * empty mirror behind. The default folder (data/) is the one created on first use (`make`: not by --plan).
- */
-export function checkDbFolder(flag: string, url: string, schema?: string, make = true): void {
-  const location = parseStoreUrl(url, schema);
-  const file = locationFile(location);
-  if (file === undefined) return;
-  const folder = dirname(resolve(file));
-  if (existsSync(folder)) return;
-  if (url === DEFAULT_DB) {
-    if (make) mkdirSync(folder, { recursive: true });
-    return;
-  }
-  throw new ConfigError(
-    `${flag} ${file}: the folder ${folder} does not exist; create it first, or correct the path (the file itself is created)`,
-  );
+  return exists(ctx.config);
 }
 
 /** Parses a count that must be at least 1 (a limit of 0 would run and do nothing), or one clear line. */
@@ -124,21 +81,7 @@ export function wholeNumber(name: string) {
   };
 }
 
-/**
- * The client a command builds from the configuration: the service and its key, limits, time-outs,
- * retries and response cap; `gate` counts requests in the usage ledger (omitted only where no mirror is
- * open), `maxRequests` is sync's --max-requests.
- */
+/** The client a command builds from the configuration (see mirror/configured.ts). */
 export function configuredClient(ctx: CommandContext, options: { gate?: RequestGate; maxRequests?: number } = {}): ApiClient {
-  const { config, logger } = ctx;
-  return createClient({
-    ...requireService(config),
-    keySource: config.apiKeySource ?? undefined,
-    ...options,
-    limits: config.limits,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    maxResponseBytes: config.maxResponseBytes,
-    logger,
-  });
+  return clientOf(ctx.config, ctx.logger, options);
 }

@@ -9,7 +9,8 @@ import { copyStore, CopyTargetNotEmptyError, liveLeases, verifyStores, type Copy
 import type { StoreLocation } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { checkDbFolder, commandContext, storeBounds, wholeNumber } from './context.js';
+import { checkDbFolder, storeBounds } from '../mirror/configured.js';
+import { commandContext, wholeNumber } from './context.js';
 import { formatTable } from './table.js';
 import { MIRROR_SCHEMA } from '../mirror-schema/index.js';
 

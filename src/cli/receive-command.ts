@@ -3,10 +3,9 @@
 import type { Command } from 'commander';
 import type { CliIo } from './io.js';
 import { commandContext, openConfiguredStore, wholeNumber } from './context.js';
+import { DEFAULT_RECEIVER_PORT } from '../mirror/configured.js';
 import { loadSecrets } from '../receiver/load-secrets.js';
 import { startReceiver } from '../receiver/start-receiver.js';
-
-export const DEFAULT_RECEIVER_PORT = 8787;
 
 interface ReceiveFlags {
   port?: number;

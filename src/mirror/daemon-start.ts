@@ -13,6 +13,8 @@ const MAX_RETRY_MS = 30_000;
 
 export interface StartOptions<T> {
   open: () => Promise<Store>;
+  /** Closes what `open` opened, after a failed attempt. */
+  close: () => Promise<void>;
   /** What the start does once the store is open (it may fail on the store too). */
   start: (store: Store) => Promise<T>;
   door: DaemonDoor;
@@ -29,15 +31,14 @@ export async function startWhenStoreAnswers<T>(opts: StartOptions<T>): Promise<S
   const stopped = opts.stopped.then(() => 'stopped' as const);
   opts.door.waiting(`the database ${opts.where}`);
   for (let attempt = 1; ; attempt++) {
-    let store: Store | undefined;
     const attempted = (async () => {
-      store = await opts.open();
-      return { started: await opts.start(store) };
+      const store = await opts.open();
+      return { store, started: await opts.start(store) };
     })().catch((err: unknown) => ({ err }));
     const outcome = await Promise.race([attempted, stopped]);
     if (outcome === 'stopped') return outcome;
-    if ('started' in outcome) return { store: store!, started: outcome.started };
-    await (store as Store | undefined)?.close().catch(() => {});
+    if ('started' in outcome) return outcome;
+    await opts.close().catch(() => {});
     if (!mayAnswerLater(outcome.err)) throw outcome.err;
     const waitMs = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempt - 1));
     const why = describeStoreError(outcome.err, opts.where);

@@ -23,7 +23,6 @@ import { planQuotas } from '../budget/plan-quotas.js';
 import type { Quotas } from '../budget/quotas.js';
 import type { ScheduleEntry } from '../budget/projection.js';
 import type { HttpCredential } from '../config.js';
-import { recordJobs } from '../scheduler/record-jobs.js';
 import { idleJobStatus, startScheduler, type JobStatus, type RunJob, type Scheduler } from '../scheduler/scheduler.js';
 import { startupJobs, type StartupBudget, type StartupJob, type StartupRun } from '../scheduler/startup-runs.js';
 
@@ -163,7 +162,7 @@ function runnableJobs(opts: DaemonOptions): { runnable: Runnable[]; refused: Ref
   return { runnable, refused };
 }
 
-/** The start-up runs chosen, the quota holds and the jobs' history read, then the schedules started. */
+/** The start-up runs chosen, the quota holds and the jobs' history read, then the schedules started (the jobs were recorded by the preflight). */
 async function scheduleJobs(
   opts: DaemonOptions,
   runnable: Runnable[],
@@ -171,12 +170,6 @@ async function scheduleJobs(
   watches: Watches,
   metrics: DaemonMetrics,
 ): Promise<Scheduler> {
-  await recordJobs(opts.store, opts.jobs, watches.startedAt).catch((err: unknown) => {
-    opts.logger.warn(
-      { err: err instanceof Error ? err.message : String(err) },
-      'the jobs could not be recorded in the store (v_jobs, v_streams)',
-    );
-  });
   life.startup = await startupJobs(opts.store, runnable, opts.startupRun ?? 'none', opts.startupBudget);
   for (const s of life.startup.filter((r) => r.state === 'refused')) opts.logger.warn({ job: s.job }, s.reason);
   await Promise.all([watches.holds.refresh(), watches.store.refresh()]);

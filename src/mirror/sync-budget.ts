@@ -1,14 +1,12 @@
-// What a plain `sync` reads and whether it may: each stream read the way its scheduled job reads it
-// (stream-readings.ts), and a run refused before its first request when its requests would leave the
-// rest of the period's schedule short. Loaded only by sync (it reaches the scheduler's job files and cron).
-import { planQuotas } from '../budget/plan-quotas.js';
+// What a plain `sync` reads: each stream read the way its scheduled job reads it (stream-readings.ts),
+// against the jobs as configured; and for --plan, the rest of each period after the run. Loaded only
+// when a run is checked or planned (it reaches the scheduler's job files and cron).
 import type { ScheduleEntry } from '../budget/projection.js';
 import { usageOf } from '../budget/budget-report.js';
 import { periodFits, type PeriodFit } from '../budget/period-fit.js';
 import { projectSchedule } from '../budget/projection.js';
 import type { Quotas } from '../budget/quotas.js';
 import type { RunPlan } from '../budget/run-plan.js';
-import { refusalLine, runRequests, shortPeriods } from '../budget/run-fit.js';
 import { allStreams } from '../catalog/index.js';
 import { streamReadings, type StreamReading } from '../budget/stream-readings.js';
 import type { StreamDef } from '../catalog/types.js';
@@ -57,24 +55,6 @@ export interface SyncBudget {
 export async function syncBudget(config: Readonly<Config>, store: Store, settings: SyncSettings, streams: readonly StreamDef[], at: Date) {
   const schedule = configuredSchedule(config);
   return { schedule, readings: await streamReadings(store, settings, streams, schedule, at) };
-}
-
-/** The one line that refuses the run, or null when it leaves the schedule whole. */
-export async function runRefusal(
-  config: Readonly<Config>,
-  store: Store,
-  settings: SyncSettings,
-  budget: SyncBudget,
-  at: Date,
-): Promise<string | null> {
-  const requests = await runRequests(
-    store,
-    settings,
-    budget.readings.map((r) => r.reads),
-  );
-  const input = { store, settings, schedule: budget.schedule, quotas: planQuotas(config.limits), at };
-  const short = await shortPeriods(input, requests);
-  return short.length > 0 ? refusalLine(short) : null;
 }
 
 /** For --plan: the rest of each period after this run, per family the run uses. */
