@@ -104,6 +104,14 @@ module.exports = {
       to: { path: '^src/(client|catalog|sync|budget|receiver|scheduler|observability|cli)/' },
     },
     {
+      name: 'cli-calls-the-mirror',
+      severity: 'error',
+      comment:
+        'The CLI parses, calls and prints: a run is put together by the mirror (src/mirror/); the scheduler, budget and sync are reached through their faces (index.ts) only.',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/(scheduler|budget|sync)/', pathNot: '^src/(scheduler|budget|sync)/index\\.ts$' },
+    },
+    {
       name: 'cli-is-the-top',
       severity: 'error',
       comment: 'Only the package entry point imports the command line.',

@@ -8,5 +8,6 @@ export { periodFits, fitFigures, budgetAlarms, type PeriodFit, type BudgetAlarm 
 export { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 export { runCost, familyOf, type StreamCost } from './cost-model.js';
 export { planRun, type RunPlan } from './run-plan.js';
+export type { StreamReading } from './stream-readings.js';
 export { FAMILY_NAMES, QUOTA_FAMILIES, STANDARD_PLAN, quotaFamilyOf, type QuotaFamily, type Quotas } from './quotas.js';
 export { UsageLedger } from './usage-ledger.js';

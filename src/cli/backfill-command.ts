@@ -3,18 +3,13 @@
 // predicates accept. It runs the monitoring-views stream (same lease, same run record) over every match,
 // or only the developments since a date.
 import type { Command } from 'commander';
-import { viewsStream } from '../catalog/monitoring.js';
-import { quotaGate } from '../budget/index.js';
-import { emptyViewCounts, type ViewMatchCounts } from '../sync/monitoring/views-sync.js';
-import { requireService, splitList } from '../config.js';
+import { splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { count, counted } from '../figures.js';
+import { openMirror, type ViewMatchCounts } from '../mirror/index.js';
 import { boundMillis } from '../requests/time-bound.js';
-import { runSync } from '../sync/engine.js';
-import { syncSettings } from '../sync/settings.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { commandContext, openConfiguredStore, configuredClient } from './context.js';
-import { checkService } from '../sync/mirrored-service.js';
+import { commandContext } from './context.js';
 import { logProgress } from './progress-bars.js';
 
 interface BackfillFlags {
@@ -48,43 +43,25 @@ async function backfillAlerts(flags: BackfillFlags, command: Command, io: CliIo,
   if (flags.since !== undefined && boundMillis(flags.since) === null) {
     throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${flags.since}"`);
   }
-  const settings = syncSettings(ctx.config);
-  const views = flags.view ?? settings.monitoring.views;
+  const mirror = openMirror(ctx.config, { logger: ctx.logger });
+  const views = flags.view ?? mirror.settings.monitoring.views;
   if (views.length === 0) {
     throw new ConfigError(
       'no monitoring view to backfill: give --view <id> or set DS_MONITORING_VIEWS (or "monitoring.views" in the config file)',
     );
   }
-  const service = requireService(ctx.config);
-  const store = await openConfiguredStore(ctx);
-  try {
-    await checkService(store, service.baseUrl, flags.force);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  const client = configuredClient(ctx, { gate: quotaGate(store, ctx.config.limits) });
+  const progress = logProgress(ctx.logger);
   try {
     const source = flags.view ? '--view' : undefined;
-    const stream = viewsStream({ views, since: flags.since, full: flags.since === undefined, source });
-    const progress = logProgress(ctx.logger);
-    const result = await runSync({
-      client,
-      store,
-      logger: ctx.logger,
-      settings,
-      streams: [stream],
-      progress,
-      switchService: flags.force,
-    });
+    const run = await mirror.backfill({ views, since: flags.since, source, force: flags.force, progress });
     progress.stop();
-    const s = result.streams[0];
-    io.stdout.write(`${backfillSummary(views.length, flags.since, result.viewMatches ?? emptyViewCounts(), s.requests)}\n`);
+    const s = run.streams[0];
+    io.stdout.write(`${backfillSummary(views.length, flags.since, run.viewMatches, s.requests)}\n`);
     if (s.error) io.stderr.write(`ds-mirror: ${s.error}\n`);
     setExit(s.outcome === 'success' ? EXIT.ok : s.outcome === 'stopped' ? EXIT.stopped : EXIT.failed);
   } finally {
-    await client.close();
-    await store.close();
+    progress.stop();
+    await mirror.close();
   }
 }
 

@@ -2,7 +2,6 @@
 // what the configured schedule will use in a month and what that buys: how old each stream can get.
 // Exit 1 when the schedule does not fit the quotas (the ledger would stop its runs short).
 import type { Command } from 'commander';
-import { jobDefinitions } from '../scheduler/job-files.js';
 import {
   budgetReport,
   FAMILY_NAMES,
@@ -18,8 +17,8 @@ import {
 } from '../budget/index.js';
 import { ConfigError } from '../errors.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { configureJobs, jobStreams } from '../scheduler/index.js';
-import { syncSettings } from '../sync/settings.js';
+import { configureJobs, jobDefinitions, jobStreams } from '../scheduler/index.js';
+import { syncSettings } from '../sync/index.js';
 import { commandContext, openConfiguredStore, openMirrorOrEmpty, requireMirror, type CommandContext } from './context.js';
 import { formatTable } from './table.js';
 

@@ -2,9 +2,8 @@
 // their next run times. A job the daemon would refuse (a bad file, a schedule that never fires, an unknown
 // stream) is named here with its file and field, and the command exits 2.
 import type { Command } from 'commander';
-import { jobCatalog } from '../scheduler/job-files.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
-import { checkedJobs, nextRuns } from '../scheduler/index.js';
+import { checkedJobs, jobCatalog, nextRuns } from '../scheduler/index.js';
 import { commandContext, openMirrorOrEmpty, positiveNumber } from './context.js';
 import { scheduleProblems } from '../mirror/schedule-fit.js';
 import { formatTable } from './table.js';

@@ -1,9 +1,7 @@
 // How `sync --plan` reads: per stream the requests, how the run reads it and why, and the first request;
 // per quota family the total against what the plan has left, how long the family's rate makes the run,
 // and whether the rest of the period's schedule still fits after it (a plain sync is refused when not).
-import { FAMILY_NAMES, type PeriodFit, type RunPlan } from '../budget/index.js';
-import { fitFigures } from '../budget/period-fit.js';
-import type { StreamReading } from '../budget/stream-readings.js';
+import { FAMILY_NAMES, fitFigures, type PeriodFit, type RunPlan, type StreamReading } from '../budget/index.js';
 import { quotaText } from './budget-command.js';
 import { formatTable } from './table.js';
 

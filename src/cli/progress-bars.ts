@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type cliProgressType from 'cli-progress';
 import type { Logger } from 'pino';
 import type { StreamRunStats } from '../store/types.js';
-import type { Progress } from '../sync/context.js';
+import type { Progress } from '../sync/index.js';
 
 /** Time, injected so tests drive it. */
 export interface Clock {

@@ -39,7 +39,7 @@ export function schemaCommand(program: Command, io: CliIo): void {
 async function printChanges(io: CliIo, command: Command, json: boolean): Promise<void> {
   const [{ commandContext, openMirrorToRead }, { changeLine, readSchemaChanges }] = await Promise.all([
     import('./context.js'),
-    import('../sync/shape/read-changes.js'),
+    import('../sync/index.js'),
   ]);
   const store = await openMirrorToRead(commandContext(command, io));
   try {

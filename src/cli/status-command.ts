@@ -11,12 +11,11 @@ import { commandContext, openMirrorToRead } from './context.js';
 import { formatTable } from './table.js';
 import { FAMILY_NAMES, planQuotas, UsageLedger, usageOf } from '../budget/index.js';
 import { DEFAULT_DETAILS, detailsBacklog } from '../requests/details-backlog.js';
-import { syncSettings } from '../sync/settings.js';
 import { renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';
-import { allHolds, type Hold } from '../sync/held-deletions.js';
+import { allHolds, syncSettings, type Hold } from '../sync/index.js';
 import { unresolvedViewLine, unresolvedViews } from '../receiver/index.js';
-import { changeLine, readSchemaChanges, type SchemaChange } from '../sync/shape/read-changes.js';
+import { changeLine, readSchemaChanges, type SchemaChange } from '../sync/index.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program

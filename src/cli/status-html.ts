@@ -6,12 +6,9 @@ import type { Config } from '../config.js';
 import { fileProblem } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { statusPage, type JobLine } from '../observability/status-page/status-page.js';
-import { jobDefinitions } from '../scheduler/job-files.js';
-import { jobHistory } from '../scheduler/job-history.js';
-import { configureJobs, jobStreams, nextRuns } from '../scheduler/index.js';
-import { idleJobStatus } from '../scheduler/scheduler.js';
+import { configureJobs, idleJobStatus, jobDefinitions, jobHistory, jobStreams, nextRuns } from '../scheduler/index.js';
 import type { Store } from '../store/types.js';
-import { syncSettings } from '../sync/settings.js';
+import { syncSettings } from '../sync/index.js';
 
 export async function writeStatusHtml(store: Store, config: Readonly<Config>, file: string, now: Date): Promise<void> {
   const jobs = configureJobs(jobDefinitions(config.jobsDir), config.jobs, config.timezone);

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { NotFoundError } from '../client/index.js';
-import { syncSettings } from '../sync/settings.js';
+import { syncSettings } from '../sync/index.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, mirrorExists, openMirrorToRead, type CommandContext, configuredClient } from './context.js';
 import { formatTable } from './table.js';

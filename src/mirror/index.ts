@@ -3,6 +3,7 @@
 export { openMirror, type Mirror, type MirrorOptions } from './open-mirror.js';
 export type { SyncRefused, SyncReport, SyncRequest, SyncRun } from './mirror-sync.js';
 export type { MirrorPlan, PlanRequest } from './mirror-plan.js';
+export type { BackfillRequest, BackfillRun, ViewMatchCounts } from './mirror-backfill.js';
 export type { DaemonRequest, MirrorDaemon } from './mirror-daemon.js';
 export type { Refusal } from './preflight.js';
 export { startDaemon, type Daemon, type DaemonHealth, type DaemonOptions } from './daemon.js';

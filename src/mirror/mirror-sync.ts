@@ -80,7 +80,7 @@ export async function syncMirror(mirror: MirrorParts, request: SyncRequest = {})
 }
 
 /** The run itself on the open store: its client, the run, the ledger settled (a write of the run too). */
-async function runOn(
+export async function runOn(
   store: Store,
   { config, logger }: MirrorParts,
   request: Omit<SyncRequest, 'progress'> & { progress?: Progress },

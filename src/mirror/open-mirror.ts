@@ -7,6 +7,7 @@ import { createLogger } from '../logger.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
+import type { BackfillRequest, BackfillRun } from './mirror-backfill.js';
 import type { DaemonRequest, MirrorDaemon } from './mirror-daemon.js';
 import { mirrorParts } from './mirror-parts.js';
 import type { MirrorPlan, PlanRequest } from './mirror-plan.js';
@@ -28,6 +29,8 @@ export interface Mirror {
   sync(request?: SyncRequest): Promise<SyncReport>;
   /** What a run would request and how each period fits after it; nothing is sent, no mirror is made. */
   plan(request?: PlanRequest): Promise<MirrorPlan>;
+  /** The monitoring views' run over their matches, filling the alerts the webhook receiver missed. */
+  backfill(request?: BackfillRequest): Promise<BackfillRun>;
   /** The jobs, the receiver (when configured) and /healthz, /metrics, /status; null when `stopped` came during the start. */
   daemon(request?: DaemonRequest): Promise<MirrorDaemon | null>;
   /** Closes the store (a later call that needs it opens it again). */
@@ -44,6 +47,7 @@ export function openMirror(config: Readonly<Config>, options: MirrorOptions = {}
     store: parts.store,
     sync: async (request) => (await import('./mirror-sync.js')).syncMirror(parts, request),
     plan: async (request) => (await import('./mirror-plan.js')).planMirror(parts, request),
+    backfill: async (request) => (await import('./mirror-backfill.js')).backfillMirror(parts, request),
     daemon: async (request) => (await import('./mirror-daemon.js')).startMirrorDaemon(parts, request),
     close: parts.closeStore,
   };
