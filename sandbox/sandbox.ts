@@ -95,6 +95,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const world = new World({ seed, scale, profile, start: opts.start ?? nowToTheSecond(), listings: (w) => planListings(w, partner) });
   const apiKey = opts.apiKey ?? `sbx_${randomBytes(12).toString('hex')}`;
   const now = () => new Date(world.now * 1000);
+  const chaos = new Chaos(opts.chaos ?? null);
   const monitoring = createMonitoringService({
     seed: world.seed,
     scale,
@@ -102,8 +103,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     apiKey,
     now,
     webhooks: opts.webhooks,
+    payload: (envelope) => chaos.payload(envelope),
   });
-  const chaos = new Chaos(opts.chaos ?? null);
   // The real profile is the real service: its sizes and its allowances (unless a quota is given).
   const wallClock = opts.wallClock ?? (() => Date.now() / 1000);
   const quota = new QuotaMeter(() => world.now, toLimits(opts.quota ?? (profile === 'real' ? REAL_ALLOWANCES : null)), wallClock);

@@ -3,7 +3,7 @@
 // latency. The HTML page can also be aimed: the next N requests under one path get it, the rest do not.
 import { Rng } from '../core/prng.js';
 import { type Lies, tellLies, validateLies } from './lies.js';
-import { changeShape, changesShape, type ShapeChange, validateShapeChanges } from './shape-changes.js';
+import { changePayload, changeShape, changesShape, type ShapeChange, validateShapeChanges } from './shape-changes.js';
 
 export interface ChaosOptions {
   /** Share of requests answered 500 or 503 (half each). */
@@ -122,9 +122,9 @@ export class Chaos {
     return this.opts?.shape ? changeShape(this.opts.shape, path, told) : told;
   }
 
-  /** The changes of shape aimed at `path` (the webhook sender's payloads ask too). */
-  shapeChanges(path: string): ShapeChange[] {
-    return (this.opts?.shape ?? []).filter((c) => path.startsWith(c.path));
+  /** A webhook payload as the changed service sends it (changes aimed at `/webhook`). */
+  payload(envelope: unknown): unknown {
+    return this.opts?.shape ? changePayload(this.opts.shape, envelope) : envelope;
   }
 
   get latencyMs(): number {

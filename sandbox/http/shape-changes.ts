@@ -27,6 +27,18 @@ export function validateShapeChanges(changes: readonly ShapeChange[]): ShapeChan
   return changes.map((c) => ({ ...c }));
 }
 
+/** The path a change names to rewrite the webhook payloads the sandbox sends (fields: `data.latest_development.started_at`). */
+export const WEBHOOK_PAYLOADS = '/webhook';
+
+/** A webhook payload as a service that changed its shape sends it (a copy). */
+export function changePayload<T>(changes: readonly ShapeChange[], payload: T): unknown {
+  const aimed = changes.filter((c) => WEBHOOK_PAYLOADS.startsWith(c.path));
+  if (aimed.length === 0) return payload;
+  const copy = structuredClone(payload);
+  for (const change of aimed) applyChange(copy, change);
+  return copy;
+}
+
 export function changesShape(changes: readonly ShapeChange[] | undefined, path: string): boolean {
   return (changes ?? []).some((c) => path.startsWith(c.path));
 }

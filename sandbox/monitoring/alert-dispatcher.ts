@@ -48,6 +48,8 @@ export class AlertDispatcher {
     private readonly views: readonly ViewDefinition[],
     private readonly sender: WebhookSender,
     defaultPolicy?: AlertPolicy,
+    /** The payload as sent (a service that changed its shape); as built when not given. */
+    private readonly payload: (envelope: unknown) => unknown = (e) => e,
   ) {
     this.defaultPolicy = defaultPolicy && validatePolicy(defaultPolicy);
   }
@@ -118,7 +120,7 @@ export class AlertDispatcher {
           viewId: t.view.id,
           url: t.policy.webhook_url!,
           secret: t.policy.webhook_secret || undefined,
-          body: JSON.stringify(envelope),
+          body: JSON.stringify(this.payload(envelope)),
         });
         queued.push({ id: deliveryId, viewId: t.view.id, developmentId: dev.id });
       }

@@ -39,6 +39,8 @@ export interface MonitoringServiceOptions {
   apiKey: string;
   now: () => Date;
   webhooks?: { timeFactor?: number; defaultPolicy?: AlertPolicy; concurrency?: number };
+  /** The payload as sent: a service that changed its shape rewrites it (the chaos `shape` aimed at `/webhook`). */
+  payload?: (envelope: unknown) => unknown;
 }
 
 export interface MonitoringService {
@@ -101,7 +103,7 @@ export function createMonitoringService(opts: MonitoringServiceOptions): Monitor
   const tokenUnlocks = new TokenUnlocks(opts.seed, universe, sizes.tokenUnlocks, anchor);
   const senderClock = new SteppedClock(anchor * 1000);
   const sender = new WebhookSender({ clock: senderClock, timeFactor: opts.webhooks?.timeFactor, concurrency: opts.webhooks?.concurrency });
-  const alerts = new AlertDispatcher(world, views, sender, opts.webhooks?.defaultPolicy);
+  const alerts = new AlertDispatcher(world, views, sender, opts.webhooks?.defaultPolicy, opts.payload);
   const now = (): number => seconds(opts.now());
   let clock = anchor;
   let step = 0;

@@ -25,10 +25,16 @@ export const shapeViews: readonly ViewSpec[] = [
         kind: 'text',
         description:
           "What the mirror did: 'reported' (kept as received), 'coerced' (taken without loss), 'quarantined' (records set aside), " +
-          "'failed' (the stream failed: most of a page), 'accepted' (written as it came: contract accept).",
+          "'failed' (the stream failed: most of a page), 'accepted' (written as it came: contract accept), 'held' (rows kept as they " +
+          "were), 'emptied' (written as gone), 'returned' (a held field came back), 'set aside' (webhook deliveries stored whole in " +
+          'webhook_set_aside).',
       },
-      { name: 'records', kind: 'integer', description: 'Records of the last pass that saw it with the change.' },
-      { name: 'share', kind: 'double', description: "Their share of that pass's records (0 to 1)." },
+      {
+        name: 'records',
+        kind: 'integer',
+        description: 'Records of the last pass that saw it with the change (webhook-deliveries: deliveries since the receiver started).',
+      },
+      { name: 'share', kind: 'double', description: "Their share of that pass's records (0 to 1; webhook-deliveries: of its deliveries)." },
       { name: 'example', kind: 'text', description: 'One example value as received, cut short (never a field named like a secret).' },
       { name: 'first_seen_at', kind: 'timestamp', description: 'The first pass that saw the change.' },
       { name: 'last_seen_at', kind: 'timestamp', description: 'The last pass that saw it.' },

@@ -80,10 +80,11 @@ export function backfillSummary(asked: number, since: string | undefined, t: Vie
   ];
   if (t.beforeSince > 0) parts.push(`${count(t.beforeSince)} started before ${since}`);
   const unusable = t.unusable > 0 ? `, ${count(t.unusable)} without an event id (not kept)` : '';
+  const completed = t.completed > 0 ? `; ${counted(t.completed, 'webhook delivery', 'webhook deliveries')} set aside completed` : '';
   return (
     `backfill of ${t.views === asked ? '' : `${count(t.views)} of `}${counted(asked, 'view')}${since ? ` since ${since}` : ''}: ${counted(read, 'record')} read, ` +
     `${counted(t.views, 'view')} and ${counted(t.events, 'matching event')}${unusable}; of their ${counted(developments, 'development')}: ${parts.join(', ')}; ` +
-    `${counted(requests, 'request')}`
+    `${counted(requests, 'request')}${completed}`
   );
 }
 

@@ -331,7 +331,8 @@ export const engineTables: readonly TableSource[] = [
       kind: "'new', 'missing' or 'other type'.",
       seen_type: "The JSON type it came in ('' when missing).",
       expected_type: "The JSON type(s) the mirror knew ('' for a new field).",
-      outcome: "What the mirror did: 'reported', 'coerced', 'quarantined', 'failed' or 'accepted'.",
+      outcome:
+        "What the mirror did: 'reported', 'coerced', 'quarantined', 'failed', 'accepted', 'held', 'emptied', 'returned' or 'set aside'.",
       records: 'Records of the last pass that saw the change.',
       share: "Their share of that pass's records.",
       example: 'One example value, cut short; never a field named like a secret.',

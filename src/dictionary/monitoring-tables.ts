@@ -165,6 +165,26 @@ export const monitoringTables: readonly TableSource[] = [
     },
   },
   {
+    name: 'webhook_set_aside',
+    group: 'alerts',
+    description:
+      'Signed webhook deliveries the receiver could not read as an alert (a field it needs missing, or in a type it cannot take ' +
+      'without loss), stored whole with why and acknowledged; each is a change of shape of stream webhook-deliveries ' +
+      '(v_schema_changes), and is completed when a re-read of its view (the monitoring-views stream, backfill alerts) brings its alert.',
+    columns: {
+      body_hash: 'Hash of the body: a retry of the same bytes adds no row.',
+      id: 'Delivery id, when it could be read; else null.',
+      view_id: 'The view it was for, when it could be read; else null.',
+      event_id: 'The event, when it could be read; else null.',
+      development_id: 'The development, when it could be read; else null.',
+      signed: 'Whether the signature was verified.',
+      reason: 'Why the receiver could not read it (the fields and what they came as).',
+      body: 'The body exactly as received (text).',
+      received_at: 'When the receiver stored it.',
+      completed_at: 'When a re-read of its view brought the alert it stood for (alert_history); null until then.',
+    },
+  },
+  {
     name: 'alert_deliveries',
     group: 'alerts',
     description:

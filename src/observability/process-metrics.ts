@@ -84,6 +84,15 @@ export function registerReceiverMetrics(registry: Registry, receiver: () => Rece
   );
   followingCounter(
     registry,
+    'ds_mirror_webhook_deliveries_set_aside_total',
+    'Signed deliveries stored whole but not read as an alert (webhook_set_aside: another shape), this process',
+    [],
+    (add) => {
+      add({}, receiver()?.setAside ?? 0);
+    },
+  );
+  followingCounter(
+    registry,
     'ds_mirror_webhook_deliveries_refused_total',
     'Deliveries refused by this process, by reason',
     ['reason'],

@@ -6,12 +6,22 @@ import type { Row } from '../store/types.js';
 import type { Envelope } from './parse-envelope.js';
 
 export interface AcceptedDelivery {
-  envelope: Envelope;
+  /** With loss-free coercions taken; null for a delivery set aside (`setAside`). */
+  envelope: Envelope | null;
   /** The body exactly as received (decoded UTF-8, byte for byte). */
   body: string;
   signed: boolean;
   receivedAt: string;
+  /** Its changes of shape, as `schema_changes` rows (delivery-changes.ts); usually none. */
+  changes: readonly Row[];
+  /** A signed delivery the receiver cannot read as an alert: its `webhook_set_aside` row; else null. */
+  setAside: Row | null;
+  /** Whether `envelope` differs from the body (a coercion was taken): the body alone no longer gives it. */
+  coerced: boolean;
 }
+
+/** A delivery the receiver reads as an alert. */
+export type ReadDelivery = Pick<AcceptedDelivery, 'body' | 'signed' | 'receivedAt'> & { envelope: Envelope };
 
 export interface DeliveryRows {
   delivery: Row;
@@ -20,12 +30,12 @@ export interface DeliveryRows {
   development: Row;
 }
 
-export function deliveryRows(d: AcceptedDelivery): DeliveryRows {
+export function deliveryRows(d: ReadDelivery): DeliveryRows {
   return { delivery: deliveryRow(d), pair: pairRow(d), alert: alertRow(d), development: developmentRow(d) };
 }
 
 /** The delivery as received: its ids, whether it was signed, and the body byte for byte. */
-function deliveryRow(d: AcceptedDelivery): Row {
+function deliveryRow(d: ReadDelivery): Row {
   const { envelope: e } = d;
   return {
     id: e.id,
@@ -42,7 +52,7 @@ function deliveryRow(d: AcceptedDelivery): Row {
 }
 
 /** The delivery as it reached this view: the service sends one id to every view the development matches. */
-function pairRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
+function pairRow({ envelope: e, receivedAt }: ReadDelivery): Row {
   return {
     delivery_id: e.id,
     view_id: e.data.view.id,
@@ -55,7 +65,7 @@ function pairRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
 }
 
 /** The view's match of the development, as the backfill would record it. */
-function alertRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
+function alertRow({ envelope: e, receivedAt }: ReadDelivery): Row {
   return {
     view_id: e.data.view.id,
     event_id: e.data.event.id,
@@ -70,7 +80,7 @@ function alertRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
   };
 }
 
-function developmentRow({ envelope: e, receivedAt }: AcceptedDelivery): Row {
+function developmentRow({ envelope: e, receivedAt }: ReadDelivery): Row {
   const dev = e.data.latest_development;
   const devJson = JSON.stringify(dev);
   // The webhook carries a subset of the detail: detail_fetched_at stays null so the next sync fetches

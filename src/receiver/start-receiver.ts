@@ -63,7 +63,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const settings = receiverSettings(opts);
   const secrets = flatSecrets(opts.secrets);
   const log = (opts.logger ?? pino()).child({ component: 'receiver' });
-  const stats: ReceiverStats = { received: 0, duplicates: 0, commits: 0, refused: {} };
+  const stats: ReceiverStats = { received: 0, duplicates: 0, commits: 0, setAside: 0, refused: {} };
   const views = new ViewRules(opts.store, { views: opts.views ?? [], secretViews: secrets.views, now: opts.now });
   await views.read();
   for (const name of views.unresolved()) log.warn({ view: name }, unresolvedViewLine(name));
@@ -128,7 +128,10 @@ function countCommits(stats: ReceiverStats, log: Logger): (group: GroupResult) =
     if (commit !== lastCommit) stats.commits++;
     lastCommit = commit;
     if (log.isLevelEnabled('debug')) {
-      log.debug({ deliveries: deliveries.map((d) => d.envelope.id), new: inserted, ms: Math.round(ms) }, 'webhook deliveries committed');
+      log.debug(
+        { deliveries: deliveries.map((d) => d.envelope?.id ?? d.setAside?.id ?? null), new: inserted, ms: Math.round(ms) },
+        'webhook deliveries committed',
+      );
     }
   };
 }

@@ -5,7 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { describeStoreError } from '../store/storage-errors.js';
 import { UnstorableDeliveryError, type GroupCommitter } from './group-committer.js';
-import { parseEnvelope } from './parse-envelope.js';
+import { setAsideRow, ShapeTally } from './delivery-changes.js';
+import type { AcceptedDelivery } from './delivery-rows.js';
+import type { DeliveryChange } from './delivery-shape.js';
+import { type EnvelopeResult, parseEnvelope } from './parse-envelope.js';
 import type { SignatureVerifier } from './verify-signature.js';
 import { unresolvedViewLine, type ViewRules } from './view-rules.js';
 
@@ -14,6 +17,8 @@ export interface ReceiverStats {
   duplicates: number;
   /** Group commits made: received / commits is the mean group size. */
   commits: number;
+  /** Signed deliveries stored whole but not read as an alert (webhook_set_aside). */
+  setAside: number;
   refused: Record<string, number>;
 }
 
@@ -23,6 +28,10 @@ interface Outcome {
   detail?: string;
   delivery?: string;
   view?: string;
+  /** Why a delivery was set aside (stored whole, acknowledged). */
+  setAside?: string;
+  /** The changes of shape a delivery showed. */
+  shape?: string;
 }
 
 export interface WebhookRequestsOptions {
@@ -41,9 +50,12 @@ export interface WebhookRequestsOptions {
   storeLocation: string;
 }
 
+type InvalidEnvelope = Extract<EnvelopeResult, { reason: 'invalid_envelope' }>;
+
 export class WebhookRequests {
   /** Set by close(): /healthz answers 503 and every answer asks the client to close its connection. */
   closing = false;
+  private readonly tally = new ShapeTally();
 
   constructor(private readonly opts: WebhookRequestsOptions) {}
 
@@ -94,6 +106,7 @@ export class WebhookRequests {
       if (!res.writableFinished) log.warn({ ...line, status: undefined }, 'client went away before the answer');
       else if (res.statusCode >= 500) log.error(line, 'webhook request failed');
       else if (res.statusCode >= 400) log.warn(line, 'webhook request refused');
+      else if (out.setAside) log.warn(line, 'webhook delivery of another shape set aside (stored whole, acknowledged)');
       else log.info(line, 'request');
     });
   }
@@ -135,25 +148,74 @@ export class WebhookRequests {
       return this.refuse(res, out, 401, 'missing_signature');
     }
     const parsed = parseEnvelope(body);
+    const receivedAt = new Date(this.opts.now()).toISOString();
+    if (!parsed.ok && parsed.reason === 'invalid_envelope') return this.setAside(res, out, signedBy, parsed, receivedAt);
     // 422: well-formed but no store can hold it; like every 4xx it tells the sender not to retry.
     if (!parsed.ok) return this.refuse(res, out, parsed.reason === 'unstorable' ? 422 : 400, parsed.reason, parsed.detail);
-    const { envelope } = parsed;
+    const { envelope, changes } = parsed;
     out.delivery = envelope.id;
     out.view = envelope.data.view.id;
     if (signedBy === null && !allowUnsigned.has(envelope.data.view.id)) return this.refuse(res, out, 401, 'missing_signature');
+    const delivery: AcceptedDelivery = {
+      envelope,
+      body: parsed.text,
+      signed: signedBy !== null,
+      receivedAt,
+      changes: changes.length === 0 ? [] : this.tally.rows(changes, false, receivedAt),
+      setAside: null,
+      coerced: changes.some((c) => c.coerced),
+    };
+    if (changes.length > 0) this.logChanges(out, changes);
+    this.commit(res, out, envelope.data.view.id.toLowerCase(), signedBy, delivery);
+  }
 
-    const receivedAt = new Date(this.opts.now()).toISOString();
-    this.opts.views
-      .refusal(envelope.data.view.id.toLowerCase(), signedBy)
-      .then((refusal) => {
-        if (refusal === 'view_not_configured') return this.refuse(res, out, 403, refusal);
-        if (refusal !== null) return this.refuse(res, out, 401, refusal);
-        return this.opts.committer.submit({ envelope, body: parsed.text, signed: signedBy !== null, receivedAt }).then(
+  /**
+   * A delivery whose signature verifies but that the receiver cannot read as an alert: stored whole with its
+   * reason and acknowledged (2xx: the sender must not drop or retry it), its alert left to the next re-read
+   * of the view's events. Unsigned, only for a view allowed unsigned deliveries, as any delivery.
+   */
+  private setAside(res: ServerResponse, out: Outcome, signedBy: number[] | null, parsed: InvalidEnvelope, receivedAt: string): void {
+    const row = setAsideRow(parsed.json, parsed.text, signedBy !== null, receivedAt, parsed.changes, parsed.detail);
+    const viewId = typeof row.view_id === 'string' ? row.view_id : null;
+    out.delivery = (row.id as string | null) ?? undefined;
+    out.view = viewId ?? undefined;
+    if (signedBy === null && !(viewId !== null && this.opts.allowUnsigned.has(viewId)))
+      return this.refuse(res, out, 401, 'missing_signature');
+    out.setAside = String(row.reason);
+    this.opts.stats.setAside++;
+    const delivery: AcceptedDelivery = {
+      envelope: null,
+      body: parsed.text,
+      signed: signedBy !== null,
+      receivedAt,
+      changes: this.tally.rows(parsed.changes, true, receivedAt),
+      setAside: row,
+      coerced: false,
+    };
+    this.commit(res, out, viewId?.toLowerCase() ?? null, signedBy, delivery);
+  }
+
+  /** The view's rules, then the group commit; 2xx once it is durable. A delivery naming no view passes on its signature alone. */
+  private commit(res: ServerResponse, out: Outcome, viewId: string | null, signedBy: number[] | null, delivery: AcceptedDelivery): void {
+    const refusal = viewId === null ? Promise.resolve(null) : this.opts.views.refusal(viewId, signedBy);
+    refusal
+      .then((refused) => {
+        if (refused === 'view_not_configured') return this.refuse(res, out, 403, refused);
+        if (refused !== null) return this.refuse(res, out, 401, refused);
+        return this.opts.committer.submit(delivery).then(
           () => this.reply(res, out, 200, { ok: true }),
           (err: unknown) => this.commitFailed(res, out, err),
         );
       })
       .catch((err: unknown) => this.failed(res, out, err));
+  }
+
+  /** A change of shape is said on the request's line (once per delivery; `v_schema_changes` keeps the count). */
+  private logChanges(out: Outcome, changes: readonly DeliveryChange[]): void {
+    out.shape = changes
+      .slice(0, 4)
+      .map((c) => (c.kind === 'new' ? `new field ${c.path}` : c.kind === 'missing' ? `${c.path} missing` : `${c.path} came as ${c.seen}`))
+      .join(', ');
   }
 
   private commitFailed(res: ServerResponse, out: Outcome, err: unknown): void {

@@ -150,6 +150,20 @@ export interface WebhookDeliveriesTable {
   received_at: string;
 }
 
+/** A signed delivery the receiver could not read as an alert, stored whole with why (0066). */
+export interface WebhookSetAsideTable {
+  body_hash: string;
+  id: string | null;
+  view_id: string | null;
+  event_id: string | null;
+  development_id: string | null;
+  signed: StoredBoolean;
+  reason: string;
+  body: string;
+  received_at: string;
+  completed_at: string | null;
+}
+
 export interface AlertHistoryTable {
   view_id: string;
   event_id: string;
@@ -285,6 +299,7 @@ export interface Database {
   schema_objects: SchemaObjectsTable;
   usage_quotas: UsageQuotasTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_set_aside: WebhookSetAsideTable;
   alert_history: AlertHistoryTable;
   alert_deliveries: AlertDeliveriesTable;
   row_history: RowHistoryTable;

@@ -60,7 +60,7 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
         clockOffsetMs: null,
       },
     };
-    const receiver: ReceiverStats = { received: 2, duplicates: 1, commits: 1, refused: { bad_signature: 2 } };
+    const receiver: ReceiverStats = { received: 2, duplicates: 1, commits: 1, setAside: 0, refused: { bad_signature: 2 } };
     const job: JobStatus = {
       name: 'hourly',
       schedule: '0 * * * *',

@@ -178,13 +178,14 @@ for (const dialect of dialects) {
         ],
         ['non-JSON', 400, 'invalid_json', () => signedRaw('this is not json')],
         [
-          'invalid envelope',
-          400,
-          'invalid_envelope',
+          // Nothing vouches for an unsigned body the receiver cannot read: refused, not set aside.
+          'unsigned, of another shape, view not allowed',
+          401,
+          'missing_signature',
           () => {
             const env = makeEnvelope();
-            env.type = 'something_else';
-            return signed(env);
+            delete env.data.latest_development.title;
+            return { body: JSON.stringify(env), headers: {} };
           },
         ],
       ];
@@ -198,6 +199,48 @@ for (const dialect of dialects) {
         expect(JSON.parse(res.body)).toEqual({ error: reason });
         expect(receiver.stats().refused[reason]).toBe((before.refused[reason] ?? 0) + 1);
         expect(await rowCounts(store)).toEqual(countsBefore);
+      });
+
+      it('sets a signed delivery of another shape aside whole with its reason, acknowledges it, and reports the change', async () => {
+        const countsBefore = await rowCounts(store);
+        const env = makeEnvelope();
+        env.type = 'something_else';
+        delete env.data.latest_development.title;
+        env.data.latest_development.started_at = 1767225600; // taken as ISO text: not a reason
+        const { body, headers } = signed(env);
+        const before = receiver.stats().setAside;
+        const res = await post(receiver.url, body, headers);
+        expect([res.status, JSON.parse(res.body)]).toEqual([200, { ok: true }]);
+        // A retry of the same bytes is acknowledged and adds nothing.
+        expect((await post(receiver.url, body, signed(env).headers)).status).toBe(200);
+        expect(receiver.stats().setAside).toBe(before + 2);
+        expect(await rowCounts(store)).toEqual(countsBefore);
+        const rows = await store.db.selectFrom('webhook_set_aside').selectAll().where('id', '=', env.id).execute();
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({
+          body,
+          view_id: env.data.view.id,
+          event_id: env.data.event.id,
+          development_id: env.data.latest_development.id,
+          completed_at: null,
+          reason:
+            'data.latest_development.title missing; type came as string "something_else" where the receiver needs string (monitoring_event)',
+        });
+        expect(Boolean(rows[0]!.signed)).toBe(true);
+        const changes = await store.db
+          .selectFrom('schema_changes')
+          .select(['path', 'kind', 'outcome', 'records'])
+          .where('stream', '=', 'webhook-deliveries')
+          .orderBy('path')
+          .execute();
+        expect(changes.map((c) => [c.path, c.kind, c.outcome, Number(c.records)])).toEqual([
+          ['data.latest_development.started_at', 'other type', 'coerced', 2],
+          ['data.latest_development.title', 'missing', 'set aside', 2],
+          ['type', 'other type', 'set aside', 2],
+        ]);
+        expect(logLines.join('')).toMatch(
+          /"level":40,.*"setAside":"data\.latest_development\.title missing; .*"msg":"webhook delivery of another shape set aside/,
+        );
       });
 
       it('refuses an oversized chunked body (no content-length) with 413', async () => {
@@ -227,6 +270,21 @@ for (const dialect of dialects) {
         expect(get.statusCode).toBe(405);
         expect(get.headers.allow).toBe('POST');
         await get.body.dump();
+      });
+
+      it('sets aside an unsigned delivery of another shape for a view allowed unsigned deliveries', async () => {
+        const env = makeEnvelope({ viewId: UNSIGNED_VIEW });
+        env.data.latest_development.actionable = 'maybe';
+        expect((await post(receiver.url, JSON.stringify(env))).status).toBe(200);
+        const row = await store.db
+          .selectFrom('webhook_set_aside')
+          .select(['signed', 'reason'])
+          .where('id', '=', env.id)
+          .executeTakeFirstOrThrow();
+        expect([Boolean(row.signed), row.reason]).toEqual([
+          false,
+          'data.latest_development.actionable came as string "maybe" where the receiver needs boolean',
+        ]);
       });
 
       it('accepts an unsigned delivery only for a view explicitly allowed', async () => {

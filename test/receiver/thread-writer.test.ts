@@ -9,8 +9,17 @@ import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { failDeliveryInserts, rowCounts } from './receiver-store.js';
 import { makeEnvelope } from './webhook-fixtures.js';
 
-function accepted(env = makeEnvelope()): AcceptedDelivery {
-  return { envelope: env as Envelope, body: JSON.stringify(env), signed: true, receivedAt: new Date().toISOString() };
+function accepted(env = makeEnvelope()): AcceptedDelivery & { envelope: Envelope } {
+  const body = JSON.stringify(env);
+  return {
+    envelope: env as Envelope,
+    body,
+    signed: true,
+    receivedAt: new Date().toISOString(),
+    changes: [],
+    setAside: null,
+    coerced: false,
+  };
 }
 
 describe('SQLite writer thread', () => {

@@ -56,6 +56,18 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     body: true,
     received_at: true,
   },
+  webhook_set_aside: {
+    body_hash: true,
+    id: true,
+    view_id: true,
+    event_id: true,
+    development_id: true,
+    signed: true,
+    reason: true,
+    body: true,
+    received_at: true,
+    completed_at: true,
+  },
   alert_history: {
     view_id: true,
     event_id: true,

@@ -15,6 +15,7 @@ import { windowFrom } from '../../requests/date-window.js';
 import { boundMillis, servicePresent, withinPresent } from '../../requests/time-bound.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { reconstructAlerts, writeReconstructedAlerts, type PageAlerts } from './reconstruct-alerts.js';
+import { completeSetAside } from './complete-set-aside.js';
 import { fullPassDue, readMark, saveMark, type MarkName, type PassMark } from './pass-marks.js';
 
 /**
@@ -29,10 +30,12 @@ export interface ViewMatchCounts {
   excluded: number;
   beforeSince: number;
   unusable: number;
+  /** Webhook deliveries set aside (another shape) whose alert the pass brought (webhook_set_aside). */
+  completed: number;
 }
 
 export function emptyViewCounts(): ViewMatchCounts {
-  return { views: 0, events: 0, newAlerts: 0, known: 0, excluded: 0, beforeSince: 0, unusable: 0 };
+  return { views: 0, events: 0, newAlerts: 0, known: 0, excluded: 0, beforeSince: 0, unusable: 0, completed: 0 };
 }
 
 const STREAM = 'monitoring-views';
@@ -58,6 +61,8 @@ export async function syncViews(ctx: StreamContext, paginator: PageNumberSpec, o
     const view = await fetchView(ctx, token, failures, opts.source ?? 'DS_MONITORING_VIEWS or monitoring.views');
     if (view) await syncMatches(ctx, paginator, view, { full: opts.full === true, since }, counts);
   }
+  counts.completed = await completeSetAside(ctx.store, ctx.now());
+  if (counts.completed > 0) ctx.logger.info({ deliveries: counts.completed }, 'webhook deliveries set aside completed by their alerts');
   if (failures.length > 0) ctx.stats.error = failures.join('; ');
   return counts;
 }

@@ -2,7 +2,7 @@
 // string for a number, an ISO time with its zone for Unix seconds and back, a number or `true`/`false` text
 // where text or a boolean is kept. Anything else cannot be taken without loss: the record is quarantined
 // naming the field (pass-shape.ts). JSON.parse already reads an integral float (`3.0`) as the integer.
-import type { JsonType } from './json-types.js';
+import type { JsonType } from '../../json-types.js';
 
 /** What a field is kept as: a JSON type, and for a time which form (`/v1` Unix seconds or ISO text). */
 export interface Target {

@@ -4,7 +4,7 @@
 // infers a column's type from its first load and holds it there.
 import type { ColumnMap, ColumnSource } from '../../catalog/types.js';
 import type { Target } from './coercions.js';
-import type { JsonType } from './json-types.js';
+import type { JsonType } from '../../json-types.js';
 
 /** A field as the passes before saw it: its JSON types (nulls left out) and the share of records carrying it. */
 export interface KnownField {

@@ -5,7 +5,7 @@
 import { DriftError } from '../../errors.js';
 import { coerce, LOSSY } from './coercions.js';
 import type { Expectation, ExpectedShape } from './expected-shape.js';
-import { exampleOf, JSON_TYPES, type JsonType, NULL, OBJECT, typeIndex } from './json-types.js';
+import { exampleOf, JSON_TYPES, type JsonType, NULL, OBJECT, typeIndex } from '../../json-types.js';
 
 export type Contract = 'hold' | 'accept' | 'fail';
 

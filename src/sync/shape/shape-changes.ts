@@ -1,7 +1,7 @@
 // The differences between what a pass saw and what the mirror knew: a new field, a field gone, a field of
 // another type, each with its share of the pass's records and one example.
 import type { KnownField } from './expected-shape.js';
-import { JSON_TYPES, type JsonType, NULL, typesText } from './json-types.js';
+import { JSON_TYPES, type JsonType, NULL, typesText } from '../../json-types.js';
 import { type FieldNode, type PassShape, seenFields } from './pass-shape.js';
 
 export type ChangeKind = 'new' | 'missing' | 'other type';

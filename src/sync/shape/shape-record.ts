@@ -3,7 +3,7 @@
 // brought up to date. A typed field keeps the type it had: a value of another type is a change, not the shape.
 import type { Store } from '../../store/types.js';
 import { expectedShape, type KnownField, type ShapeSource } from './expected-shape.js';
-import { type JsonType, JSON_TYPES, NULL, parseTypes, typesText } from './json-types.js';
+import { type JsonType, JSON_TYPES, NULL, parseTypes, typesText } from '../../json-types.js';
 import { type Contract, PassShape, seenFields } from './pass-shape.js';
 import { type ShapeChange, shapeChanges } from './shape-changes.js';
 
