@@ -2,6 +2,8 @@
 // unused rest of a block is given back, so the ledger never lets several workers together pass a
 // quota, costs one write per block rather than per request, and ends each run equal to what was sent.
 // A worker that dies holding blocks over-counts by at most a block and a half (quota-gate.ts): the safe side.
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database.js';
 import type { Store } from '../store/types.js';
 import { monthStartDay, renewsAt, utcDay, type FamilyQuota, type QuotaFamily } from './quotas.js';
 
@@ -29,8 +31,9 @@ export class UsageLedger {
     const day = utcDay(at);
     const month = day.slice(0, 7);
     await this.ensureRows(family, day, month);
-    // Rows dated after today exist only when a clock stepped back or another worker's runs ahead: their
-    // requests were sent all the same, so they count against today and this month too.
+    await this.bringForward(family, day);
+    // Rows dated tomorrow exist only when a clock stepped back or another worker's runs a little ahead:
+    // their requests were sent all the same, so they count against today and this month too.
     const laterDays = quota.perDay === undefined ? 0 : await this.sum(family, nextDay(day), null);
     const laterMonths = quota.perMonth === undefined ? 0 : await this.monthsAfter(family, month);
     for (let tries = 0; tries < 20; tries++) {
@@ -68,26 +71,47 @@ export class UsageLedger {
       .execute();
   }
 
-  /** Adds `count` to a day's or a month's row while it stays within `limit`; whether it did. */
-  private async add(family: QuotaFamily, row: { day: string } | { month: string }, count: number, limit: number | null): Promise<boolean> {
-    const db = this.store.db;
-    const [result] =
-      'day' in row
-        ? await db
-            .updateTable('usage_ledger')
-            .set((eb) => ({ requests: eb('requests', '+', count) }))
-            .where('family', '=', family)
-            .where('day', '=', row.day)
-            .$if(limit !== null, (q) => q.where('requests', '<=', limit! - count))
-            .execute()
-        : await db
-            .updateTable('usage_months')
-            .set((eb) => ({ requests: eb('requests', '+', count) }))
-            .where('family', '=', family)
-            .where('month', '=', row.month)
-            .$if(limit !== null, (q) => q.where('requests', '<=', limit! - count))
-            .execute();
-    return Number(result?.numUpdatedRows ?? 0n) === 1;
+  /**
+   * Rows dated beyond tomorrow were written under a clock that ran ahead (a neighbour's clock a little
+   * ahead writes no later than tomorrow): their requests were sent all the same, before now. They move
+   * into today and this month, once, so they count in the month the mirror is in; left where they were,
+   * they would starve every month until the clock caught up with them, and then count again.
+   */
+  private async bringForward(family: QuotaFamily, day: string): Promise<void> {
+    const horizon = nextDay(day);
+    const future = await this.store.db
+      .selectFrom('usage_ledger')
+      .select('day')
+      .where('family', '=', family)
+      .where('day', '>', horizon)
+      .executeTakeFirst();
+    if (!future) return;
+    await this.store.transaction(async (tx) => {
+      // DELETE … RETURNING hands each row to one worker only, with every request counted in it so far.
+      const moved = await tx.db
+        .deleteFrom('usage_ledger')
+        .where('family', '=', family)
+        .where('day', '>', horizon)
+        .returning(['day', 'requests'])
+        .execute();
+      let total = 0;
+      for (const row of moved) {
+        total += Number(row.requests);
+        await addTo(tx.db, family, { month: String(row.day).slice(0, 7) }, -Number(row.requests), null);
+      }
+      await addTo(tx.db, family, { day }, total, null);
+      await addTo(tx.db, family, { month: day.slice(0, 7) }, total, null);
+      await tx.db
+        .deleteFrom('usage_months')
+        .where('family', '=', family)
+        .where('month', '>', horizon.slice(0, 7))
+        .where('requests', '=', 0)
+        .execute();
+    });
+  }
+
+  private add(family: QuotaFamily, row: { day: string } | { month: string }, count: number, limit: number | null): Promise<boolean> {
+    return addTo(this.store.db, family, row, count, limit);
   }
 
   /** Records the quotas a run works under, for the family and the day of `at` (v_usage shows them beside the counts). */
@@ -112,10 +136,13 @@ export class UsageLedger {
     await this.add(family, { month: day.slice(0, 7) }, -count, null);
   }
 
-  /** Requests counted on the day and in the calendar month (UTC) of `at`, every worker's together. */
+  /**
+   * Requests counted on the day and in the calendar month (UTC) of `at`, every worker's together, as a run
+   * counts them: rows dated later (a clock that ran ahead) count in the day and the month of `at`. Only
+   * reads; the next run moves such rows into its own day (bringForward), which changes no figure here.
+   */
   async usage(family: QuotaFamily, at: Date): Promise<Usage> {
-    const day = utcDay(at);
-    return { today: await this.requestsOn(family, day), month: await this.sum(family, monthStartDay(at), utcDay(renewsAt('month', at))) };
+    return { today: await this.sum(family, utcDay(at), null), month: await this.sum(family, monthStartDay(at), null) };
   }
 
   /** Per day, for `budget --days`: the last `days` days' counts of every family. */
@@ -141,14 +168,17 @@ export class UsageLedger {
 
   /**
    * The service's own "allowance spent" for a family, while it lasts: never beyond a month from when it
-   * was set (an absurd header an older release believed), nor from now (a clock that ran ahead when it
-   * was set, or another worker's that does, cannot hold a family longer than the longest quota period).
+   * was set (an absurd header an older release believed), nor from now. One set under a clock ahead of
+   * `at` was reckoned from that clock: it lasts at most until the longest quota period renews here, the
+   * first of next month, so the renewal said is the present's, not the clock's that ran ahead.
    * Only reads: `status`, `budget` and the daemon's health ask it on a mirror they may not write.
    */
   async holdOf(family: QuotaFamily, at: Date): Promise<QuotaHold | null> {
     const row = await this.holdRow(family);
     if (!row) return null;
-    const until = withinReason(withinReason(row.until, Number.isNaN(row.setAt.getTime()) ? at : row.setAt), at);
+    const setAt = Number.isNaN(row.setAt.getTime()) ? at : row.setAt;
+    const latest = setAt.getTime() > at.getTime() ? renewsAt('month', at) : new Date(setAt.getTime() + LONGEST_HOLD_MS);
+    const until = withinReason(row.until.getTime() <= latest.getTime() ? row.until : latest, at);
     return until.getTime() > at.getTime() ? { family, until, reason: row.reason } : null;
   }
 
@@ -246,4 +276,31 @@ function nextDay(day: string): string {
 function withinReason(until: Date, from: Date): Date {
   const latest = from.getTime() + LONGEST_HOLD_MS;
   return until.getTime() <= latest ? until : new Date(latest);
+}
+
+/** Adds `count` to a day's or a month's row while it stays within `limit`; whether it did. */
+async function addTo(
+  db: Kysely<Database>,
+  family: QuotaFamily,
+  row: { day: string } | { month: string },
+  count: number,
+  limit: number | null,
+): Promise<boolean> {
+  const [result] =
+    'day' in row
+      ? await db
+          .updateTable('usage_ledger')
+          .set((eb) => ({ requests: eb('requests', '+', count) }))
+          .where('family', '=', family)
+          .where('day', '=', row.day)
+          .$if(limit !== null, (q) => q.where('requests', '<=', limit! - count))
+          .execute()
+      : await db
+          .updateTable('usage_months')
+          .set((eb) => ({ requests: eb('requests', '+', count) }))
+          .where('family', '=', family)
+          .where('month', '=', row.month)
+          .$if(limit !== null, (q) => q.where('requests', '<=', limit! - count))
+          .execute();
+  return Number(result?.numUpdatedRows ?? 0n) === 1;
 }

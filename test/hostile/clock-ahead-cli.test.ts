@@ -1,0 +1,97 @@
+// @end-to-end
+// A clock a year ahead, as a user meets it (bin/ds-mirror.js spawned, on both stores, the child's clock
+// moved; the mirror read with sqlite3 / psql). With 20 /v1 requests a month, a run under a clock at the
+// same day a year on spends the month; the requests it dated a year ahead count once, in the month the
+// mirror is in: `budget` says so before any run, the next run in that month sends nothing and says the
+// present renewal (the first of next month), and the runs of the two months after send requests again,
+// each saying its own month's renewal, with `budget` agreeing to the request.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const HOUR = 3_600_000;
+const LIMITS = { limits: { v1: { requestsPerMonth: 20 } } };
+
+/** The first of the month `months` after `at`'s, at 00:00 UTC, as the renewals are written. */
+const firstOf = (at: Date, months: number) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
+const day = (at: Date) => at.toISOString().slice(0, 10);
+
+for (const dialect of dialects) {
+  describe(`a clock a year ahead, on the command line (${dialect})`, () => {
+    let sandbox: Sandbox;
+    let t: TestStore;
+    let dir: string;
+    let cli: ReturnType<typeof mirrorCli>;
+    // The present is the test's own; the later days are the 3rd and the 5th of the next two months.
+    const present = new Date();
+    const ahead = new Date(present.getTime() + 365 * 24 * HOUR);
+    const nextMonth = new Date(firstOf(present, 1).getTime() + 2 * 24 * HOUR + 10 * HOUR);
+    const monthAfter = new Date(firstOf(present, 2).getTime() + 4 * 24 * HOUR + 10 * HOUR);
+    const hoursTo = (at: Date) => (at.getTime() - Date.now()) / HOUR;
+    const sync = (at: Date) => cli(['sync', 'v1', '--full', '--force', '--no-progress'], { hoursLater: hoursTo(at) });
+    const budget = async (at: Date) => {
+      const out = await cli(['budget', '--json'], { hoursLater: hoursTo(at) });
+      expect(out.code, out.stderr).not.toBe(2);
+      const report = JSON.parse(out.stdout) as { usage: { family: string; month: number; left: number; renewsAt: string }[] };
+      return report.usage.find((u) => u.family === 'v1')!;
+    };
+    const sent = () => countWithShellTool(t, "select coalesce(sum(requests), 0) from usage_ledger where family = 'v1'");
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 7 });
+      t = await openTestStore(dialect);
+      dir = mkdtempSync(join(tmpdir(), 'ds-mirror-clock-ahead-'));
+      cli = mirrorCli(sandbox, t, dir, LIMITS);
+    });
+    afterAll(async () => {
+      await t?.cleanup();
+      await sandbox?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('spends the month once, in the month the mirror is in, and the next months renew on their first day', async () => {
+      const first = await sync(ahead);
+      expect(first.stdout).toMatch(
+        new RegExp(`/v1 monthly quota is spent \\(20 of 20 requests\\); it renews ${day(firstOf(ahead, 1))} 00:00 UTC`),
+      );
+      const spentAhead = sent();
+      expect(spentAhead).toBeGreaterThan(10);
+      expect(spentAhead).toBeLessThanOrEqual(20);
+      // Read in the present before any run: the requests dated a year on count in this month, and `budget`
+      // says the present renewal.
+      expect(await budget(present)).toMatchObject({
+        month: spentAhead,
+        left: 20 - spentAhead,
+        renewsAt: firstOf(present, 1).toISOString(),
+      });
+
+      // The present's run takes what is left of this month, says this month's renewal, and moves the rows.
+      const now = await sync(present);
+      expect(now.stdout).toMatch(
+        new RegExp(`/v1 monthly quota is spent \\(20 of 20 requests\\); it renews ${day(firstOf(present, 1))} 00:00 UTC`),
+      );
+      expect(sent()).toBeLessThanOrEqual(20);
+      expect(await budget(present)).toMatchObject({ month: sent(), renewsAt: firstOf(present, 1).toISOString() });
+      expect(countWithShellTool(t, `select count(*) from usage_ledger where day > '${day(new Date(present.getTime() + 48 * HOUR))}'`)).toBe(
+        0,
+      );
+
+      for (const at of [nextMonth, monthAfter]) {
+        const before = sent();
+        expect(await budget(at), day(at)).toMatchObject({ month: 0, left: 20, renewsAt: firstOf(at, 1).toISOString() });
+        const run = await sync(at);
+        expect(run.stdout, day(at)).toMatch(
+          new RegExp(`/v1 monthly quota is spent \\(20 of 20 requests\\); it renews ${day(firstOf(at, 1))} 00:00 UTC`),
+        );
+        const spent = sent() - before;
+        expect(spent, day(at)).toBeGreaterThan(10);
+        expect(await budget(at), day(at)).toMatchObject({ month: spent, left: 20 - spent, renewsAt: firstOf(at, 1).toISOString() });
+      }
+    });
+  });
+}
