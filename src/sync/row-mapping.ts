@@ -17,11 +17,37 @@ const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 
 function unixTime(value: unknown): unknown {
   if (typeof value === 'number') {
+    if (Number.isInteger(value) && value >= 0 && value < LAST_ISO_SECOND) return isoSecond(value);
     const time = new Date(value * 1000);
     return Number.isNaN(time.getTime()) ? null : time.toISOString();
   }
   return isoTime(value);
 }
+
+/** Seconds of 10000-01-01T00:00:00Z: from there on, toISOString writes a six-digit year. */
+const LAST_ISO_SECOND = 253_402_300_800;
+const SECONDS_A_DAY = 86_400;
+/** `YYYY-MM-DDT` of the days met (few: a page's times cluster), emptied should a run meet very many. */
+const DAY_PREFIXES = new Map<number, string>();
+
+/**
+ * What `new Date(seconds * 1000).toISOString()` writes, for whole seconds from 1970 to 9999, without a
+ * Date per value: a first sync maps 100,000 /v1 times at scale 10, and the Date and its text cost
+ * about 5 µs each on a loaded machine (0.3-0.5 s of the sync), the day's prefix looked up 0.6 µs.
+ */
+function isoSecond(seconds: number): string {
+  const day = Math.floor(seconds / SECONDS_A_DAY);
+  let prefix = DAY_PREFIXES.get(day);
+  if (prefix === undefined) {
+    if (DAY_PREFIXES.size >= 10_000) DAY_PREFIXES.clear();
+    prefix = new Date(day * SECONDS_A_DAY * 1000).toISOString().slice(0, 11);
+    DAY_PREFIXES.set(day, prefix);
+  }
+  const inDay = seconds - day * SECONDS_A_DAY;
+  return `${prefix}${twoDigits(Math.floor(inDay / 3600))}:${twoDigits(Math.floor(inDay / 60) % 60)}:${twoDigits(inDay % 60)}.000Z`;
+}
+
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 
 function isoTime(value: unknown): unknown {
   if (typeof value !== 'string') return value ?? null;

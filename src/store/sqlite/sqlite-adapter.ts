@@ -9,6 +9,7 @@ import { rowsUnder } from '../store-adapter.js';
 import type { ColumnTypes, Row, StoreAdapter } from '../types.js';
 import { openSqlite } from './sqlite-connection.js';
 import { openSqliteReadOnly } from './sqlite-read-only.js';
+import { IdleTriggers } from './sqlite-idle-triggers.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { statementCache } from './sqlite-statement-cache.js';
 import { sqliteTables } from './sqlite-tables.js';
@@ -36,8 +37,10 @@ const LEASE_HINT =
 /** `readOnly`: an existing file, never written (see sqlite-read-only.ts). */
 export function createSqliteAdapter(path: string, readOnly = false, busyMs?: number): StoreAdapter {
   const sqlite = readOnly ? openSqliteReadOnly(path, busyMs) : openSqlite(path, { busyMs });
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statementCache(sqlite) }) });
-  const upserter = sqliteUpserter(sqlite);
+  const idle = new IdleTriggers(sqlite);
+  const hooks = { beforeCommit: () => idle.restoreAll(), afterRollback: () => idle.forget() };
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statementCache(sqlite) }, hooks) });
+  const upserter = sqliteUpserter(sqlite, idle);
   return {
     dialect: 'sqlite',
     db,

@@ -5,7 +5,20 @@
 import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver } from 'kysely';
 import type { DatabaseConnection, DialectAdapter, Driver, SqliteDialectConfig } from 'kysely';
 
+/** What the connection's own state needs around a transaction's end (sqlite-idle-triggers.ts). */
+export interface TransactionHooks {
+  beforeCommit(): void;
+  afterRollback(): void;
+}
+
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly hooks?: TransactionHooks,
+  ) {
+    super(config);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
@@ -17,7 +30,14 @@ class ImmediateSqliteDriver extends SqliteDriver {
       await super.rollbackTransaction(connection);
     } catch (err) {
       if (!/no transaction is active/.test((err as Error).message)) throw err;
+    } finally {
+      this.hooks?.afterRollback();
     }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.hooks?.beforeCommit();
+    await super.commitTransaction(connection);
   }
 }
 
@@ -30,13 +50,16 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 export class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
 
-  constructor(config: SqliteDialectConfig) {
+  readonly #hooks: TransactionHooks | undefined;
+
+  constructor(config: SqliteDialectConfig, hooks?: TransactionHooks) {
     super(config);
     this.#config = config;
+    this.#hooks = hooks;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#hooks);
   }
 
   override createAdapter(): DialectAdapter {

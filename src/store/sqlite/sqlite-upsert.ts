@@ -7,6 +7,7 @@ import { rowChanged } from '../changed-row.js';
 import { isSqliteRecordError } from './sqlite-errors.js';
 import type { RejectedRow, UpsertPage } from '../types.js';
 import { upsertSql } from './sqlite-statements.js';
+import type { IdleTriggers } from './sqlite-idle-triggers.js';
 
 interface UpsertStatements {
   select: Statement;
@@ -33,7 +34,8 @@ export interface SqliteUpserter {
  */
 const ROWS_BETWEEN_TURNS = 250;
 
-export function sqliteUpserter(sqlite: Sqlite): SqliteUpserter {
+/** `idle`: the connection's triggers that pages of new rows may set aside until the commit (sqlite-idle-triggers.ts). */
+export function sqliteUpserter(sqlite: Sqlite, idle: IdleTriggers): SqliteUpserter {
   const statements = new Map<string, UpsertStatements>();
   const prepared = (page: UpsertPage): UpsertStatements => {
     const cacheKey = `${page.table}\u0000${page.key.join(',')}\u0000${page.columns.join(',')}`;
@@ -47,7 +49,8 @@ export function sqliteUpserter(sqlite: Sqlite): SqliteUpserter {
       const written = { inserted: 0, updated: 0, rejected: [] as RejectedRow[] };
       for (let from = 0; from < page.rows.length; from += ROWS_BETWEEN_TURNS) {
         await new Promise((resolve) => setImmediate(resolve));
-        const part = writePage(s, { ...page, rows: page.rows.slice(from, from + ROWS_BETWEEN_TURNS) });
+        const rows = page.rows.slice(from, from + ROWS_BETWEEN_TURNS);
+        const part = idle.around(page.table, s.allNew, () => writePage(s, { ...page, rows }));
         written.inserted += part.inserted;
         written.updated += part.updated;
         for (const r of part.rejected) written.rejected.push({ ...r, index: r.index + from });
