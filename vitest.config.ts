@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     // One PostgreSQL server for the whole run (or DS_TEST_PG_URL), and the migrated stores tests copy.
     globalSetup: ['test/helpers/global-setup.ts'],
+    // DS_TEST_CPU_LOG=<file>: each file's wall and CPU time, appended to <file> (test/helpers/file-cpu.ts).
+    setupFiles: process.env.DS_TEST_CPU_LOG ? ['test/helpers/file-cpu.ts'] : [],
     pool: 'forks',
     // A worker runs file after file in one process: loading the sandbox, the sync and both drivers again
     // for each of 165 files cost more CPU than some tests. Files share no state but what they close.
