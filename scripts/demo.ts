@@ -6,16 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { startSandbox } from '../sandbox/index.js';
-import { resolveStreams } from '../src/catalog/index.js';
-import { createClient } from '../src/client/index.js';
-import { createLogger } from '../src/logger.js';
-import { startReceiver } from '../src/receiver/index.js';
-import { openStore } from '../src/store/index.js';
-import { runSync } from '../src/sync/engine.js';
-import { syncSettings } from '../src/sync/settings.js';
-import { quotaGate } from '../src/budget/quota-gate.js';
 import { runSummary, SUMMARY_LEGEND } from '../src/cli/run-summary.js';
-import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
+import type { Config } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { openMirror, type SyncReport, type SyncRun } from '../src/mirror/index.js';
+import { startReceiver } from '../src/receiver/index.js';
 
 const DEFAULT_DB = 'data/demo.db';
 const DB = `sqlite:${process.env.DS_DEMO_DB ?? DEFAULT_DB}`;
@@ -27,13 +22,27 @@ mkdirSync('data', { recursive: true });
 if (!process.env.DS_DEMO_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${DEFAULT_DB}${suffix}`, { force: true });
 const sandbox = await startSandbox({ scale: 1, seed: 42 });
 say(`sandbox: ${sandbox.url} (scale 1, seed 42)`);
-const store = await openStore({ migrations: MIRROR_SCHEMA, url: DB, logger });
 const secret = randomBytes(24).toString('hex');
+const views = sandbox.monitoring.views();
+const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
+// The usage ledger counts the demo's requests as it would a real mirror's (`status` shows them); the
+// sandbox has no monthly quota to keep, so the plan's is lifted.
+const config: Config = {
+  baseUrl: sandbox.url,
+  apiKey: sandbox.apiKey,
+  apiKeySource: 'the sandbox',
+  db: DB,
+  logLevel: 'warn',
+  configFile: null,
+  limits: { v1: { ...fast, requestsPerMonth: null }, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast },
+  monitoring: { views: views.map((v) => v.id) },
+};
+const mirror = openMirror(config, { logger });
+const store = await mirror.store();
 const receiver = await startReceiver({ store, port: 0, secrets: [secret], logger });
 say(`receiver: ${receiver.url} (signed deliveries only)`);
 
 // Every view alerts immediately by webhook to our receiver, signed with the demo's secret.
-const views = sandbox.monitoring.views();
 for (const view of views) {
   sandbox.monitoring.setAlertPolicy(view.id, {
     cadence: 'immediately',
@@ -43,22 +52,15 @@ for (const view of views) {
   });
 }
 
-const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
-const limits = { v1: fast, charts: fast, open: fast, tokenUnlocks: fast, monitoring: fast };
-// The usage ledger counts the demo's requests as it would a real mirror's (`status` shows them); the
-// sandbox has no monthly quota to keep, so the plan's is lifted.
-const gate = quotaGate(store, { ...limits, v1: { ...fast, requestsPerMonth: null } });
-const client = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, limits, gate });
-const settings = syncSettings({ monitoring: { views: views.map((v) => v.id) } });
 try {
-  const first = await runSync({ client, store, logger, settings, streams: resolveStreams(['all']) });
+  const first = made(await mirror.sync({ streams: ['all'] }));
   say(`\nfirst sync (run ${first.runId}): ${first.outcome}, ${requests(first.streams)} requests`);
   say(runSummary(first.streams));
   say(SUMMARY_LEGEND);
 
   await sandbox.advance({ seconds: 6 * 3600, updateFraction: 0.01, addFraction: 0.01, removeFraction: 0.005 });
   await sandbox.monitoring.idle();
-  const second = await runSync({ client, store, logger, settings, streams: resolveStreams(['all']) });
+  const second = made(await mirror.sync({ streams: ['all'] }));
   say(`\nincremental sync after 6 sandbox hours (run ${second.runId}): ${second.outcome}, ${requests(second.streams)} requests`);
   say(runSummary(second.streams));
 
@@ -67,9 +69,14 @@ try {
   say('against the real service, `npx ds-mirror sync` writes data/mirror.db: a mirror of its own');
 } finally {
   await receiver.close();
-  await client.close();
-  await store.close();
+  await mirror.close();
   await sandbox.close();
+}
+
+/** The run, or its refusal said as the CLI says it (e.g. DS_DEMO_DB pointed at a mirror of another service). */
+function made(report: SyncReport): SyncRun {
+  if (report.refused) throw new Error(report.refused.lines.join('\n'));
+  return report;
 }
 
 function requests(streams: readonly { requests: number }[]): string {

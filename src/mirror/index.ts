@@ -6,4 +6,5 @@ export type { MirrorPlan, PlanRequest } from './mirror-plan.js';
 export type { BackfillRequest, BackfillRun, ViewMatchCounts } from './mirror-backfill.js';
 export type { DaemonRequest, MirrorDaemon } from './mirror-daemon.js';
 export type { Refusal } from './preflight.js';
-export { startDaemon, type Daemon, type DaemonHealth, type DaemonOptions } from './daemon.js';
+// The daemon's own start (src/mirror/daemon.ts) is not passed on: it loads the HTTP servers and metrics.
+export type { Daemon, DaemonHealth, DaemonOptions } from './daemon.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { exportRelation } from '../../src/export/export-relation.js';
 import { configureJobs } from '../../src/scheduler/index.js';
-import { startDaemon } from '../../src/mirror/index.js';
+import { startDaemon } from '../../src/mirror/daemon.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import type { RunResult } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { resolveStreams, type ListStream } from '../../src/catalog/index.js';
 import { configureJobs, type JobDef } from '../../src/scheduler/index.js';
-import { startDaemon } from '../../src/mirror/index.js';
+import { startDaemon } from '../../src/mirror/daemon.js';
 import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { toRow } from '../../src/sync/row-mapping.js';
 import { keyString, openStore, type Store } from '../../src/store/index.js';

@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { configureJobs } from '../../src/scheduler/index.js';
-import { startDaemon, type DaemonHealth } from '../../src/mirror/index.js';
+import { startDaemon, type DaemonHealth } from '../../src/mirror/daemon.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';

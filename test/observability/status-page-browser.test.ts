@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { quotaGate, UsageLedger } from '../../src/budget/index.js';
 import { configureJobs } from '../../src/scheduler/index.js';
-import { startDaemon } from '../../src/mirror/index.js';
+import { startDaemon } from '../../src/mirror/daemon.js';
 import { jobDefinitions } from '../../src/scheduler/job-files.js';
 import { resolveStreams } from '../../src/catalog/index.js';
 import type { Store } from '../../src/store/index.js';

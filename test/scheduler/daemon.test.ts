@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { createClient } from '../../src/client/index.js';
 import { configureJobs, type JobDef } from '../../src/scheduler/index.js';
-import { startDaemon, type Daemon, type DaemonOptions } from '../../src/mirror/index.js';
+import { startDaemon, type Daemon, type DaemonOptions } from '../../src/mirror/daemon.js';
 import type { Store } from '../../src/store/index.js';
 import { settings, syncOnce } from '../helpers/mirror.js';
 import { openTestStore } from '../helpers/stores.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { createClient } from '../../src/client/index.js';
 import { configureJobs, type JobDef } from '../../src/scheduler/index.js';
-import { startDaemon } from '../../src/mirror/index.js';
+import { startDaemon } from '../../src/mirror/daemon.js';
 import { settings } from '../helpers/mirror.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { healthz } from './scrape.js';
