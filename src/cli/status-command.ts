@@ -56,6 +56,8 @@ interface StatusRow {
   lagSeconds: number | null;
   checkpoint: unknown;
   lastError: string | null;
+  /** The last error's stable code (`DS_DRIFT`: the service changed its shape), when it had one. */
+  lastErrorCode: string | null;
   synced: { inserted: number; updated: number; deleted: number };
   requests: number;
   errors: number;
@@ -84,6 +86,7 @@ async function streamRows(
       lagSeconds: secondsSince(state?.lastSuccessAt ?? null, now),
       checkpoint: state?.checkpoint ?? null,
       lastError: state?.lastError ?? (state?.lastNotice ? `notice: ${state.lastNotice}` : null),
+      lastErrorCode: state?.lastError ? state.lastErrorCode : null,
       synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
       requests: t?.requests ?? 0,
       errors: t?.errors ?? 0,
@@ -116,6 +119,7 @@ function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
     lagSeconds: secondsSince(lastReceivedAt, now),
     checkpoint: null,
     lastError: null,
+    lastErrorCode: null,
     synced: { inserted: received, updated: 0, deleted: 0 },
     requests: 0,
     errors: 0,
@@ -141,7 +145,8 @@ function renderStatus(rows: readonly StatusRow[]): string {
       r.heldDeletions.reduce((n, h) => n + h.rows, 0) || null,
       r.requests,
       r.errors,
-      r.lastError,
+      // Said first when the service changed its shape: the fix is not in the mirror (operations.md).
+      r.lastErrorCode === 'DS_DRIFT' ? `the service changed shape (DS_DRIFT): ${r.lastError}` : r.lastError,
     ]),
   );
 }
