@@ -33,7 +33,7 @@ export function statusCommand(program: Command, io: CliIo): void {
         const totals = await readMirrorStats(store, now);
         const holds = await allHolds(store);
         const changes = await readSchemaChanges(store);
-        const rows = [...(await streamRows(store, totals, now, holds, changes)), deliveriesRow(totals, now)];
+        const rows = [...(await streamRows(store, totals, now, holds, changes)), deliveriesRow(totals, now, changes)];
         if (flags.json) {
           io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
@@ -110,7 +110,7 @@ async function liveRows(store: Store, stream: StreamDef): Promise<number> {
 }
 
 /** The receiver's deliveries, a stream of their own for whoever reads this table. */
-function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
+function deliveriesRow(totals: MirrorStats, now: number, changes: readonly SchemaChange[]): StatusRow {
   const { received, lastReceivedAt } = totals.deliveries;
   return {
     stream: 'webhook-deliveries',
@@ -124,7 +124,8 @@ function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
     requests: 0,
     errors: 0,
     heldDeletions: [],
-    schemaChanges: [],
+    // The changes of shape its payloads showed (webhook_set_aside holds those it could not read).
+    schemaChanges: changes.filter((c) => c.stream === 'webhook-deliveries').map(({ stream: _, ...c }) => c),
   };
 }
 
