@@ -134,12 +134,15 @@ function walk(object: Record<string, unknown>, node: Node, changes: DeliveryChan
   }
 }
 
+/** The largest time a Date holds (ECMA-262: 10^8 days after the epoch). */
+const MAX_DATE_MS = 8.64e15;
+
 /** The value in the field's type when nothing is lost (a time as Unix seconds, a boolean as text), else undefined. */
 function coerce(value: unknown, field: Field): unknown {
   if (field.form === 'RFC 3339 time' && typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-    // Whole milliseconds only: a finer fraction would not come back the same.
+    // Whole milliseconds only (a finer fraction would not come back the same), within a Date's range.
     const ms = value * 1000;
-    return Number.isInteger(ms) ? new Date(ms).toISOString() : undefined;
+    return Number.isInteger(ms) && ms <= MAX_DATE_MS ? new Date(ms).toISOString() : undefined;
   }
   if (field.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return undefined;

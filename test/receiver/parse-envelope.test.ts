@@ -105,12 +105,15 @@ describe('the changes of shape a delivery shows', () => {
       e.data.view = [e.data.view.id, e.data.view.name];
       e.data.latest_development.importance = 'urgent';
       e.timestamp = 1.5e-4; // a fraction of a millisecond: no exact ISO time
+      e.data.latest_development.started_at = 1e300; // beyond any date
     });
     expect(!result.ok && result.reason).toBe('invalid_envelope');
     expect(changes.map((c) => [c.path, c.kind, c.seen, c.expected, c.coerced])).toEqual([
       ['timestamp', 'other type', 'number', 'string (RFC 3339 time)', false],
       ['data.view', 'other type', 'array', 'object', false],
       ['data.event.title', 'missing', '', 'string', false],
+      ['data.latest_development.started_at', 'other type', 'number', 'string (RFC 3339 time)', false],
+      // Said by the envelope check: the right JSON type, not a value it takes.
       ['data.latest_development.importance', 'other type', 'string', 'string (low|medium|high)', false],
     ]);
   });
