@@ -32,7 +32,7 @@ export function statusCommand(program: Command, io: CliIo): void {
         const totals = await readMirrorStats(store, now);
         const holds = await allHolds(store);
         const changes = await readSchemaChanges(store);
-        const rows = [...(await streamRows(store, totals, now, holds, changes)), deliveriesRow(totals, now)];
+        const rows = [...(await streamRows(store, totals, now, holds, changes)), deliveriesRow(totals, now, changes)];
         if (flags.json) {
           io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
@@ -55,6 +55,8 @@ interface StatusRow {
   lagSeconds: number | null;
   checkpoint: unknown;
   lastError: string | null;
+  /** The last error's stable code (`DS_DRIFT`: the service changed its shape), when it had one. */
+  lastErrorCode: string | null;
   synced: { inserted: number; updated: number; deleted: number };
   requests: number;
   errors: number;
@@ -83,6 +85,7 @@ async function streamRows(
       lagSeconds: secondsSince(state?.lastSuccessAt ?? null, now),
       checkpoint: state?.checkpoint ?? null,
       lastError: state?.lastError ?? (state?.lastNotice ? `notice: ${state.lastNotice}` : null),
+      lastErrorCode: state?.lastError ? state.lastErrorCode : null,
       synced: { inserted: t?.inserted ?? 0, updated: t?.updated ?? 0, deleted: t?.deleted ?? 0 },
       requests: t?.requests ?? 0,
       errors: t?.errors ?? 0,
@@ -106,7 +109,7 @@ async function liveRows(store: Store, stream: StreamDef): Promise<number> {
 }
 
 /** The receiver's deliveries, a stream of their own for whoever reads this table. */
-function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
+function deliveriesRow(totals: MirrorStats, now: number, changes: readonly SchemaChange[]): StatusRow {
   const { received, lastReceivedAt } = totals.deliveries;
   return {
     stream: 'webhook-deliveries',
@@ -115,11 +118,13 @@ function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
     lagSeconds: secondsSince(lastReceivedAt, now),
     checkpoint: null,
     lastError: null,
+    lastErrorCode: null,
     synced: { inserted: received, updated: 0, deleted: 0 },
     requests: 0,
     errors: 0,
     heldDeletions: [],
-    schemaChanges: [],
+    // The changes of shape its payloads showed (webhook_set_aside holds those it could not read).
+    schemaChanges: changes.filter((c) => c.stream === 'webhook-deliveries').map(({ stream: _, ...c }) => c),
   };
 }
 
@@ -140,7 +145,8 @@ function renderStatus(rows: readonly StatusRow[]): string {
       r.heldDeletions.reduce((n, h) => n + h.rows, 0) || null,
       r.requests,
       r.errors,
-      r.lastError,
+      // Said first when the service changed its shape: the fix is not in the mirror (operations.md).
+      r.lastErrorCode === 'DS_DRIFT' ? `the service changed shape (DS_DRIFT): ${r.lastError}` : r.lastError,
     ]),
   );
 }

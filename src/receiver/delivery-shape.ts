@@ -73,23 +73,50 @@ export function deliveryChanges(json: unknown): DeliveryChange[] {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     return [{ path: '(root)', kind: 'other type', seen: jsonTypeOf(json), expected: 'object', coerced: false, example: null }];
   }
-  walk(json as Record<string, unknown>, '', changes);
+  walk(json as Record<string, unknown>, ROOT, changes);
   return changes;
 }
 
-function walk(object: Record<string, unknown>, prefix: string, changes: DeliveryChange[]): void {
-  for (const key of Object.keys(object)) {
-    const path = prefix ? `${prefix}.${key}` : key;
+/** A field of the envelope with its own fields: what a walk looks up, key by key (no path built unless a change). */
+interface Node {
+  key: string;
+  path: string;
+  field: Field;
+  children: Map<string, Node>;
+  required: Node[];
+}
+
+function tree(): Node {
+  const root: Node = { key: '', path: '', field: OBJECT, children: new Map(), required: [] };
+  const nodes = new Map<string, Node>([['', root]]);
+  for (const [path, field] of Object.entries(ENVELOPE)) {
+    const dot = path.lastIndexOf('.');
+    const node: Node = { key: path.slice(dot + 1), path, field, children: new Map(), required: [] };
+    nodes.set(path, node);
+    const parent = nodes.get(dot < 0 ? '' : path.slice(0, dot))!;
+    parent.children.set(node.key, node);
+    if (field.required) parent.required.push(node);
+  }
+  return root;
+}
+
+const ROOT = tree();
+
+function walk(object: Record<string, unknown>, node: Node, changes: DeliveryChange[]): void {
+  for (const key in object) {
     const value = object[key];
-    const field = ENVELOPE[path];
-    if (!field) {
+    const child = node.children.get(key);
+    if (!child) {
+      const path = node.path ? `${node.path}.${key}` : key;
       changes.push({ path, kind: 'new', seen: jsonTypeOf(value), expected: '', coerced: false, example: exampleOf(path, value) });
       continue; // a new object is one new field
     }
     const seen = jsonTypeOf(value);
-    if (seen !== field.type) {
-      const taken = coerce(value, field);
+    if (seen === 'object' && child.field.type === 'object') walk(value as Record<string, unknown>, child, changes);
+    else if (seen !== child.field.type) {
+      const taken = coerce(value, child.field);
       if (taken !== undefined) object[key] = taken;
+      const { path } = child;
       changes.push({
         path,
         kind: 'other type',
@@ -98,28 +125,24 @@ function walk(object: Record<string, unknown>, prefix: string, changes: Delivery
         coerced: taken !== undefined,
         example: exampleOf(path, value),
       });
-      continue;
     }
-    if (seen === 'object') walk(value as Record<string, unknown>, path, changes);
   }
-  for (const [path, field] of Object.entries(ENVELOPE)) {
-    if (!field.required || parentOf(path) !== prefix) continue;
-    const key = path.slice(prefix ? prefix.length + 1 : 0);
-    if (!(key in object)) changes.push({ path, kind: 'missing', seen: '', expected: expectedText(path), coerced: false, example: null });
+  for (const child of node.required) {
+    if (!(child.key in object)) {
+      changes.push({ path: child.path, kind: 'missing', seen: '', expected: expectedText(child.path), coerced: false, example: null });
+    }
   }
 }
 
-function parentOf(path: string): string {
-  const dot = path.lastIndexOf('.');
-  return dot < 0 ? '' : path.slice(0, dot);
-}
+/** The largest time a Date holds (ECMA-262: 10^8 days after the epoch). */
+const MAX_DATE_MS = 8.64e15;
 
 /** The value in the field's type when nothing is lost (a time as Unix seconds, a boolean as text), else undefined. */
 function coerce(value: unknown, field: Field): unknown {
   if (field.form === 'RFC 3339 time' && typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-    // Whole milliseconds only: a finer fraction would not come back the same.
+    // Whole milliseconds only (a finer fraction would not come back the same), within a Date's range.
     const ms = value * 1000;
-    return Number.isInteger(ms) ? new Date(ms).toISOString() : undefined;
+    return Number.isInteger(ms) && ms <= MAX_DATE_MS ? new Date(ms).toISOString() : undefined;
   }
   if (field.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return undefined;

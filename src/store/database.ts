@@ -33,6 +33,8 @@ export interface SyncRunStreamsTable {
   duration_ms: Counter;
   outcome: string;
   error: string | null;
+  /** The failure's stable code (`DS_DRIFT`), when it has one (0067). */
+  error_code: string | null;
   notice: string | null;
 }
 
@@ -41,6 +43,7 @@ export interface StreamStateTable {
   checkpoint: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  last_error_code: string | null;
   last_notice: string | null;
   last_run_id: number | null;
   updated_at: string;

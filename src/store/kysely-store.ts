@@ -90,6 +90,7 @@ export class KyselyStore implements Store {
       checkpoint: row.checkpoint === null ? null : JSON.parse(row.checkpoint),
       lastSuccessAt: row.last_success_at,
       lastError: row.last_error,
+      lastErrorCode: row.last_error_code,
       lastNotice: row.last_notice,
       lastRunId: row.last_run_id,
     };
@@ -109,11 +110,13 @@ export class KyselyStore implements Store {
       duration_ms: Math.round(stats.durationMs),
       outcome: stats.outcome,
       error: stats.error ?? null,
+      error_code: stats.error ? (stats.errorCode ?? null) : null,
       notice: stats.notice ?? null,
     };
     // The checkpoint is the last page's (saved in its transaction); last success is kept on a failure.
     const update = {
       last_error: stats.error ?? null,
+      last_error_code: record.error_code,
       last_notice: stats.notice ?? null,
       last_run_id: runId,
       updated_at: now,

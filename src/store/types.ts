@@ -61,6 +61,8 @@ export interface StreamState {
   checkpoint: unknown | null; // null when the last pass completed
   lastSuccessAt: string | null;
   lastError: string | null;
+  /** The last error's stable code (`DS_DRIFT`: the service changed shape), when it had one. */
+  lastErrorCode: string | null;
   /** What the last run said that is not an error (deletions held back, future-dated records). */
   lastNotice: string | null;
   lastRunId: number | null;

@@ -123,6 +123,15 @@ for (const dialect of dialects) {
         { path: 'data.latest_development.sentiment', kind: 'new', outcome: 'reported' },
         { path: 'timestamp', kind: 'other type', outcome: 'coerced' },
       ]);
+      // Said where an operator looks: `status --json` (the deliveries' row) and `schema --changes`.
+      const status = await cli(['status', '--json']);
+      const rows = JSON.parse(status.stdout) as { stream: string; schemaChanges: { path: string }[] }[];
+      const hooks = rows.find((r) => r.stream === 'webhook-deliveries')!;
+      expect(hooks.schemaChanges.map((c) => c.path).sort()).toEqual(['data.latest_development.sentiment', 'timestamp']);
+      const listed = await cli(['schema', '--changes']);
+      expect(listed.stdout).toMatch(
+        /^webhook-deliveries: new field data\.latest_development\.sentiment \(string, e\.g\. "negative"\), \d+ records \(100%\): reported; /m,
+      );
     });
 
     it('a required field gone and an object sent as a list: acknowledged, set aside whole with the reason, completed by the backfill', async () => {

@@ -56,3 +56,69 @@ describe('parseEnvelope', () => {
     expect(parseEnvelope(Buffer.from([0x7b, 0xff, 0x7d]))).toMatchObject({ ok: false, reason: 'invalid_utf8' });
   });
 });
+
+describe('the changes of shape a delivery shows', () => {
+  const changesOf = (mutate: (e: any) => void) => {
+    const env = makeEnvelope();
+    mutate(env);
+    const result = parse(env);
+    return { result, changes: result.ok || result.reason === 'invalid_envelope' ? result.changes : [] };
+  };
+
+  it('none for the spec envelope, optional fields omitted or not', () => {
+    expect(changesOf(() => {}).changes).toEqual([]);
+    expect(changesOf((e) => delete e.data.assets).changes).toEqual([]);
+  });
+
+  it('a new field at any depth, a new object once; the delivery is read as before', () => {
+    const { result, changes } = changesOf((e) => {
+      e.data.latest_development.sentiment = 'negative';
+      e.data.severity = { level: 3, source: 'model' };
+    });
+    expect(result.ok).toBe(true);
+    expect(changes.map((c) => [c.path, c.kind, c.seen, c.example])).toEqual([
+      ['data.latest_development.sentiment', 'new', 'string', '"negative"'],
+      ['data.severity', 'new', 'object', '{level, source}'],
+    ]);
+  });
+
+  it('a time as Unix seconds and a boolean as text are taken without loss', () => {
+    const { result, changes } = changesOf((e) => {
+      e.timestamp = 1767225600;
+      e.data.latest_development.actionable = 'false';
+    });
+    expect(result.ok && [result.envelope.timestamp, result.envelope.data.latest_development.actionable]).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      false,
+    ]);
+    expect(changes.map((c) => [c.path, c.kind, c.coerced])).toEqual([
+      ['timestamp', 'other type', true],
+      ['data.latest_development.actionable', 'other type', true],
+    ]);
+    // The body stays as received.
+    expect(result.ok && JSON.parse(result.text).timestamp).toBe(1767225600);
+  });
+
+  it('a required field gone, an object as a list, a value of the right type but not the form: the envelope is refused, each said', () => {
+    const { result, changes } = changesOf((e) => {
+      delete e.data.event.title;
+      e.data.view = [e.data.view.id, e.data.view.name];
+      e.data.latest_development.importance = 'urgent';
+      e.timestamp = 1.5e-4; // a fraction of a millisecond: no exact ISO time
+      e.data.latest_development.started_at = 1e300; // beyond any date
+    });
+    expect(!result.ok && result.reason).toBe('invalid_envelope');
+    expect(changes.map((c) => [c.path, c.kind, c.seen, c.expected, c.coerced])).toEqual([
+      ['timestamp', 'other type', 'number', 'string (RFC 3339 time)', false],
+      ['data.view', 'other type', 'array', 'object', false],
+      ['data.event.title', 'missing', '', 'string', false],
+      ['data.latest_development.started_at', 'other type', 'number', 'string (RFC 3339 time)', false],
+      // Said by the envelope check: the right JSON type, not a value it takes.
+      ['data.latest_development.importance', 'other type', 'string', 'string (low|medium|high)', false],
+    ]);
+  });
+
+  it('a body that is no object is one change of its root', () => {
+    expect(parse('[1,2]')).toMatchObject({ ok: false, changes: [{ path: '(root)', kind: 'other type', seen: 'array' }] });
+  });
+});

@@ -21,6 +21,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     duration_ms: true,
     outcome: true,
     error: true,
+    error_code: true,
     notice: true,
   },
   stream_state: {
@@ -28,6 +29,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     checkpoint: true,
     last_success_at: true,
     last_error: true,
+    last_error_code: true,
     last_notice: true,
     last_run_id: true,
     updated_at: true,

@@ -71,6 +71,7 @@ for (const dialect of dialects) {
           duration_ms: 1235,
           outcome: 'success',
           error: null,
+          error_code: null,
           notice: null,
         },
         {
@@ -87,6 +88,7 @@ for (const dialect of dialects) {
           duration_ms: 1235,
           outcome: 'failed',
           error: 'HTTP 503 after 5 attempts',
+          error_code: null,
           notice: null,
         },
       ]);
@@ -101,6 +103,7 @@ for (const dialect of dialects) {
         checkpoint: { assetClass: 'token', page: 7 },
         lastSuccessAt: null,
         lastError: null,
+        lastErrorCode: null,
         lastNotice: null,
         lastRunId: null,
       });
@@ -120,12 +123,13 @@ for (const dialect of dialects) {
       // A failed pass keeps the last success, records the error, and its last page's checkpoint.
       const run2 = await t.store.startRun(['assets'], 'incremental', T2);
       await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 3 }));
-      await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom' }));
+      await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom', errorCode: 'DS_DRIFT' }));
       expect(await t.store.getState('assets')).toEqual({
         stream: 'assets',
         checkpoint: { page: 3 },
         lastSuccessAt: done.lastSuccessAt,
         lastError: 'boom',
+        lastErrorCode: 'DS_DRIFT',
         lastNotice: null,
         lastRunId: run2,
       });

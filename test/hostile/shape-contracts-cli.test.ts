@@ -1,0 +1,177 @@
+// @end-to-end
+// The service changes its shape under the token-unlocks list, and the operator's contracts decide, as a user
+// meets it (bin/ds-mirror.js in a child process, the sandbox's chaos `shape`, the mirror read with sqlite3 or
+// psql), on both stores. Token unlocks: a new field, a number as text and an ISO time as Unix seconds are
+// reported and taken without loss; a typed field gone from every record, or renamed, keeps the rows as they
+// were (exit 4) and ends its hold when it returns; the key gone fails the stream (exit 5) with no deletion
+// held. Contracts: `fail` fails the stream at the first change with DS_DRIFT, recorded where runs are
+// (sync_run_streams.error_code) and said by `status`; `accept` writes what comes and reports it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { type CliResult, mirrorCli, readWithShellTool } from '../helpers/cli-user.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const UNLOCKS = '/token-unlocks/v1/assets';
+const UNLOCK_COLUMNS = ['symbol', 'serial_id', 'genesis_date', 'projected_end_date'] as const;
+const ASSET_COLUMNS = ['title', 'price_usd', 'updated_at'] as const;
+
+for (const dialect of dialects) {
+  describe(`contracts and token unlocks under a changing service (${dialect})`, () => {
+    let sandbox: Sandbox;
+    let t: TestStore;
+    let dir: string;
+
+    const cli = (args: string[], settings: Record<string, unknown> = {}): Promise<CliResult> =>
+      mirrorCli(sandbox, t, dir, settings)(args[0] === 'sync' ? [...args, '--no-progress'] : args);
+
+    /** Non-null values of each column of a view, as sqlite3 or psql reads them. */
+    function typed(view: string, columns: readonly string[]): Record<string, number> {
+      const [row] = readWithShellTool(t, `select ${columns.map((c) => `count(${c})`).join(', ')} from ${view}`);
+      return Object.fromEntries(columns.map((c, i) => [c, Number(row![i])]));
+    }
+
+    /** The stream's changes as `path kind seen outcome`, read as a user would. */
+    function changes(stream: string): string[] {
+      return readWithShellTool(
+        t,
+        `select path, kind, seen_type, outcome from v_schema_changes where stream = '${stream}' order by path, kind, seen_type`,
+      ).map((r) => r.filter((v) => v !== '').join(' '));
+    }
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 9 });
+      t = await openTestStore(dialect);
+      dir = mkdtempSync(join(tmpdir(), 'ds-mirror-contracts-cli-'));
+    });
+    afterAll(async () => {
+      await t?.cleanup();
+      await sandbox?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('token unlocks: a new field, a number as text, an ISO time as Unix seconds: exit 0, reported, no typed value lost', async () => {
+      const first = await cli(['sync', 'token-unlocks', '--full']);
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      const before = typed('v_token_unlocks', UNLOCK_COLUMNS);
+      expect(before.genesis_date).toBeGreaterThan(0);
+      sandbox.setChaos({
+        shape: [
+          { path: UNLOCKS, kind: 'add', field: 'unlockCadence', value: 'monthly' },
+          { path: UNLOCKS, kind: 'numberAsString', field: 'serialId' },
+          { path: UNLOCKS, kind: 'isoAsUnix', field: 'genesisDate' },
+        ],
+      });
+      const changed = await cli(['sync', 'token-unlocks', '--full']);
+      sandbox.setChaos(null);
+      expect([changed.code, changed.stderr]).toEqual([0, '']);
+      expect(changed.stdout).toMatch(/the service changed shape: .*new field unlockCadence/);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
+      expect(changes('token-unlocks')).toEqual([
+        'genesisDate other type number coerced',
+        'serialId other type string coerced',
+        'unlockCadence new string reported',
+      ]);
+    });
+
+    it('token unlocks: a typed field removed, then one renamed: rows kept as they were (exit 4) until it returns', async () => {
+      const before = typed('v_token_unlocks', UNLOCK_COLUMNS);
+      sandbox.setChaos({ shape: [{ path: UNLOCKS, kind: 'remove', field: 'projectedEndDate' }] });
+      const removed = await cli(['sync', 'token-unlocks', '--full']);
+      expect(removed.code).toBe(4);
+      expect(removed.stdout).toMatch(/projectedEndDate missing in \d+ records \(held\)/);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
+
+      sandbox.setChaos({ shape: [{ path: UNLOCKS, kind: 'rename', field: 'symbol', to: 'ticker' }] });
+      const renamed = await cli(['sync', 'token-unlocks', '--full']);
+      sandbox.setChaos(null);
+      expect(renamed.code).toBe(4);
+      expect(renamed.stdout).toMatch(/symbol missing in \d+ records \(held\)/);
+      expect(renamed.stdout).toMatch(/new field ticker/);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
+
+      const back = await cli(['sync', 'token-unlocks', '--full']);
+      expect([back.code, back.stderr]).toEqual([0, '']);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
+      // Each change once: the hold ended, and the field the rename brought is gone again (reported).
+      expect(changes('token-unlocks')).toEqual([
+        'genesisDate other type number coerced',
+        'projectedEndDate missing returned',
+        'serialId other type string coerced',
+        'symbol missing returned',
+        'ticker missing reported',
+        'ticker new string reported',
+        'unlockCadence missing reported',
+        'unlockCadence new string reported',
+      ]);
+    });
+
+    it('token unlocks: the key gone: exit 5 naming it, no deletion held, every row kept', async () => {
+      const before = typed('v_token_unlocks', UNLOCK_COLUMNS);
+      sandbox.setChaos({ shape: [{ path: UNLOCKS, kind: 'remove', field: 'id' }] });
+      const gone = await cli(['sync', 'token-unlocks', '--full']);
+      sandbox.setChaos(null);
+      expect(gone.code).toBe(5);
+      expect(gone.stdout).toMatch(/token-unlocks: required field "id" missing in \d+ of \d+ records of a page: the service changed shape/);
+      expect(gone.stdout).not.toMatch(/held back/);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
+      expect(readWithShellTool(t, 'select count(*) from held_deletions')).toEqual([['0']]);
+    });
+
+    it('contract fail: the first change fails the stream (exit 5, DS_DRIFT recorded with the run), nothing written', async () => {
+      const first = await cli(['sync', 'assets', '--full']);
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      const before = typed('v_assets', ASSET_COLUMNS);
+      sandbox.setChaos({ shape: [{ path: '/v1/assets', kind: 'numberAsString', field: 'price.usd' }] });
+      const failed = await cli(['sync', 'assets', '--full'], { schemaChanges: { streams: { assets: 'fail' } } });
+      sandbox.setChaos(null);
+      expect(failed.code).toBe(5);
+      expect(failed.stdout).toMatch(
+        /assets: field "price\.usd" came as string where the mirror keeps number \(e\.g\. "[\d.]+"\), and the stream's contract is fail/,
+      );
+      expect(typed('v_assets', ASSET_COLUMNS)).toEqual(before);
+      expect(changes('assets')).toEqual(['price.usd other type string failed']);
+      const [run] = readWithShellTool(
+        t,
+        "select outcome, error_code from sync_run_streams where stream = 'assets' order by run_id desc limit 1",
+      );
+      expect(run).toEqual(['failed', 'DS_DRIFT']);
+      const status = await cli(['status']);
+      expect(status.stdout).toMatch(/the service changed shape \(DS_DRIFT\): assets: field "price\.usd" came as string/);
+      const json = JSON.parse((await cli(['status', '--json'])).stdout) as { stream: string; lastErrorCode: string | null }[];
+      expect(json.find((r) => r.stream === 'assets')!.lastErrorCode).toBe('DS_DRIFT');
+    });
+
+    it('contract accept: what comes is written as it came and reported (exit 0); the default contract takes the old shape back', async () => {
+      const before = typed('v_assets', ASSET_COLUMNS);
+      sandbox.setChaos({
+        shape: [
+          { path: '/v1/assets', kind: 'add', field: 'risk_score', value: 0.5 },
+          { path: '/v1/assets', kind: 'numberAsString', field: 'price.usd' },
+        ],
+      });
+      const accepted = await cli(['sync', 'assets', '--full'], { schemaChanges: { default: 'accept' } });
+      sandbox.setChaos(null);
+      expect([accepted.code, accepted.stderr]).toEqual([0, '']);
+      expect(accepted.stdout).toMatch(/the service changed shape: .*new field risk_score/);
+      expect(changes('assets')).toEqual(['price.usd other type string accepted', 'risk_score new number reported']);
+      // Written as it came: every live row's record holds the new field, and the price as text.
+      const sqlite = t.url.startsWith('sqlite:');
+      const [raw] = readWithShellTool(
+        t,
+        sqlite
+          ? "select count(*), sum(json_extract(raw, '$.risk_score') = 0.5), sum(json_type(raw, '$.price.usd') = 'text') from assets where deleted_at is null"
+          : "select count(*), sum(((raw->>'risk_score')::numeric = 0.5)::int), sum((jsonb_typeof(raw->'price'->'usd') = 'string')::int) from assets where deleted_at is null",
+      );
+      expect(Number(raw![1])).toBe(Number(raw![0]));
+      expect(Number(raw![2])).toBe(before.price_usd);
+
+      const again = await cli(['sync', 'assets', '--full']);
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(typed('v_assets', ASSET_COLUMNS)).toEqual(before);
+    });
+  });
+}
