@@ -6,8 +6,7 @@ import { fitFigures } from '../budget/period-fit.js';
 import type { StreamReading } from '../budget/stream-readings.js';
 import { FAMILY_NAMES, quotaText } from './budget-command.js';
 import { formatTable } from './table.js';
-
-const n = (v: number) => Math.round(v).toLocaleString('en-US');
+import { count as n, counted } from '../figures.js';
 
 export function renderPlan(plan: RunPlan, readings: readonly StreamReading[] = [], period: readonly PeriodFit[] = []): string {
   const how = new Map(readings.map((r) => [r.reads.name, r.how]));
@@ -37,7 +36,7 @@ export function renderPlan(plan: RunPlan, readings: readonly StreamReading[] = [
         ? `: about ${n(f.over)} over what is left; the run would stop at a checkpoint there (exit 3) and resume when the quota renews`
         : '';
     out.push(
-      `${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${n(f.requests)} requests${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`,
+      `${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${counted(f.requests, 'request')}${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`,
     );
   }
   for (const f of period) {

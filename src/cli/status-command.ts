@@ -17,6 +17,7 @@ import { writeStatusHtml } from './status-html.js';
 import { allHolds, type Hold } from '../sync/held-deletions.js';
 import { unresolvedViewLine, unresolvedViews } from '../receiver/index.js';
 import { changeLine, readSchemaChanges, type SchemaChange } from '../sync/shape/read-changes.js';
+import { count } from '../figures.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
@@ -98,12 +99,12 @@ async function streamRows(
 
 /** Rows not soft-deleted; a fan-out's replaced rows have no deleted_at. */
 async function liveRows(store: Store, stream: StreamDef): Promise<number> {
-  const count = (await store.db
+  const live = (await store.db
     .selectFrom(stream.table)
     .select((eb) => eb.fn.countAll().as('n'))
     .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
     .executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(count?.n ?? 0);
+  return Number(live?.n ?? 0);
 }
 
 /** The receiver's deliveries, a stream of their own for whoever reads this table. */
@@ -124,6 +125,11 @@ function deliveriesRow(totals: MirrorStats, now: number): StatusRow {
   };
 }
 
+/** Rows held back, or nothing to say. */
+function heldText(rows: number): string | null {
+  return rows > 0 ? count(rows) : null;
+}
+
 function secondsSince(at: string | null, now: number): number | null {
   return at ? Math.round((now - Date.parse(at)) / 1000) : null;
 }
@@ -133,14 +139,14 @@ function renderStatus(rows: readonly StatusRow[]): string {
     ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'held', 'requests', 'errors', 'last error'],
     rows.map((r) => [
       r.stream,
-      r.rows,
+      count(r.rows),
       r.lastSuccess ?? 'never',
       r.lagSeconds === null ? null : humanLag(r.lagSeconds),
       r.checkpoint ? 'yes' : null,
-      `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`,
-      r.heldDeletions.reduce((n, h) => n + h.rows, 0) || null,
-      r.requests,
-      r.errors,
+      `${count(r.synced.inserted)}/${count(r.synced.updated)}/${count(r.synced.deleted)}`,
+      heldText(r.heldDeletions.reduce((n, h) => n + h.rows, 0)),
+      count(r.requests),
+      count(r.errors),
       r.lastError,
     ]),
   );
@@ -176,7 +182,7 @@ async function renderBudgetSection(store: Store, config: Readonly<Config>, now: 
   return (
     `\nRequests against the plan's quotas:\n${usage}\n` +
     (await requestsMade(store)) +
-    `Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`
+    `Development details waiting: ${count(backlog.inScope)} in the backlog's scope, ${count(backlog.pending)} in all\n`
   );
 }
 
@@ -189,7 +195,7 @@ async function requestsMade(store: Store): Promise<string> {
   const since = days.map((d) => d.day).sort()[0];
   const parts = Object.keys(FAMILY_NAMES)
     .filter((f) => (by.get(f) ?? 0) > 0)
-    .map((f) => `${by.get(f)!.toLocaleString('en-US')} ${FAMILY_NAMES[f]}`);
+    .map((f) => `${count(by.get(f)!)} ${FAMILY_NAMES[f]}`);
   return `Requests this mirror made since ${since} (its usage ledger): ${parts.join(', ') || 'none'}\n`;
 }
 
