@@ -27,6 +27,7 @@ import type { Logger } from 'pino';
 import { logProgress } from './progress-bars.js';
 import { onStopSignal } from './stop-signal.js';
 import { unreachedFamilies } from './reach-service.js';
+import { counted } from '../figures.js';
 
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -201,7 +202,7 @@ function startedLine(daemon: Daemon, enabled: number): string {
       ? `; refused at start (the month's schedule would be short; see the log): ${refused.map((s) => s.job).join(', ')}`
       : '');
   return (
-    `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
+    `ds-mirror daemon: ${counted(enabled, 'job')} scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
     `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics, status ${daemon.url}/status${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
   );
 }
