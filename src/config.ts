@@ -167,8 +167,11 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
     FLAG_NAMES,
   );
   const merged = { ...file, ...defined(fromEnv), ...defined(fromFlags) };
-  const apiKey = env.DS_API_KEY ?? (merged.apiKeyFile ? readSecretFile(merged.apiKeyFile, 'apiKeyFile') : null);
-  const apiKeySource = env.DS_API_KEY !== undefined ? 'DS_API_KEY' : merged.apiKeyFile ? `apiKeyFile ${merged.apiKeyFile}` : null;
+  // An empty DS_API_KEY (`DS_API_KEY=` in a .env or a compose file) is unset, as every DS_ variable is:
+  // it does not hide the key of "apiKeyFile".
+  const envKey = env.DS_API_KEY || undefined;
+  const apiKey = envKey ?? (merged.apiKeyFile ? readSecretFile(merged.apiKeyFile, 'apiKeyFile') : null);
+  const apiKeySource = envKey !== undefined ? 'DS_API_KEY' : merged.apiKeyFile ? `apiKeyFile ${merged.apiKeyFile}` : null;
   return Object.freeze({
     ...merged,
     baseUrl: merged.baseUrl ?? '',

@@ -5,6 +5,7 @@ import { allStreams } from '../catalog/index.js';
 import { detailsBacklog, DEFAULT_DETAILS } from '../requests/details-backlog.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../requests/run-settings.js';
+import { monthFigures, type MonthFigures } from './month-figures.js';
 import { periodFits, type PeriodFit } from './period-fit.js';
 import { projectSchedule, type Projection, type ScheduleEntry } from './projection.js';
 import { QUOTA_FAMILIES, renewsAt, type FamilyQuota, type QuotaFamily, type Quotas } from './quotas.js';
@@ -25,6 +26,8 @@ export interface BudgetReport {
   at: string;
   usage: FamilyUsage[];
   schedule: Projection;
+  /** The month's figures per family: the status page's, /healthz's and `sync --plan`'s (month-figures.ts). */
+  month: MonthFigures[];
   /** The rest of this day's and month's schedule against what is left of them. */
   period: PeriodFit[];
   backlog: { inScope: number; pending: number };
@@ -67,6 +70,7 @@ export async function budgetReport(
     at: at.toISOString(),
     usage,
     schedule: projection,
+    month: monthFigures(projection, schedule, usage, at),
     period: periodFits(projection, schedule, usage, at),
     backlog: await detailsBacklog(store, settings.monitoring.details ?? DEFAULT_DETAILS),
   };

@@ -53,14 +53,43 @@ export async function runCost(store: Store, settings: SyncSettings, stream: Stre
   }
 }
 
+/**
+ * Where the next run resumes an interrupted pass of a list, per variant: its next page (null: read to its
+ * end), from the checkpoint the run reads (list-checkpoint.ts). None on a full run, which starts again at
+ * page 1, nor for a scheduled run's steady cost (intervalDays > 0).
+ */
+export async function resumePoints(
+  store: Store,
+  settings: SyncSettings,
+  stream: StreamDef,
+  intervalDays = 0,
+): Promise<{ next: Record<string, number | null>; windowStart: string | null } | null> {
+  if (stream.kind !== 'list' || intervalDays > 0 || settings.mode === 'full') return null;
+  const saved = (await store.getState(stream.name))?.checkpoint as {
+    next?: Record<string, number | null>;
+    windowStart?: string | null;
+  } | null;
+  return saved?.next ? { next: saved.next, windowStart: saved.windowStart ?? null } : null;
+}
+
+/** A variant's pages still to read: all of them, none once complete, or from the page it resumes at. */
+function pagesLeft(pages: number, next: number | null | undefined): number {
+  if (next === undefined) return pages;
+  return next === null ? 0 : Math.max(1, pages - (next - 1));
+}
+
 async function listCost(store: Store, settings: SyncSettings, stream: ListStream, intervalDays: number) {
   const { pageSize, lastPage } = listPaginator(stream, settings);
   const variants = stream.variants ?? [{ name: '', scope: {} }];
-  if (lastPage !== undefined) return { requests: variants.length * lastPage, estimated: false };
-  if (stream.window && settings.mode !== 'full') {
+  const resumed = await resumePoints(store, settings, stream, intervalDays);
+  const left = (variant: string, pages: number) => pagesLeft(pages, resumed?.next[variant]);
+  if (lastPage !== undefined) return { requests: variants.reduce((n, v) => n + left(v.name, lastPage), 0), estimated: false };
+  // A pass resumed reads as it began: a window's pages, or (begun with no window) the whole list's.
+  if (stream.window && settings.mode !== 'full' && (resumed === null || resumed.windowStart !== null)) {
     const inWindow = await windowRows(store, settings, stream);
     const perDay = PUBLISHED_ROWS_PER_DAY[stream.name] ?? 0;
-    if (inWindow !== null) return { requests: pagesFor(inWindow + perDay * intervalDays, pageSize), estimated: false };
+    if (inWindow !== null)
+      return { requests: left(variants[0]!.name, pagesFor(inWindow + perDay * intervalDays, pageSize)), estimated: false };
     // Not mirrored yet: the next run reads everything; a scheduled run, once it has, only its window.
     if (intervalDays > 0) {
       const lookback = settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays;
@@ -82,7 +111,7 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
       // is full); a scheduled run's steady cost (intervalDays > 0) comes after that first read.
       if (intervalDays === 0) readAhead += readAheadExtra(stream, settings);
     }
-    requests += pagesFor(rows, pageSize);
+    requests += left(variant.name, pagesFor(rows, pageSize));
   }
   return { requests: requests + readAhead, estimated, readAhead };
 }

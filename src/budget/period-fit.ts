@@ -4,8 +4,9 @@
 // can ever fit; this says whether it fits now, so `budget`, /healthz and a sync's refusal tell the truth
 // on the day a month is already spent.
 import type { Projection, ScheduleEntry } from './projection.js';
-import { renewsAt, type FamilyQuota, type QuotaFamily } from './quotas.js';
-import { firesBetween } from './schedule-fires.js';
+import { monthFigures, scheduledUntil, type LedgerUse, type MonthFigures } from './month-figures.js';
+import { renewsAt, type QuotaFamily } from './quotas.js';
+import { count } from '../figures.js';
 
 export interface PeriodFit {
   family: QuotaFamily;
@@ -24,71 +25,59 @@ export interface PeriodFit {
   fits: boolean;
 }
 
-/** A family's use as budget-report's usageOf reads it. */
-interface FamilyUsage {
-  family: QuotaFamily;
-  quota: FamilyQuota;
-  today: number;
-  month: number;
-  hold: { until: Date } | null;
-}
-
-/** One entry per family and quota period; `run` adds a run's requests per family. */
+/** One entry per family and quota period; `run` adds a run's requests per family. The month's are monthFigures'. */
 export function periodFits(
   projection: Projection,
   schedule: readonly ScheduleEntry[],
-  usage: readonly FamilyUsage[],
+  usage: readonly LedgerUse[],
   at: Date,
   run: Partial<Record<QuotaFamily, number>> = {},
 ): PeriodFit[] {
+  const months = monthFigures(projection, schedule, usage, at, run);
   const fits: PeriodFit[] = [];
-  for (const u of usage) {
-    for (const period of ['day', 'month'] as const) {
-      const quota = period === 'day' ? u.quota.perDay : u.quota.perMonth;
-      if (quota === undefined) continue;
-      const renewal = renewsAt(period, at);
+  usage.forEach((u, i) => {
+    const month = months[i]!;
+    if (u.quota.perDay !== undefined) {
+      const renewal = renewsAt('day', at);
       const scheduled = scheduledUntil(projection, schedule, u.family, at, renewal);
-      const used = period === 'day' ? u.today : u.month;
-      const extra = run[u.family] ?? 0;
-      // A hold the service announced stops every request of the family, whatever the ledger counted.
-      const held = u.hold !== null && u.hold.until.getTime() > at.getTime();
-      fits.push({
-        family: u.family,
-        period,
-        quota,
-        used,
-        scheduled,
-        run: extra,
-        renewsAt: renewal.toISOString(),
-        estimated: projection.estimated,
-        heldUntil: held ? u.hold!.until.toISOString() : null,
-        fits: used + extra + scheduled <= quota && !(held && extra + scheduled > 0),
-      });
+      fits.push(fitOf({ ...month, quota: u.quota.perDay, used: u.today, scheduled, renewsAt: renewal.toISOString() }, 'day'));
     }
-  }
+    if (month.quota !== null) fits.push(fitOf({ ...month, quota: month.quota }, 'month'));
+  });
   return fits;
 }
 
-/** The family's requests of every job's runs in [from, to). */
-function scheduledUntil(projection: Projection, schedule: readonly ScheduleEntry[], family: QuotaFamily, from: Date, to: Date): number {
-  let total = 0;
-  schedule.forEach(({ job }, i) => {
-    const perRun = projection.jobs[i]!.perRun.filter((c) => c.family === family).reduce((n, c) => n + c.requests, 0);
-    if (perRun > 0) total += perRun * firesBetween(job, from, to);
-  });
-  return Math.ceil(total);
+/** A period's figures and whether its schedule fits: a hold the service announced stops every request of the family, whatever the ledger counted. */
+function fitOf(f: Omit<MonthFigures, 'quota'> & { quota: number }, period: 'day' | 'month'): PeriodFit {
+  const total = f.used + f.run + f.scheduled;
+  const fits = total <= f.quota && !(f.heldUntil !== null && f.run + f.scheduled > 0);
+  return {
+    family: f.family,
+    period,
+    quota: f.quota,
+    used: f.used,
+    scheduled: f.scheduled,
+    run: f.run,
+    renewsAt: f.renewsAt,
+    estimated: f.estimated,
+    heldUntil: f.heldUntil,
+    fits,
+  };
 }
 
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** One line: the figures of a period, e.g. `1,397 used + ~120 scheduled until 2026-12-01 00:00 UTC = 1,517 of 2,500`. */
 export function fitFigures(f: PeriodFit): string {
   const run = f.run > 0 ? ` + ${count(f.run)} this run` : '';
   const total = f.used + f.run + f.scheduled;
-  const margin = total <= f.quota ? `${count(f.quota - total)} to spare` : `${count(total - f.quota)} over`;
-  const held = f.heldUntil ? `; the service holds it until ${when(f.heldUntil)}` : '';
-  return `${count(f.used)} used${run} + ${f.estimated ? '~' : ''}${count(f.scheduled)} scheduled until ${when(f.renewsAt)} = ${count(total)} of ${count(f.quota)} (${margin}${held})`;
+  // A held family has nothing to spare, whatever the ledger counted: the service refuses it until then.
+  const margin = f.heldUntil
+    ? `held: the service refuses the family until ${when(f.heldUntil)}`
+    : total <= f.quota
+      ? `${count(f.quota - total)} to spare`
+      : `${count(total - f.quota)} over`;
+  return `${count(f.used)} used${run} + ${f.estimated ? '~' : ''}${count(f.scheduled)} scheduled until ${when(f.renewsAt)} = ${count(total)} of ${count(f.quota)} (${margin})`;
 }
 
 /** Why a family's work is stalled or about to be, for /healthz: an allowance spent, or a schedule that no longer fits. */

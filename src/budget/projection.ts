@@ -8,6 +8,7 @@ import type { SyncSettings } from '../requests/run-settings.js';
 import { runCost, type StreamCost } from './cost-model.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
 import { firesOver } from './schedule-fires.js';
+import { count } from '../figures.js';
 
 export interface JobProjection {
   job: string;
@@ -94,8 +95,6 @@ export async function projectSchedule(
   }));
   return { jobs, perMonth, perDay, freshness, estimated, problems: problemsOf(jobs, perMonth, perDay, quotas) };
 }
-
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function problemsOf(
   jobs: readonly JobProjection[],

@@ -2,6 +2,7 @@
 // at its checkpoint (exit 3) and the next run after the renewal resumes there.
 import { StopError } from '../errors.js';
 import type { QuotaFamily } from './quotas.js';
+import { count, counted } from '../figures.js';
 
 const FAMILY_NAMES: Record<QuotaFamily, string> = {
   v1: '/v1',
@@ -40,7 +41,6 @@ export class QuotaError extends StopError implements QuotaFacts {
   }
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
 const when = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** One line: which quota, how much of it, and when it renews. */
@@ -50,5 +50,5 @@ export function quotaMessage(f: QuotaFacts): string {
     return `the service says the ${name} allowance is spent${f.reason ? ` (${f.reason})` : ''}; nothing more is sent until ${when(f.renewsAt)}`;
   }
   const used = f.used !== null && Number.isFinite(f.used) ? `${count(f.used)} of ` : '';
-  return `the ${name} ${f.period === 'day' ? 'daily' : 'monthly'} quota is spent (${used}${count(f.limit ?? 0)} requests); it renews ${when(f.renewsAt)}`;
+  return `the ${name} ${f.period === 'day' ? 'daily' : 'monthly'} quota is spent (${used}${counted(f.limit ?? 0, 'request')}); it renews ${when(f.renewsAt)}`;
 }

@@ -10,6 +10,7 @@ import { runCost } from './cost-model.js';
 import { fitFigures, periodFits, type PeriodFit } from './period-fit.js';
 import { projectSchedule, type ScheduleEntry } from './projection.js';
 import type { QuotaFamily, Quotas } from './quotas.js';
+import { count, counted } from '../figures.js';
 
 export type Requests = Partial<Record<QuotaFamily, number>>;
 
@@ -28,13 +29,14 @@ export async function shortPeriods({ store, settings, schedule, quotas, at }: Ru
   return periodFits(projection, schedule, usage, at, requests).filter((f) => f.run > 0 && !f.fits);
 }
 
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
-
 /** The one line that refuses a run, with its figures. */
 export function refusalLine(short: readonly PeriodFit[], what = 'this run'): string {
-  const needs = [...new Set(short.map((f) => `${count(f.run)} ${f.family}`))].join(' and ');
+  const runs = [...new Map(short.map((f) => [f.family, f.run])).entries()];
+  const needs = runs
+    .map(([family, n], i) => (i === runs.length - 1 ? counted(n, `${family} request`) : `${count(n)} ${family}`))
+    .join(' and ');
   const figures = short.map((f) => `the ${f.period}'s ${f.family}: ${fitFigures(f)}`).join('; ');
-  return `refused: ${what} needs about ${needs} requests, which would leave the rest of the schedule short (${figures}); nothing was requested (--force to run it anyway: it stops at the quota)`;
+  return `refused: ${what} needs about ${needs}, which would leave the rest of the schedule short (${figures}); nothing was requested (--force to run it anyway: it stops at the quota)`;
 }
 
 /** The requests per family of one run of these streams, as the cost model plans them. */

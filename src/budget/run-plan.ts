@@ -9,7 +9,8 @@ import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../request
 import { listRequests } from '../requests/list-requests.js';
 import type { SyncSettings } from '../requests/run-settings.js';
 import { usageOf, type FamilyUsage } from './budget-report.js';
-import { runCost, type StreamCost } from './cost-model.js';
+import { resumePoints, runCost, type StreamCost } from './cost-model.js';
+import { count } from '../figures.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
 
 export interface PlannedStream extends StreamCost {
@@ -77,7 +78,12 @@ async function firstRequest(store: Store, settings: SyncSettings, stream: Stream
       ? `GET ${buildUrl(baseUrl, fanoutPath(stream, example), fanoutQuery(stream, settings.fanout))} (one per parent)`
       : '(no parents mirrored yet: sync their list first)';
   }
-  const start = await windowStart(store, settings, stream);
-  const query = listRequests(stream, settings, stream.variants?.[0], start).query(1);
-  return `GET ${buildUrl(baseUrl, stream.path, query)}${stream.variants && stream.variants.length > 1 ? ` (and ${stream.variants.length - 1} more classes)` : ''}`;
+  // An interrupted pass resumes where its checkpoint says, inside the window it began with.
+  const resume = await resumePoints(store, settings, stream);
+  const variant = stream.variants?.find((v) => resume?.next[v.name] !== null) ?? stream.variants?.[0];
+  const page = resume?.next[variant?.name ?? ''] ?? 1;
+  const start = resume ? resume.windowStart : await windowStart(store, settings, stream);
+  const query = listRequests(stream, settings, variant, start).query(page);
+  const more = stream.variants && stream.variants.length > 1 ? ` (and ${stream.variants.length - 1} more classes)` : '';
+  return `GET ${buildUrl(baseUrl, stream.path, query)}${more}${page > 1 ? ` (resumes at page ${count(page)})` : ''}`;
 }

@@ -10,6 +10,8 @@ import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../requests/run-settings.js';
 import type { ScheduleEntry } from './projection.js';
 import { lastFireAtOrBefore } from './schedule-fires.js';
+import { resumePoints } from './cost-model.js';
+import { count } from '../figures.js';
 
 export interface StreamReading {
   /** The stream asked for. */
@@ -76,6 +78,8 @@ async function plainHow(store: Store, settings: SyncSettings, stream: StreamDef,
   const job = schedule.find((e) => e.streams.some((s) => s.name === stream.name))?.job.name;
   const as = job ? `, as ${job}` : '';
   const synced = (await store.getState(stream.name))?.lastSuccessAt != null;
+  const resumed = await resumePoints(store, settings, stream);
+  if (resumed) return `${resumedHow(resumed)}${as}`;
   if (stream.kind === 'fanout') return `one request per parent${as}`;
   if (stream.kind === 'custom')
     return stream.runner === 'monitoring-events'
@@ -84,4 +88,11 @@ async function plainHow(store: Store, settings: SyncSettings, stream: StreamDef,
   if (!synced) return `first read: every page${as}`;
   if (stream.window) return `date window: the last ${settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays} days${as}`;
   return `every page (no change filter)${as}`;
+}
+
+/** An interrupted pass the run resumes: where, and over what. */
+function resumedHow(resumed: { next: Record<string, number | null>; windowStart: string | null }): string {
+  const pages = Object.values(resumed.next).filter((p): p is number => p !== null);
+  const at = pages.length > 0 ? `at page ${count(Math.min(...pages))}` : 'at its end';
+  return `resumes the interrupted ${resumed.windowStart === null ? 'complete pass' : `window from ${resumed.windowStart.slice(0, 10)}`} ${at} (its checkpoint)`;
 }

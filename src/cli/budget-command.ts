@@ -21,6 +21,7 @@ import { configureJobs, jobDefinitions, jobStreams } from '../scheduler/index.js
 import { syncSettings } from '../sync/index.js';
 import { commandContext, openConfiguredStore, openMirrorOrEmpty, requireMirror, type CommandContext } from './context.js';
 import { formatTable } from './table.js';
+import { count as n } from '../figures.js';
 
 export function budgetCommand(program: Command, io: CliIo, setExit: SetExit): void {
   program
@@ -63,7 +64,6 @@ async function releaseHold(ctx: CommandContext, family: string, io: CliIo): Prom
   }
 }
 
-const n = (v: number) => Math.round(v).toLocaleString('en-US');
 
 export function quotaText(u: Pick<FamilyUsage, 'quota'>): string {
   const q = u.quota;
@@ -107,8 +107,14 @@ function periodLines(period: readonly PeriodFit[]): string[] {
   if (period.length === 0) return [];
   return [
     'This period: what is used, plus the runs the schedule still makes before each renewal:',
-    ...period.map((f) => `${FAMILY_NAMES[f.family]}, this ${f.period}: ${fitFigures(f)}${f.fits ? '' : ': does not fit'}`),
+    ...period.map((f) => `${FAMILY_NAMES[f.family]}, this ${f.period}: ${fitFigures(f)}${fitVerdict(f)}`),
   ];
+}
+
+/** A period over its quota does not fit; a held one waits (its figures already say until when). */
+function fitVerdict(f: PeriodFit): string {
+  if (f.fits) return '';
+  return f.heldUntil ? ': its runs wait for the renewal' : ': does not fit';
 }
 
 function age(ms: number | null): string {
@@ -141,12 +147,15 @@ export function renderBudget(r: BudgetReport): string {
     );
   }
   out.push('', ...periodLines(r.period));
-  const short = r.period.filter((f) => !f.fits).map((f) => `the rest of this ${f.period} (${f.family}): ${fitFigures(f)}`);
+  const short = r.period
+    .filter((f) => !f.fits && f.heldUntil === null)
+    .map((f) => `the rest of this ${f.period} (${f.family}): ${fitFigures(f)}`);
   const problems = [...s.problems, ...short];
+  const held = [...new Set(r.period.filter((f) => f.heldUntil !== null).map((f) => f.family))];
   out.push(
     '',
     problems.length === 0
-      ? 'The schedule fits the quotas: a whole month of it, and the rest of this one.'
+      ? `The schedule fits the quotas: a whole month of it, and the rest of this one${held.length > 0 ? ' once the hold ends' : ''}.`
       : `The schedule does not fit the quotas:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
   );
   out.push('', 'What it buys: how old each stream can get (the longest time between two runs that refresh it):');

@@ -9,6 +9,7 @@ import { commandContext, wholeNumber } from './context.js';
 import { onStopSignal } from './stop-signal.js';
 import { logProgress } from './progress-bars.js';
 import { DEFAULT_METRICS_PORT } from '../mirror/configured.js';
+import { counted } from '../figures.js';
 
 interface DaemonFlags {
   metricsPort?: number;
@@ -95,7 +96,7 @@ function startedLine(daemon: MirrorDaemon): string {
       ? `; refused at start (the month's schedule would be short; see the log): ${refused.map((s) => s.job).join(', ')}`
       : '');
   return (
-    `ds-mirror daemon: ${enabled} job(s) scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
+    `ds-mirror daemon: ${counted(enabled, 'job')} scheduled${starting}; next ${next ? `${next.job} at ${next.at}` : 'run: none'}; ` +
     `health ${daemon.url}/healthz, metrics ${daemon.url}/metrics, status ${daemon.url}/status${daemon.receiverUrl ? `; receiver ${daemon.receiverUrl}` : ''}\n`
   );
 }

@@ -4,8 +4,7 @@
 import { FAMILY_NAMES, fitFigures, type PeriodFit, type RunPlan, type StreamReading } from '../budget/index.js';
 import { quotaText } from './budget-command.js';
 import { formatTable } from './table.js';
-
-const n = (v: number) => Math.round(v).toLocaleString('en-US');
+import { count as n, counted } from '../figures.js';
 
 export function renderPlan(plan: RunPlan, readings: readonly StreamReading[] = [], period: readonly PeriodFit[] = []): string {
   const how = new Map(readings.map((r) => [r.reads.name, r.how]));
@@ -35,7 +34,7 @@ export function renderPlan(plan: RunPlan, readings: readonly StreamReading[] = [
         ? `: about ${n(f.over)} over what is left; the run would stop at a checkpoint there (exit 3) and resume when the quota renews`
         : '';
     out.push(
-      `${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${n(f.requests)} requests${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`,
+      `${FAMILY_NAMES[f.family]}: ${f.estimated ? '~' : ''}${counted(f.requests, 'request')}${time}; quota ${quota}${left ? `, ${left}` : ''}${verdict}`,
     );
   }
   for (const f of period) {

@@ -16,6 +16,7 @@ import { writeStatusHtml } from './status-html.js';
 import { allHolds, syncSettings, type Hold } from '../sync/index.js';
 import { unresolvedViewLine, unresolvedViews } from '../receiver/index.js';
 import { changeLine, readSchemaChanges, type SchemaChange } from '../sync/index.js';
+import { count } from '../figures.js';
 
 export function statusCommand(program: Command, io: CliIo): void {
   program
@@ -100,12 +101,12 @@ async function streamRows(
 
 /** Rows not soft-deleted; a fan-out's replaced rows have no deleted_at. */
 async function liveRows(store: Store, stream: StreamDef): Promise<number> {
-  const count = (await store.db
+  const live = (await store.db
     .selectFrom(stream.table)
     .select((eb) => eb.fn.countAll().as('n'))
     .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
     .executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(count?.n ?? 0);
+  return Number(live?.n ?? 0);
 }
 
 /** The receiver's deliveries, a stream of their own for whoever reads this table. */
@@ -128,6 +129,11 @@ function deliveriesRow(totals: MirrorStats, now: number, changes: readonly Schem
   };
 }
 
+/** Rows held back, or nothing to say. */
+function heldText(rows: number): string | null {
+  return rows > 0 ? count(rows) : null;
+}
+
 function secondsSince(at: string | null, now: number): number | null {
   return at ? Math.round((now - Date.parse(at)) / 1000) : null;
 }
@@ -137,14 +143,14 @@ function renderStatus(rows: readonly StatusRow[]): string {
     ['stream', 'rows', 'last success', 'lag', 'resumes', 'synced +/~/-', 'held', 'requests', 'errors', 'last error'],
     rows.map((r) => [
       r.stream,
-      r.rows,
+      count(r.rows),
       r.lastSuccess ?? 'never',
       r.lagSeconds === null ? null : humanLag(r.lagSeconds),
       r.checkpoint ? 'yes' : null,
-      `${r.synced.inserted}/${r.synced.updated}/${r.synced.deleted}`,
-      r.heldDeletions.reduce((n, h) => n + h.rows, 0) || null,
-      r.requests,
-      r.errors,
+      `${count(r.synced.inserted)}/${count(r.synced.updated)}/${count(r.synced.deleted)}`,
+      heldText(r.heldDeletions.reduce((n, h) => n + h.rows, 0)),
+      count(r.requests),
+      count(r.errors),
       // Said first when the service changed its shape: the fix is not in the mirror (operations.md).
       r.lastErrorCode === 'DS_DRIFT' ? `the service changed shape (DS_DRIFT): ${r.lastError}` : r.lastError,
     ]),
@@ -181,7 +187,7 @@ async function renderBudgetSection(store: Store, config: Readonly<Config>, now: 
   return (
     `\nRequests against the plan's quotas:\n${usage}\n` +
     (await requestsMade(store)) +
-    `Development details waiting: ${backlog.inScope} in the backlog's scope, ${backlog.pending} in all\n`
+    `Development details waiting: ${count(backlog.inScope)} in the backlog's scope, ${count(backlog.pending)} in all\n`
   );
 }
 
@@ -194,7 +200,7 @@ async function requestsMade(store: Store): Promise<string> {
   const since = days.map((d) => d.day).sort()[0];
   const parts = Object.keys(FAMILY_NAMES)
     .filter((f) => (by.get(f) ?? 0) > 0)
-    .map((f) => `${by.get(f)!.toLocaleString('en-US')} ${FAMILY_NAMES[f]}`);
+    .map((f) => `${count(by.get(f)!)} ${FAMILY_NAMES[f]}`);
   return `Requests this mirror made since ${since} (its usage ledger): ${parts.join(', ') || 'none'}\n`;
 }
 

@@ -54,7 +54,7 @@ export async function openDoor(opts: DoorOptions): Promise<DaemonDoor> {
     auth: opts.auth,
     logger: opts.logger,
     health: () => (answers ? answers.health() : starting()),
-    budget: () => answers?.budget?.() ?? [],
+    budget: () => answers?.budget?.() ?? { alarms: [], month: [] },
     metrics: {
       get contentType() {
         return answers?.metrics.contentType ?? 'text/plain; version=0.0.4';

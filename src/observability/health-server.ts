@@ -18,7 +18,7 @@ export interface HealthServerOptions {
   /** Required on every path when set; a host beyond loopback without one is refused. */
   auth?: HttpCredential;
   /** Families whose allowance is spent or whose schedule no longer fits before the renewal: /healthz says `degraded`. */
-  budget?: () => readonly { family: string; renewsAt: string; reason: string }[];
+  budget?: () => { alarms: readonly { family: string; renewsAt: string; reason: string }[]; month: readonly object[] };
 }
 
 export interface HealthServer {
@@ -68,9 +68,10 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
       // Nothing a probe does may end the process: a health that cannot be read is a 500, not a crash.
       let health: { ok: boolean; body: object };
       let budget: readonly { family: string; renewsAt: string; reason: string }[];
+      let month: readonly object[] | undefined;
       try {
         health = opts.health();
-        budget = opts.budget?.() ?? [];
+        ({ alarms: budget, month } = opts.budget?.() ?? { alarms: [], month: undefined });
       } catch (err) {
         opts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'health could not be read');
         return send(res, 500, 'text/plain', 'health unavailable\n');
@@ -83,8 +84,9 @@ function answerWith(opts: HealthServerOptions): (req: IncomingMessage, res: Serv
               status: body.status === 'ok' ? 'degraded' : body.status,
               reasons: [...(body.reasons ?? []), ...budget.map((b) => `the ${b.family} budget: ${b.reason}`)],
               budget,
+              month,
             }
-          : body;
+          : { ...body, month };
       return send(res, health.ok ? 200 : 503, 'application/json', `${JSON.stringify(answer)}\n`);
     }
     if (path === '/metrics') {

@@ -100,7 +100,7 @@ describe('whether the service can be reached', () => {
     expect(warnings).toHaveLength(4);
     for (const w of warnings) expect(w.msg).toMatch(/connection refused.*; no job runs at start, each waits for its schedule$/);
     expect(stderr).not.toMatch(/http retry/);
-    expect(stdout).toMatch(/7 job\(s\) scheduled; next /);
+    expect(stdout).toMatch(/7 jobs scheduled; next /);
     expect(stdout).not.toMatch(/running now/);
   });
 });

@@ -146,6 +146,7 @@ function hostileData(): StatusData {
         days: Array.from({ length: 30 }, (_, i) => ({ day: `2026-11-${String(i + 1).padStart(2, '0')}`, requests: i < 26 ? 1 : 0 })),
         scheduledPerMonth: 900,
         projectedAtRenewal: 150,
+        spareAtRenewal: 2_350,
         monthRenewsAt: '2026-12-01T00:00:00.000Z',
         hold: { until: '2026-11-28T00:00:00.000Z', reason: HOSTILE },
       },

@@ -30,7 +30,7 @@ function familyPanel(f: FamilyLine, now: string): SafeHtml {
 ${f.hold ? html`<div class="banner bad hold"><strong>Held until ${utcTime(f.hold.until)}</strong> (${relative(f.hold.until, now)}): the service said “${f.hold.reason}”. Runs of this family wait for the renewal.</div>` : null}
 <div class="stats">
 ${stat('this month', count(f.month), allowance === undefined ? 'no monthly quota' : `of ${count(allowance)}`, level(f.month, allowance))}
-${stat('at renewal', `~${count(f.projectedAtRenewal)}`, `by the schedule, ${shortDay(f.monthRenewsAt.slice(0, 10))}`, level(f.projectedAtRenewal, allowance))}
+${stat('at renewal', `~${count(f.projectedAtRenewal)}`, `by the schedule, ${shortDay(f.monthRenewsAt.slice(0, 10))}${spareText(f.spareAtRenewal)}`, level(f.projectedAtRenewal, allowance))}
 ${stat('today', count(f.today), f.quota.perDay === undefined ? 'no daily quota' : `of ${count(f.quota.perDay)}`, level(f.today, f.quota.perDay))}
 ${stat('pace', f.quota.perMinute === undefined ? 'none' : `${count(f.quota.perMinute)}/min`, 'per-minute pace in use', 'ok')}
 </div>
@@ -83,6 +83,12 @@ function dailyChart(f: FamilyLine, todayIndex: number): SafeHtml {
     projection: { fromSlot: todayIndex, fromValue: perDay, toValue: perDay, label: `the schedule: ~${count(perDay)} a day` },
   })}
 <p class="legend"><span class="key day"></span>requests that day ${quota === undefined ? null : html`<span class="key rule"></span>daily quota ${count(quota)} `}<span class="key projection"></span>schedule, ~${count(perDay)} a day</p>`;
+}
+
+/** What the allowance keeps at the renewal, as `budget` says it. */
+function spareText(spare: number | null): string {
+  if (spare === null) return '';
+  return spare >= 0 ? `; ${count(spare)} to spare` : `; ${count(-spare)} over`;
 }
 
 export function stat(label: string, value: string, note: string, tone: string): SafeHtml {

@@ -1,8 +1,6 @@
 // How the status page writes numbers, times and spans: short, in UTC, the same everywhere on the page.
 
-export function count(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
+export { count } from '../../figures.js';
 
 /** 2026-11-26 16:05 UTC */
 export function utcTime(iso: string | null): string {

@@ -3,6 +3,7 @@
 // usage ledger, the schedule's projection) and adds only the page's own reads (status-queries.ts).
 import { allStreams } from '../../catalog/index.js';
 import { usageOf } from '../../budget/budget-report.js';
+import { monthFigures } from '../../budget/month-figures.js';
 import { projectSchedule, type Projection, type ScheduleEntry } from '../../budget/projection.js';
 import { monthStartDay, renewsAt, utcDay, type Quotas } from '../../budget/quotas.js';
 import { UsageLedger } from '../../budget/usage-ledger.js';
@@ -44,7 +45,7 @@ export async function readStatusData(store: Store, src: StatusSources): Promise<
     generatedAt: at.toISOString(),
     source: src.source,
     streams: await streamLines(store, stats, projection, at),
-    families: await familyLines(store, src.quotas, projection, at),
+    families: await familyLines(store, src, projection, at),
     runs: await recentRuns(store, RECENT_RUNS),
     alerts: alertsByDay(await alertsSince(store, alertDays(at)[0]!), at),
     jobs: [...src.jobs],
@@ -82,31 +83,35 @@ async function streamLines(store: Store, stats: MirrorStats, projection: Project
 }
 
 /** Per quota family with a quota, a use or a schedule: this month's days, its allowance and where the schedule takes it. */
-async function familyLines(store: Store, quotas: Quotas, projection: Projection, at: Date): Promise<FamilyLine[]> {
-  const usage = await usageOf(store, quotas, at);
+async function familyLines(store: Store, src: StatusSources, projection: Projection, at: Date): Promise<FamilyLine[]> {
+  const usage = await usageOf(store, src.quotas, at);
+  const figures = monthFigures(projection, src.schedule, usage, at);
   const history = await new UsageLedger(store).history(monthStartDay(at));
   const renewal = renewsAt('month', at);
-  const monthStart = Date.parse(`${monthStartDay(at)}T00:00:00Z`);
-  const left = (renewal.getTime() - at.getTime()) / (renewal.getTime() - monthStart);
   const days: string[] = [];
-  for (let t = monthStart; t < renewal.getTime(); t += DAY_MS) days.push(utcDay(new Date(t)));
-  return usage
-    .filter((u) => u.month > 0 || u.quota.perMonth !== undefined || u.quota.perDay !== undefined || projection.perMonth[u.family] > 0)
-    .map((u) => ({
-      family: u.family,
-      label: FAMILY_LABELS[u.family] ?? u.family,
-      quota: u.quota,
-      today: u.today,
-      month: u.month,
-      days: days.map((day) => ({
-        day,
-        requests: history.filter((h) => h.family === u.family && h.day === day).reduce((n, h) => n + h.requests, 0),
-      })),
-      scheduledPerMonth: Math.round(projection.perMonth[u.family]),
-      projectedAtRenewal: Math.round(u.month + projection.perMonth[u.family] * left),
-      monthRenewsAt: renewal.toISOString(),
-      hold: u.hold ? { until: u.hold.until.toISOString(), reason: u.hold.reason } : null,
-    }));
+  for (let t = Date.parse(`${monthStartDay(at)}T00:00:00Z`); t < renewal.getTime(); t += DAY_MS) days.push(utcDay(new Date(t)));
+  return usage.flatMap((u, i) => {
+    if (!(u.month > 0 || u.quota.perMonth !== undefined || u.quota.perDay !== undefined || projection.perMonth[u.family] > 0)) return [];
+    const month = figures[i]!;
+    return [
+      {
+        family: u.family,
+        label: FAMILY_LABELS[u.family] ?? u.family,
+        quota: u.quota,
+        today: u.today,
+        month: month.used,
+        days: days.map((day) => ({
+          day,
+          requests: history.filter((h) => h.family === u.family && h.day === day).reduce((n, h) => n + h.requests, 0),
+        })),
+        scheduledPerMonth: Math.round(projection.perMonth[u.family]),
+        projectedAtRenewal: month.atRenewal,
+        spareAtRenewal: month.spare,
+        monthRenewsAt: month.renewsAt,
+        hold: u.hold ? { until: u.hold.until.toISOString(), reason: u.hold.reason } : null,
+      },
+    ];
+  });
 }
 
 /** The last 30 UTC days, oldest first, ending today. */

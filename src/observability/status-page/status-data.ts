@@ -35,9 +35,12 @@ export interface FamilyLine {
   month: number;
   /** Every day of this calendar month (UTC), the days to come at 0. */
   days: DayCount[];
-  /** What the schedule uses in a month, and this month's count plus the schedule's share of what is left of it. */
+  /** What the schedule uses in a calendar month (the chart's legend). */
   scheduledPerMonth: number;
+  /** This month's count plus the schedule's runs due before the renewal: `budget`'s and /healthz's figure (month-figures.ts). */
   projectedAtRenewal: number;
+  /** The allowance less that (negative: over); null without a monthly quota. */
+  spareAtRenewal: number | null;
   monthRenewsAt: string;
   hold: { until: string; reason: string } | null;
 }

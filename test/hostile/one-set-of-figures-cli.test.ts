@@ -1,0 +1,144 @@
+// @end-to-end
+// One set of figures, as a user reads them (bin/ds-mirror.js spawned, on both stores): on one mirror the
+// status page, `budget` (text and --json), the daemon's /healthz and `sync --plan` say the same month to
+// the request (used, left, scheduled until the renewal, at renewal, to spare), all from month-figures.ts.
+// And `--plan` after an interrupted run reads the checkpoint the run resumes from: the page it resumes at
+// and the requests the run then really sends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { PINNED_START } from '../helpers/sandbox-start.js';
+import { spawnDaemon } from '../helpers/spawned-daemon.js';
+import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+interface Month {
+  used: number;
+  left: number | null;
+  scheduled: number;
+  atRenewal: number;
+  spare: number | null;
+}
+
+const num = (s: string) => Number(s.replace(/,/g, ''));
+
+for (const dialect of dialects) {
+  describe(`one set of figures on the command line (${dialect})`, () => {
+    let sandbox: Sandbox;
+    let t: TestStore;
+    let dir: string;
+    let cli: ReturnType<typeof mirrorCli>;
+    const v1Sent = () => countWithShellTool(t, "select coalesce(sum(requests), 0) from usage_ledger where family = 'v1'");
+
+    beforeAll(async () => {
+      sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 7 });
+      t = await openTestStore(dialect);
+      dir = mkdtempSync(join(tmpdir(), 'ds-mirror-figures-'));
+      cli = mirrorCli(sandbox, t, dir);
+    });
+    afterAll(async () => {
+      await t?.cleanup();
+      await sandbox?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** The v1 month as `budget --json`, `budget`, `sync --plan`, the status page and /healthz say it. */
+    async function everyDoor(url: string) {
+      const json = JSON.parse((await cli(['budget', '--json'])).stdout) as { month: (Month & { family: string })[] };
+      const text = (await cli(['budget'])).stdout;
+      const plan = (await cli(['sync', 'sectors', '--plan'])).stdout;
+      const page = await (await request(`${url}/status`)).body.text();
+      const health = (await (await request(`${url}/healthz`)).body.json()) as { month: (Month & { family: string })[] };
+      return { json: json.month.find((m) => m.family === 'v1')!, text, plan, page, health: health.month.find((m) => m.family === 'v1')! };
+    }
+
+    it('the status page, budget, /healthz and --plan agree to the request', async () => {
+      const first = await cli(['sync', 'sectors', 'glossary', 'chains', '--no-progress']);
+      expect(first.code, first.stderr).toBe(0);
+      const env = {
+        ...process.env,
+        DS_BASE_URL: sandbox.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: t.url,
+        DS_DB_SCHEMA: t.schema ?? '',
+        DS_LOG_LEVEL: 'warn',
+      };
+      const daemon = await spawnDaemon(['--config', join(dir, 'config.json')], env, {
+        stopTimeoutS: 10,
+        daemonArgs: ['--run-at-start', 'none'],
+      });
+      try {
+        for (let i = 0; i < 200 && (await daemon.probe()) === null; i++) await new Promise((r) => setTimeout(r, 100));
+        // A scheduled /v1 run between two reads would move the month: read again until none came between.
+        let doors: Awaited<ReturnType<typeof everyDoor>>;
+        for (let tries = 0; ; tries++) {
+          const before = v1Sent();
+          doors = await everyDoor(daemon.url);
+          if (v1Sent() === before || tries === 3) break;
+        }
+        const { json, text, plan, page, health } = doors;
+        expect(json.used).toBe(v1Sent());
+        expect(json.used).toBeGreaterThan(0);
+        expect(json.scheduled).toBeGreaterThan(0);
+        expect(json).toMatchObject({
+          left: 2_500 - json.used,
+          atRenewal: json.used + json.scheduled,
+          spare: 2_500 - json.used - json.scheduled,
+        });
+        expect(health).toEqual(json);
+
+        const said =
+          /^\/v1 \(and charts\), this month: ([\d,]+) used \+ ~?([\d,]+) scheduled until .* = ([\d,]+) of 2,500 \(([\d,]+) to spare\)$/m.exec(
+            text,
+          );
+        expect(said, text).not.toBeNull();
+        expect(said!.slice(1).map(num)).toEqual([json.used, json.scheduled, json.atRenewal, json.spare]);
+
+        const panel = page.slice(page.indexOf('data-family="v1"'));
+        const stat = (label: string) =>
+          new RegExp(`<span class="label">${label}</span><span class="value">~?([\\d,]+)</span><span class="note">([^<]*)</span>`).exec(
+            panel,
+          );
+        expect(num(stat('this month')![1]!)).toBe(json.used);
+        expect(num(stat('at renewal')![1]!)).toBe(json.atRenewal);
+        expect(stat('at renewal')![2]).toContain(`${json.spare!.toLocaleString('en-US')} to spare`);
+
+        const left = /^\/v1 \(and charts\): \d+ requests?; quota 2,500\/month, [^,]+, ([\d,]+) left \(([\d,]+) used this month\)$/m.exec(
+          plan,
+        );
+        expect(left, plan).not.toBeNull();
+        expect(left!.slice(1).map(num)).toEqual([json.left, json.used]);
+        const after =
+          /^after this run, the v1 month: ([\d,]+) used \+ (\d+) this run \+ ~?([\d,]+) scheduled until .* = ([\d,]+) of 2,500/m.exec(plan);
+        expect(after, plan).not.toBeNull();
+        const [used, run, scheduled, total] = after!.slice(1).map(num);
+        expect([used, scheduled, total]).toEqual([json.used, json.scheduled, json.atRenewal + run!]);
+      } finally {
+        daemon.child.kill('SIGTERM');
+        await daemon.exited;
+      }
+    });
+
+    it('--plan after an interrupted run shows the page it resumes at and the requests it then sends', async () => {
+      expect((await cli(['sync', 'market-stats', '--no-progress'])).code).toBe(0);
+      const stopped = await cli(['sync', 'market-stats', '--full', '--max-requests', '2', '--no-progress']);
+      expect(stopped.stdout).toMatch(/stopped cleanly at a checkpoint; the next run resumes there/);
+      const plan = (await cli(['sync', 'market-stats', '--plan'])).stdout;
+      const row =
+        /^market-stats\s+(\d+)\s+resumes the interrupted complete pass at page (\d+) \(its checkpoint\).*\(resumes at page (\d+)\)$/m.exec(
+          plan,
+        );
+      expect(row, plan).not.toBeNull();
+      expect([row![2], row![3]]).toEqual(['3', '3']);
+      expect(plan).toMatch(new RegExp(`^keyless /v1 \\(market stats\\): ${row![1]} requests?; `, 'm'));
+      const resumed = await cli(['sync', 'market-stats', '--no-progress']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const sent = /^market-stats\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+(\d+)\s/m.exec(resumed.stdout);
+      expect(sent![1]).toBe(row![1]);
+      expect(Number(row![1])).toBeGreaterThan(1);
+    });
+  });
+}
