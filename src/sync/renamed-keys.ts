@@ -48,6 +48,7 @@ export class LiveKeys {
     if (rows.every((row) => key.every((c) => typeof row[c] === 'number'))) return [...rows];
     this.index ??= liveKeys(tx.db, this.rows).then((keys) => ({ live: new Set(keys), folded: new Set(keys.map(foldKey)) }));
     const { live, folded } = await this.index;
+    if (folded.size === 0) return [...rows]; // nothing live to rename (a first load): no key folded
     const kept: Row[] = [];
     const waiting: Row[] = [];
     for (const row of rows) {

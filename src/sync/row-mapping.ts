@@ -4,9 +4,17 @@
 import type { ColumnMap, ColumnSource, ValuePath } from '../catalog/types.js';
 import type { Row } from '../store/types.js';
 
+/** Dotted paths split once: they are the catalog's (a few dozen), and a split per read was an array per field of every record. */
+const PATH_PARTS = new Map<string, readonly string[]>();
+
 export function pick(record: unknown, path: string): unknown {
+  let parts = PATH_PARTS.get(path);
+  if (parts === undefined) {
+    parts = path.split('.');
+    if (PATH_PARTS.size < 10_000) PATH_PARTS.set(path, parts);
+  }
   let value: any = record;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (value === null || value === undefined) return null;
     value = value[part];
   }
