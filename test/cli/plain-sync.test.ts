@@ -1,11 +1,13 @@
 // @end-to-end
-// A plain `sync` costs what an incremental run costs, at the real service's sizes (the sandbox's real
-// profile: 133,000 assets): the first makes the complete assets pass, a second right after reads the top
-// of each class and costs at most 5% of the first in /v1 requests, counted in the mirror's usage ledger.
+// A plain `sync` costs what an incremental run costs: the first makes the complete assets pass, a second
+// right after reads the top of each class and costs what `sync --plan` announced, counted in the mirror's
+// usage ledger. At the real service's sizes (133,000 assets) that is at most 5% of the first, and the
+// figure README.md gives: bench/plain-sync.ts holds both there (its figures in bench/RESULTS.md), since a
+// sandbox of real size costs the suite a minute of CPU; here the sandbox is at scale 1 (2,000 assets).
 // With the month nearly spent, a plain sync is refused before its first request in one line with the
 // figures, and the daemon's start-up runs too, while /healthz says degraded, naming the family and the renewal.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -64,7 +66,7 @@ async function v1Used(): Promise<number> {
 const roomy = { limits: { v1: { ...fast, requestsPerMonth: 100_000 }, charts: fast, open: fast } };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ profile: 'real', seed: 42, start: PINNED_START });
+  sandbox = await startSandbox({ scale: 1, seed: 42, start: PINNED_START });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-plain-sync-'));
 });
 afterAll(async () => {
@@ -72,21 +74,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a plain sync at real sizes', () => {
-  it('makes the complete pass once; a second sync right after costs at most 5% of the first', async () => {
+describe('a plain sync', () => {
+  it('makes the complete pass once; a second sync right after reads the top of each class, as its plan announced', async () => {
     const first = await cli(['sync', 'v1', '--no-progress'], roomy);
     expect([first.code, first.stderr]).toEqual([0, '']);
     const firstCost = await v1Used();
-    expect(firstCost).toBeGreaterThan(1_332); // every asset: 133,000 at 100 a page
+    const assetPages = sandbox.records('assets').length / 100;
+    expect(firstCost).toBeGreaterThan(assetPages); // every asset, at 100 a page
 
     const plan = await cli(['sync', 'v1', '--plan'], roomy);
     expect(plan.stdout).toMatch(
       /^assets-top\s+3\s+the top 100 of each class, as assets-top: the complete pass ran .* UTC, monthly-assets runs the next \(--full: now\)/m,
     );
     expect(plan.stdout).not.toMatch(/^assets\s/m);
-    // The README's figure for a sync after the first is this plan's.
-    const next = /^\/v1 \(and charts\): (\d+) requests/m.exec(plan.stdout)?.[1];
-    expect(readFileSync('README.md', 'utf8').replace(/\s+/g, ' ')).toContain(`so it costs about ${next} \`/v1\` requests`);
+    const next = Number(/^\/v1 \(and charts\): (\d+) requests/m.exec(plan.stdout)?.[1]);
     expect(plan.stdout).toMatch(
       /^after this run, the v1 month: [\d,]+ used \+ \d+ this run \+ ~?\d+ scheduled until .* \(.* to spare\): the schedule still fits$/m,
     );
@@ -95,8 +96,8 @@ describe('a plain sync at real sizes', () => {
     expect([second.code, second.stderr]).toEqual([0, '']);
     expect(second.stdout).toMatch(/^assets-top\s/m);
     const secondCost = (await v1Used()) - firstCost;
-    expect(secondCost).toBeGreaterThan(0);
-    expect(secondCost / firstCost).toBeLessThanOrEqual(0.05);
+    expect(secondCost).toBe(next);
+    expect(secondCost).toBeLessThanOrEqual(firstCost - assetPages + 3); // 3 pages of the top, not the complete pass
   }, 900_000);
 
   it('refuses a sync that would leave the month short, in one line before any request; the daemon refuses its start-up runs and says degraded', async () => {
