@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/helpers/sequencer.js';
 import { END_TO_END, longFiles, UNIT } from './test/helpers/timeouts.js';
@@ -19,7 +20,8 @@ export default defineConfig({
     // Twice the cores: many files wait (on a paced minute, a retry's back-off, a child process) while
     // others compute, and the waits overlap the work. As many kept as started: with isolation off, tinypool
     // ending an idle worker mid-run races its teardown and fails the run ("Terminating worker thread").
-    poolOptions: { forks: { maxForks: WORKERS, minForks: WORKERS } },
+    // A worker thread a test starts from TypeScript (the SQLite writer's) gets tsx's loader (scripts/ts-threads.cjs).
+    poolOptions: { forks: { maxForks: WORKERS, minForks: WORKERS, execArgv: ['--require', resolve('scripts/ts-threads.cjs')] } },
     // Long and idle files start first, so none is the run's tail.
     sequence: { sequencer: SlowFirstSequencer },
     // A hang fails in seconds; files whose first line says `// @end-to-end` or `// @real-clock` get more

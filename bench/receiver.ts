@@ -2,7 +2,7 @@
 // that answers 200 without work and (b) the receiver verifying, validating and group-committing
 // every delivery to SQLite (two sync levels) or PostgreSQL (durable), measured in the same run. The
 // load runs in a child process so that it does not share the servers' event loop.
-//   npx tsx bench/receiver.ts [--requests 20000] [--concurrency 64] [--pg postgres://...]
+//   npx tsx --require ./scripts/ts-threads.cjs bench/receiver.ts [--requests 20000] [--concurrency 64] [--pg postgres://...]
 // Without --pg (or DS_BENCH_PG_URL) a throwaway cluster is started, with durability switched on;
 // either way the server must have fsync, synchronous_commit and full_page_writes on.
 import { execFileSync, fork } from 'node:child_process';

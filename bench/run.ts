@@ -15,10 +15,14 @@ async function bench(title: string, script: string, args: string[] = []): Promis
   process.stderr.write(`bench: ${title}...\n`);
   const started = Date.now();
   try {
-    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', script, ...args], {
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 20 * 60_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--expose-gc', '--require', './scripts/ts-threads.cjs', '--import', 'tsx', script, ...args],
+      {
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 20 * 60_000,
+      },
+    );
     process.stderr.write(`bench: ${title} done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     return `## ${title}\n\n\`npx tsx ${script} ${args.join(' ')}\`\n\n${stdout.trim()}\n`;
   } catch (error) {

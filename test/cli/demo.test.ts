@@ -30,7 +30,7 @@ describe('npm run demo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-demo-'));
     const demoDb = join(dir, 'demo.db');
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      const { stdout } = await run(process.execPath, ['--require', './scripts/ts-threads.cjs', '--import', 'tsx', 'scripts/demo.ts'], {
         // DS_DB names a real mirror: the demo must not touch it.
         env: { ...process.env, DS_DEMO_DB: demoDb, DS_DB: `sqlite:${join(dir, 'mirror.db')}`, DS_LOG_LEVEL: 'warn' },
         timeout: 540_000, // a busy machine runs it several times slower: generous, not a measure

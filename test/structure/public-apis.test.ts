@@ -58,6 +58,18 @@ function installedPackageJson(pkg: string): { exports?: unknown } | null {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { exports?: unknown }) : null;
 }
 
+/**
+ * The development dependencies a file names as a package (`'tsx'`, `"tsx/esm"`): the installed product
+ * has none of them, so the library must not read one at run time (its loader included).
+ */
+function devDependenciesNamed(source: string, devDependencies: readonly string[]): string[] {
+  return devDependencies.filter((pkg) => new RegExp(`['"\`]${pkg.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/[^'"\`]*)?['"\`]`).test(source));
+}
+
+const DEV_DEPENDENCIES = Object.keys(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }).devDependencies ?? {},
+);
+
 /** V8 flags changed once the process runs (`v8.setFlagsFromString`): V8 documents the result as undefined. */
 const FLAGS_AT_RUN_TIME = /\bsetFlagsFromString\b/;
 
@@ -67,6 +79,19 @@ describe('dependencies are used through what they publish', () => {
   it('imports no private module of a package (static, dynamic, require or createRequire)', () => {
     expect(files.length).toBeGreaterThan(100); // the walk found the code
     expect(files.flatMap((file) => privateImports(file, readFileSync(file, 'utf8'), installedPackageJson))).toEqual([]);
+  });
+
+  it('the library names no development dependency (src/ and bin/ run where none is installed)', () => {
+    const shipped = files.filter((file) => /^(src|bin)\//.test(relative(ROOT, file)));
+    expect(shipped.length).toBeGreaterThan(100);
+    const naming = shipped.flatMap((file) =>
+      devDependenciesNamed(readFileSync(file, 'utf8'), DEV_DEPENDENCIES).map((pkg) => `${relative(ROOT, file)}: ${pkg}`),
+    );
+    expect(naming).toEqual([]);
+    // The check finds a loader resolved at run time, and passes what merely looks alike.
+    expect(DEV_DEPENDENCIES).toContain('tsx');
+    expect(devDependenciesNamed("createRequire(import.meta.url).resolve('tsx/package.json')", DEV_DEPENDENCIES)).toEqual(['tsx']);
+    expect(devDependenciesNamed("const ext = 'tsx-like'; import { x } from 'undici';", DEV_DEPENDENCIES)).toEqual([]);
   });
 
   it('flips no V8 flag at run time', () => {

@@ -2,9 +2,6 @@
 // the store's file, so that better-sqlite3's synchronous inserts and the commit's fsync block that thread
 // only. Posts each request and resolves when the thread has committed it. A thread that dies fails its
 // requests and the next request starts a new one.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ThreadCommitted, ThreadWriter } from '../types.js';
 
@@ -36,7 +33,7 @@ export async function startSqliteWriter<Req, Res>(file: string, task: URL): Prom
   await thread;
 
   function spawn(): Promise<Worker> {
-    const worker = new Worker(bootstrap(), { eval: true, workerData: data });
+    const worker = new Worker(THREAD_ENTRY, { workerData: data });
     const started: Promise<Worker> = new Promise((resolve, reject) => {
       let ready = false;
       const gone = (err: Error) => {
@@ -84,19 +81,12 @@ export async function startSqliteWriter<Req, Res>(file: string, task: URL): Prom
 }
 
 /**
- * The thread's entry, compiled like this file (dist/) or TypeScript (tests, `npm run demo`): a worker
- * does not inherit the loader tsx put on the main thread, so from TypeScript it registers tsx's (found
- * through tsx's own exports map, a development dependency) before importing the entry.
+ * The thread's entry, compiled like this file (dist/) or TypeScript (tests, `npm run demo`). A worker does
+ * not get the loader the main thread was started with (`--import`), so a process that runs this file from
+ * TypeScript gives its workers one (scripts/ts-threads.cjs, a `--require` preload, which Node runs in each
+ * worker): the store knows no loader.
  */
-function bootstrap(): string {
-  const compiled = import.meta.url.endsWith('.js');
-  const entry = new URL(`./sqlite-writer-thread.${compiled ? 'js' : 'ts'}`, import.meta.url).href;
-  if (compiled) return `import(${JSON.stringify(entry)});`;
-  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
-  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
-  const tsx = new URL(api.import.default, pathToFileURL(pkg)).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-}
+const THREAD_ENTRY = new URL(`./sqlite-writer-thread.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 /** The thread's error as the caller classifies it (storage-errors.ts reads `code`, or the JS error type). */
 function threadError(message: string, code: string | undefined): Error {
