@@ -266,6 +266,8 @@ async function attempt<T>(s: Sender, wirePath: string, ctx: AttemptContext & Cou
     throw err;
   });
   if (ctx.attempt > 1) s.stats.retries++;
+  // The moment it leaves, as the client knows it: "sent after the refusal" is judged by this order.
+  s.opts.logger?.debug({ family, endpoint: ctx.endpoint }, 'http send');
   const started = performance.now();
   let status: number | null = null;
   try {
