@@ -9,6 +9,8 @@
 //   npx tsx bench/analyst-queries.ts [--scale 10] [--runs 3] [--db postgres://... | --no-postgres]
 //   npx tsx bench/analyst-queries.ts --file before.db --file after.db --read-db postgres://.../before
 //     (existing mirrors instead, read only: SQLite files and PostgreSQL databases)
+//   npx tsx bench/analyst-queries.ts --keep DIR [--db postgres://.../empty]
+//     (the built mirror kept for later runs: DIR/mirror.db, and the database's public schema)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     'no-postgres': { type: 'boolean', default: false },
     file: { type: 'string', multiple: true },
     'read-db': { type: 'string', multiple: true },
+    keep: { type: 'string' },
   },
 });
 const RUNS = Number(args.runs);
@@ -91,11 +94,12 @@ function table(list: readonly Query[], columns: readonly Column[]): string[] {
 /** Builds a mirror in a new SQLite file and, unless --no-postgres, in PostgreSQL, and reads both. */
 async function buildAndMeasure(list: readonly Query[]): Promise<Column[]> {
   const sb = await startSandbox({ scale: Number(args.scale), seed: 42 });
-  const dir = mkdtempSync(join(tmpdir(), 'ds-bench-analyst-'));
+  const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'ds-bench-analyst-'));
   const file = join(dir, 'mirror.db');
   let cluster: PgCluster | undefined;
   const stores: Store[] = [];
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  // A kept mirror fills the database's public schema (an empty database), to be read by --read-db.
+  const schema = args.keep && args.db ? 'public' : `bench_${randomBytes(4).toString('hex')}`;
   try {
     stores.push(await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${file}` }));
     if (!args['no-postgres']) {
@@ -109,12 +113,12 @@ async function buildAndMeasure(list: readonly Query[]): Promise<Column[]> {
     return columns;
   } finally {
     if (stores[1]) {
-      await sql.raw(`drop schema ${schema} cascade`).execute(stores[1].db);
+      if (schema !== 'public') await sql.raw(`drop schema ${schema} cascade`).execute(stores[1].db);
       await stores[1].close();
     }
     await sb.close();
     await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -10,6 +10,11 @@
 // count(*) and first 100 rows in the bundled SQLite and in Python's sqlite3 (the OS's), and peak memory.
 // The sandbox runs in its own process (its memory is not the mirror's).
 //   npx tsx bench/year.ts [--profile real | --scale 10] [--months 12] [--step-days 1] [--views 3] [--update 0.02] [--add 0.001] [--remove 0.0008]
+//   npx tsx bench/year.ts --profile real --days 21 --keep DIR
+//     (the first 21 days only, reported per week: at real sizes a day takes minutes on two cores, so a year
+//     is measured as its first weeks and extrapolated at the measured growth; DIR/mirror.db is kept)
+//   npx tsx bench/year.ts --report DIR/mirror.db [--retention 7,14]
+//     (the end of the year measured again on a kept mirror, as of its last run: retention, VACUUM, views)
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +43,10 @@ const { values: args } = parseArgs({
     remove: { type: 'string', default: '0.0008' },
     'step-days': { type: 'string', default: '1' },
     views: { type: 'string', default: '3' },
+    days: { type: 'string' },
+    keep: { type: 'string' },
+    report: { type: 'string' },
+    retention: { type: 'string' },
   },
 });
 const REAL = args.profile === 'real';
@@ -50,6 +59,8 @@ const STEP_DAYS = Number(args['step-days']);
 /** Monitoring views configured for the alert backfill (the default config has none; alerts need some). */
 const VIEWS = Number(args.views);
 const MB = 1024 * 1024;
+/** Simulated days in all when --days is given (reported per week), else the months' days (reported per month). */
+const DAYS = args.days ? Number(args.days) : undefined;
 
 interface Sandbox {
   url: string;
@@ -204,8 +215,9 @@ async function monthFigures(store: Store, file: string, month: string, days: num
 async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[]> {
   const months: Month[] = [];
   let day = START;
-  for (let m = 0; m < MONTHS; m++) {
-    const end = Date.UTC(2025, m + 1, 1);
+  const last = DAYS === undefined ? Date.UTC(2025, MONTHS, 1) : START + DAYS * DAY_MS;
+  for (let m = 0; day < last; m++) {
+    const end = Math.min(last, DAYS === undefined ? Date.UTC(2025, m + 1, 1) : START + (m + 1) * 7 * DAY_MS);
     const started = performance.now();
     let [days, runs] = [0, 0];
     for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
@@ -219,7 +231,7 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     const month = await monthFigures(
       store,
       file,
-      new Date(end - DAY_MS).toISOString().slice(0, 7),
+      new Date(end - DAY_MS).toISOString().slice(0, DAYS === undefined ? 7 : 10),
       days,
       runs,
       (performance.now() - started) / 1000,
@@ -285,22 +297,17 @@ function viewTimes(file: string): { bundled: Map<string, number[]>; python: Map<
   return { bundled, python, pythonVersion: String(parsed.version) };
 }
 
-function report(
-  sbViews: number,
-  months: Month[],
-  retention: [number, ReturnType<typeof withRetention>][],
-  times: ReturnType<typeof viewTimes>,
-  bytes: number,
-): void {
+/** The simulated months (or weeks) as a table. */
+function periodsReport(sbViews: number, months: Month[]): string[] {
   const mb = (n: number) => (n / MB).toFixed(1);
   const out: string[] = [];
   const size = REAL ? 'profile real' : `scale ${args.scale}`;
   out.push(
-    `Sandbox ${size}, ${months.length} month(s) from 2025-01 in steps of ${STEP_DAYS} day(s), ${Math.min(VIEWS, sbViews)} monitoring view(s) backfilled, ` +
+    `Sandbox ${size}, ${months.length} ${DAYS === undefined ? 'month' : 'week'}(s) from 2025-01 in steps of ${STEP_DAYS} day(s), ${Math.min(VIEWS, sbViews)} monitoring view(s) backfilled, ` +
       `changes per day: ${JSON.stringify(CHANGE)}; default retention (every version kept).\n`,
   );
   out.push(
-    '| month | days | runs | run time (s) | file (MB) | growth (MB) | row_history (MB, share) | alerts (MB, share) | versions | alerts | live assets |',
+    `| ${DAYS === undefined ? 'month' : 'week to'} | days | runs | run time (s) | file (MB) | growth (MB) | row_history (MB, share) | alerts (MB, share) | versions | alerts | live assets |`,
   );
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   months.forEach((m, i) => {
@@ -310,12 +317,21 @@ function report(
       `| ${m.month} | ${m.days} | ${m.runs} | ${m.seconds.toFixed(0)} | ${mb(m.bytes)} | ${mb(growth)} | ${share(m.rowHistory)} | ${share(m.alertHistory)} | ${m.versions} | ${m.alerts} | ${m.liveAssets} |`,
     );
   });
+  return out;
+}
+
+/** What the file holds at the end: versions per table, retention and VACUUM, the views' times, peak memory. */
+function endReport(file: string, retention: [number, ReturnType<typeof withRetention>][], times: ReturnType<typeof viewTimes>): string[] {
+  const mb = (n: number) => (n / MB).toFixed(1);
+  const out: string[] = ['\nVersions kept per table at the end (row_history; bytes of raw and typed_row, without pages and indexes):\n'];
+  out.push('| table | versions | MB |', '|---|---:|---:|');
+  for (const t of historyByTable(file)) out.push(`| \`${t.table}\` | ${t.versions} | ${mb(t.bytes)} |`);
   out.push(
     '\nHistory retention applied at the end (on copies): versions pruned, the file before and after VACUUM (no auto-vacuum: pruned pages are reused, the file does not shrink by itself).\n',
   );
   out.push('| retention | versions pruned | file (MB) | after VACUUM (MB) |');
   out.push('|---|---:|---:|---:|');
-  out.push(`| none (default) | 0 | ${mb(bytes)} | – |`);
+  out.push(`| none | 0 | ${mb(fileBytes(file))} | – |`);
   for (const [days, r] of retention) out.push(`| ${days} days | ${r.pruned} | ${mb(r.bytes)} | ${mb(r.vacuumed)} |`);
   const slow = (m: Map<string, number[]>) => [...m].sort((a, b) => Math.max(...b[1]) - Math.max(...a[1]));
   out.push(
@@ -329,12 +345,43 @@ function report(
   }
   const over = slow(times.python).filter(([, t]) => Math.max(...t) > 200).length;
   out.push(
-    `\n${over} of ${times.python.size} views over 200 ms in Python's sqlite3. Peak RSS of the mirror's process: ${mb(process.resourceUsage().maxRSS * 1024)} MB.`,
+    `\n${over} of ${times.python.size} views over 200 ms in Python's sqlite3. Peak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)} MB.`,
   );
-  process.stdout.write(`${out.join('\n')}\n`);
+  return out;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'ds-bench-year-'));
+function historyByTable(file: string): { table: string; versions: number; bytes: number }[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare(
+        `select table_name as "table", count(*) as versions, sum(length(raw) + coalesce(length(typed_row), 0)) as bytes
+         from row_history group by table_name order by bytes desc`,
+      )
+      .all() as { table: string; versions: number; bytes: number }[];
+  } finally {
+    db.close();
+  }
+}
+
+const RETENTION_DAYS = (args.retention ?? '30,90,180').split(',').map(Number);
+
+/** The end of the year (or of --report's file): retention on copies, the views' times, the report. */
+async function atTheEnd(file: string, end: Date, periods: string[]): Promise<void> {
+  const retention = RETENTION_DAYS.map((days) => [days, withRetention(file, days, end)] as [number, ReturnType<typeof withRetention>]);
+  process.stdout.write(`${[...periods, ...endReport(file, retention, viewTimes(file))].join('\n')}\n`);
+}
+
+if (args.report) {
+  // A kept mirror (--keep) measured again: opened once by this code (its views made again), then read.
+  const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${args.report}` });
+  const { rows } = await sql<{ t: string }>`select max(started_at) as t from sync_runs`.execute(store.db);
+  await store.close();
+  await atTheEnd(args.report, new Date(rows[0]!.t), [`${args.report}, as of its last run (${rows[0]!.t}).`]);
+  process.exit(0);
+}
+
+const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'ds-bench-year-'));
 const file = join(dir, 'mirror.db');
 const sb = await startSandbox();
 const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${file}` });
@@ -342,11 +389,9 @@ try {
   const months = await simulate(store, sb, file);
   const end = await sb.now();
   await store.close();
-  const bytes = fileBytes(file);
-  const retention = [30, 90, 180].map((days) => [days, withRetention(file, days, end)] as [number, ReturnType<typeof withRetention>]);
-  report(sb.views.length, months, retention, viewTimes(file), bytes);
+  await atTheEnd(file, end, periodsReport(sb.views.length, months));
 } finally {
   await store.close().catch(() => {});
   await sb.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (!args.keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -33,6 +33,19 @@ export function allStreams(): readonly StreamDef[] {
   return registered;
 }
 
+/** A stream as the store's catalog_streams describes it (v_streams reads it). */
+export interface CatalogRow {
+  stream: string;
+  table_name: string;
+  kind: string;
+  opt_in: boolean;
+  description: string;
+}
+
+export function catalogRow(s: StreamDef): CatalogRow {
+  return { stream: s.name, table_name: s.table, kind: s.kind, opt_in: s.optIn === true, description: s.description };
+}
+
 /** Streams named on the command line (names or groups), in catalog order; default: every non-opt-in stream. */
 export function resolveStreams(names: readonly string[]): StreamDef[] {
   if (names.length === 0) return registered.filter(groups.all);

@@ -1,6 +1,6 @@
 // Objects made after the numbered migrations, whenever their definition changed: the analyst views,
-// (on PostgreSQL) the data dictionary's comments, and the history triggers. Their definitions are
-// today's code, so no numbered migration may create them (a migration replayed years later would run
+// (on PostgreSQL) the data dictionary's comments, the history triggers, and the catalog's streams (rows
+// of catalog_streams). Their definitions are today's code, so no numbered migration may create them (a migration replayed years later would run
 // today's views against that day's tables): a hash of the definition is stored in `schema_objects`, and
 // a new hash recreates them. They are dropped before pending migrations run, so no migration works
 // around them (and none of its writes is kept as history). A fresh install and an upgrade from any
@@ -11,6 +11,7 @@ import { applyComments } from '../dictionary/comments.js';
 import { DICTIONARY } from '../dictionary/index.js';
 import { analystSql } from '../store/dialects.js';
 import type { Repeatable } from '../store/index.js';
+import { streamCatalog } from './stream-catalog.js';
 
 export const REPEATABLES: readonly Repeatable[] = [
   // The views and their comments are one object: dropping a view drops its comments.
@@ -35,4 +36,6 @@ export const REPEATABLES: readonly Repeatable[] = [
     apply: recreateHistoryTriggers,
     drop: dropHistoryTriggers,
   },
+  // The catalog's streams as rows of catalog_streams (v_streams lists them before any sync).
+  streamCatalog,
 ];

@@ -1,21 +1,10 @@
-// The catalog in the store: which table each stream fills, so v_streams answers "what does the mirror hold
+// The catalog in the store (also written when the store is migrated: src/mirror-schema/stream-catalog.ts): which table each stream fills, so v_streams answers "what does the mirror hold
 // and how fresh is it" in SQL (it counts the tables' live rows when read, as `status` does). The store never
 // reads the catalog (it is code), so sync writes what it knows; a row is rewritten only when the catalog
 // changed (an upgrade).
+import { catalogRow, type CatalogRow } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import type { Store } from '../store/types.js';
-
-interface CatalogRow {
-  stream: string;
-  table_name: string;
-  kind: string;
-  opt_in: boolean;
-  description: string;
-}
-
-function rowOf(s: StreamDef): CatalogRow {
-  return { stream: s.name, table_name: s.table, kind: s.kind, opt_in: s.optIn === true, description: s.description };
-}
 
 const same = (a: CatalogRow, b: Record<string, unknown>) =>
   a.table_name === b.table_name && a.kind === b.kind && a.opt_in === Boolean(Number(b.opt_in)) && a.description === b.description;
@@ -26,7 +15,7 @@ export async function recordStreams(store: Store, catalog: readonly StreamDef[],
   const known = new Map(
     (await db.selectFrom('catalog_streams').selectAll().execute()).map((r) => [r.stream, r as Record<string, unknown>]),
   );
-  const wanted = new Map([...catalog, ...ran].map((s) => [s.name, rowOf(s)]));
+  const wanted = new Map([...catalog, ...ran].map((s) => [s.name, catalogRow(s)]));
   for (const row of wanted.values()) {
     const old = known.get(row.stream);
     if (old && same(row, old)) continue;

@@ -36,18 +36,19 @@ it("v_streams counts the tables of the catalog's streams, as status does", () =>
 describe.each(dialects)('v_streams and status on %s', (dialect) => {
   let sb: Sandbox;
   let t: TestStore;
-  const cli = async (...args: string[]) => {
+  const cliOn = async (on: TestStore, ...args: string[]) => {
     const env = {
       ...process.env,
       DS_BASE_URL: sb.url,
       DS_API_KEY: sb.apiKey,
-      DS_DB: t.url,
-      DS_DB_SCHEMA: t.schema ?? '',
+      DS_DB: on.url,
+      DS_DB_SCHEMA: on.schema ?? '',
       DS_LOG_LEVEL: 'error',
     };
     const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 170_000 });
     return stdout;
   };
+  const cli = (...args: string[]) => cliOn(t, ...args);
 
   beforeAll(async () => {
     sb = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 5 });
@@ -95,5 +96,24 @@ describe.each(dialects)('v_streams and status on %s', (dialect) => {
     expect(rows.get('assets-top')).toBeGreaterThan(300); // more than the top tier read
     expect(rows.get('webhook-deliveries')).toBe(3);
     expect(rows.get('glossary')).toBe(0); // never run
+  });
+
+  it('on a mirror never synced: every stream status lists, each with 0 rows and no success', async () => {
+    const fresh = await openTestStore(dialect);
+    try {
+      await fresh.store.close(); // made (migrated) and never synced
+      const status = (JSON.parse(await cliOn(fresh, 'status', '--json')) as StatusRow[]).map((s) => [s.stream, s.rows, s.lastSuccess]);
+      const view = readerRows(fresh, 'select stream, live_rows, last_success_at from v_streams').map((r) => [
+        r.stream,
+        r.live_rows,
+        r.last_success_at,
+      ]);
+      const byStream = (a: unknown[], b: unknown[]) => (String(a[0]) < String(b[0]) ? -1 : 1);
+      expect(view.sort(byStream)).toEqual(status.sort(byStream));
+      expect(view.length).toBe(allStreams().length + 1); // and webhook-deliveries
+      expect(view.every(([, rows, success]) => rows === 0 && success === null)).toBe(true);
+    } finally {
+      await fresh.cleanup();
+    }
   });
 });
