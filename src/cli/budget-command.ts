@@ -64,7 +64,6 @@ async function releaseHold(ctx: CommandContext, family: string, io: CliIo): Prom
   }
 }
 
-
 export function quotaText(u: Pick<FamilyUsage, 'quota'>): string {
   const q = u.quota;
   const parts = [
