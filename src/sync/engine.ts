@@ -97,7 +97,9 @@ async function runAs(opts: RunOptions, owner: string): Promise<RunResult> {
   const parsed = new ParseBudget(opts.settings.parsedRecordsAtOnce ?? PARSED_RECORDS_AT_ONCE);
   // What the hand-written runners hand back (a views pass's account of its records), for the caller.
   const outputs: RunnerOutput = {};
-  const run = (def: StreamDef) => runStream({ ...opts, client: recording }, def, { runId, owner, signal, now, parsed, outputs });
+  const unrecorded = saidOnce(opts.logger);
+  const run = (def: StreamDef) =>
+    runStream({ ...opts, client: recording }, def, { runId, owner, signal, now, parsed, outputs, unrecorded });
 
   const results = await Promise.all(opts.streams.filter((s) => s.kind !== 'fanout').map(run));
   results.push(...(await Promise.all(opts.streams.filter((s) => s.kind === 'fanout').map(run))));
@@ -134,10 +136,31 @@ async function finishRun(
   return failures.length > 0 ? { outcome: 'failed', error: failures[0] } : { outcome };
 }
 
+/**
+ * Says each cause of a stream result the store could not record once for the run: a database gone silent
+ * fails every stream alike, and one line says so better than one per stream.
+ */
+function saidOnce(logger: RunOptions['logger']): (stream: string, cause: string) => void {
+  const said = new Set<string>();
+  return (stream, cause) => {
+    if (said.has(cause)) return logger.debug({ stream, err: cause }, 'the stream result could not be recorded');
+    said.add(cause);
+    logger.error({ stream, err: cause }, 'the stream result could not be recorded (said once for every stream it fails)');
+  };
+}
+
 async function runStream(
   opts: RunOptions,
   def: StreamDef,
-  run: { runId: number; owner: string; signal: AbortSignal; now: () => string; parsed: ParseBudget; outputs: RunnerOutput },
+  run: {
+    runId: number;
+    owner: string;
+    signal: AbortSignal;
+    now: () => string;
+    parsed: ParseBudget;
+    outputs: RunnerOutput;
+    unrecorded: (stream: string, cause: string) => void;
+  },
 ): Promise<StreamRunStats> {
   const { store, logger } = opts;
   const progress = opts.progress ?? silentProgress;
@@ -148,7 +171,7 @@ async function runStream(
     // Said once, by whoever reports the run (the summary, the daemon's job line).
     logger.debug({ stream: def.name }, stats.error ?? '');
     await bookkeep(() => store.finishStream(run.runId, stats)).catch((err: unknown) => {
-      logger.error({ stream: def.name, err: describeStoreError(err, store.location) }, 'the stream result could not be recorded');
+      run.unrecorded(def.name, describeStoreError(err, store.location));
     });
     return stats;
   }

@@ -4,7 +4,7 @@
 // front of the suite's server stops passing bytes, as a paused server or a partition does), before the
 // run and in the middle of it; on SQLite another process holding the file's write lock. Once the
 // database answers again, the next run completes. The bounds are the configured ones (1 s here). A run
-// cut in the middle logs one error line per stream whose result it could not record, each naming the cause.
+// cut in the middle says each cause once (not once per stream whose result it could not record).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,10 +141,16 @@ for (const dialect of dialects) {
         const lines = failed.stderr.trim().split('\n').filter(Boolean);
         // A run that fails on its own writes says why in its summary's run line (stdout), else on stderr.
         expect(lines.length > 0 || new RegExp(s.cause).test(failed.stdout), failed.stdout).toBe(true);
+        const causes: string[] = [];
         for (const line of lines) {
           if (line.startsWith('ds-mirror: ')) expect(line).toMatch(s.said);
-          else expect(JSON.parse(line), line).toMatchObject({ level: 50, err: expect.stringMatching(s.cause) });
+          else {
+            expect(JSON.parse(line), line).toMatchObject({ level: 50, err: expect.stringMatching(s.cause) });
+            causes.push((JSON.parse(line) as { err: string }).err);
+          }
         }
+        // Each cause said once for the run, not once per stream it failed.
+        expect(new Set(causes).size, failed.stderr).toBe(causes.length);
         expect((await runCli(s.db, ['sync', 'v1'])).code).toBe(0);
       } finally {
         sandbox.setChaos(null);
