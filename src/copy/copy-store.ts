@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { DsMirrorError } from '../errors.js';
 import { columnKinds } from './copy-values.js';
 import { readInKeyOrder } from './key-order-reader.js';
-import { KEPT_BY_TRIGGERS, listTables, parentsFirst } from '../store/store-tables.js';
+import { KEPT_BY_TRIGGERS, listTables, parentsFirst, WRITTEN_AT_MIGRATE } from '../store/store-tables.js';
 import { verifyTable, type TablePair } from './verify-copy.js';
 import type { Row, Store } from '../store/types.js';
 
@@ -58,9 +58,10 @@ const DEFAULT_BATCH_ROWS = 2000; // wide rows (assets: ~3 KB each) keep a batch 
 export async function copyStore(from: Store, to: Store, opts: CopyOptions = {}): Promise<CopyResult> {
   const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
   const pairs = await pairTables(from, to);
-  const filled = await tablesWithRows(to, pairs);
+  const filled = (await tablesWithRows(to, pairs)).filter((name) => !WRITTEN_AT_MIGRATE.has(name));
   if (filled.length > 0 && !opts.force) throw new CopyTargetNotEmptyError(filled);
-  if (filled.length > 0) await emptyTables(to, pairs);
+  // What the target's own migration wrote (the stream catalog) gives way to the source's rows.
+  await emptyTables(to, filled.length > 0 ? pairs : pairs.filter((p) => WRITTEN_AT_MIGRATE.has(p.target.name)));
 
   for (const pair of pairs.filter((p) => !KEPT_BY_TRIGGERS.has(p.source.name))) await copyTable(from, to, pair, batchRows, opts.onProgress);
   // The kept tables are filled by now: their rows are the target's own.

@@ -13,11 +13,12 @@ const rows = () => allStreams().map(catalogRow);
 export const streamCatalog: Repeatable = {
   name: 'stream-catalog',
   definition: async () => JSON.stringify(rows()),
-  async apply(db, dialect) {
+  async apply(db) {
     const store = db as Kysely<Database>;
     const recordedAt = new Date().toISOString();
     for (const { stream, ...row } of rows()) {
-      const described = { ...row, opt_in: dialect === 'sqlite' ? Number(row.opt_in) : row.opt_in, recorded_at: recordedAt };
+      // 1 or 0: what SQLite binds, and what PostgreSQL reads into a boolean.
+      const described = { ...row, opt_in: Number(row.opt_in), recorded_at: recordedAt };
       await store
         .insertInto('catalog_streams')
         .values({ stream, ...described })

@@ -22,6 +22,9 @@ function isMirrorTable(name: string): boolean {
  */
 export const KEPT_BY_TRIGGERS: ReadonlySet<string> = new Set(['alert_days', 'asset_crosswalk', 'asset_crosswalk_pending']);
 
+/** Tables every migration writes again from the code (the stream catalog): a new store already holds their rows. */
+export const WRITTEN_AT_MIGRATE: ReadonlySet<string> = new Set(['catalog_streams']);
+
 export async function listTables(store: Store): Promise<TableInfo[]> {
   const tables = await store.adapter.listTables();
   return tables.filter((t) => isMirrorTable(t.name)).sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -136,6 +136,17 @@ async function finishRun(
   return failures.length > 0 ? { outcome: 'failed', error: failures[0] } : { outcome };
 }
 
+/** What the streams of one run share. */
+interface StreamRun {
+  runId: number;
+  owner: string;
+  signal: AbortSignal;
+  now: () => string;
+  parsed: ParseBudget;
+  outputs: RunnerOutput;
+  unrecorded: (stream: string, cause: string) => void;
+}
+
 /**
  * Says each cause of a stream result the store could not record once for the run: a database gone silent
  * fails every stream alike, and one line says so better than one per stream.
@@ -149,19 +160,7 @@ function saidOnce(logger: RunOptions['logger']): (stream: string, cause: string)
   };
 }
 
-async function runStream(
-  opts: RunOptions,
-  def: StreamDef,
-  run: {
-    runId: number;
-    owner: string;
-    signal: AbortSignal;
-    now: () => string;
-    parsed: ParseBudget;
-    outputs: RunnerOutput;
-    unrecorded: (stream: string, cause: string) => void;
-  },
-): Promise<StreamRunStats> {
+async function runStream(opts: RunOptions, def: StreamDef, run: StreamRun): Promise<StreamRunStats> {
   const { store, logger } = opts;
   const progress = opts.progress ?? silentProgress;
   const stats = emptyStats(def.name);

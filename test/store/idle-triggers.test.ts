@@ -72,7 +72,10 @@ describe.each(dialects)('pages of new assets and the crosswalk trigger on %s', (
     expect(await upsert(nobody(601, 300))).toMatchObject({ inserted: 300 });
     expect(await crosswalk(t.store)).toEqual([]);
     expect(await triggerText(t.store)).toBe(before);
-    if (dialect === 'sqlite') expect(before).toMatch(/^CREATE TRIGGER asset_crosswalk_assets_insert after insert on assets/);
+    // PostgreSQL keeps its trigger as it is (triggerText reads SQLite's schema only).
+    expect(before).toEqual(
+      dialect === 'sqlite' ? expect.stringMatching(/^CREATE TRIGGER asset_crosswalk_assets_insert after insert on assets/) : null,
+    );
   });
 
   it('links the assets written after a source arrived in the same transaction', async () => {
