@@ -38,14 +38,14 @@ module.exports = {
       severity: 'error',
       comment: 'The client speaks HTTP to the service: no store, no streams, no runners.',
       from: { path: '^src/client/' },
-      to: { path: '^src/(store|catalog|requests|sync|budget|receiver|scheduler|observability|cli|export)/' },
+      to: { path: '^src/(store|catalog|paging|requests|sync|budget|receiver|scheduler|observability|cli|export)/' },
     },
     {
       name: 'catalog-is-data',
       severity: 'error',
       comment: 'The catalog describes streams; it never runs them.',
       from: { path: '^src/catalog/' },
-      to: { path: '^src/(client|requests|sync|budget|receiver|scheduler|observability|cli|export)/' },
+      to: { path: '^src/(client|paging|requests|sync|budget|receiver|scheduler|observability|cli|export)/' },
     },
     {
       name: 'requests-are-planned-not-sent',
@@ -53,6 +53,14 @@ module.exports = {
       comment: 'What a run asks for (paginators, windows, parents) is planned from the catalog and the store; sync and budget both use it.',
       from: { path: '^src/requests/' },
       to: { path: '^src/(client|sync|budget|receiver|scheduler|observability|cli|export)/' },
+    },
+    {
+      name: 'paging-is-one-room',
+      severity: 'error',
+      comment:
+        'Paging (the paginators, the guard, the page loop and its arithmetic) is built from the catalog alone: whoever pages or prices pages asks it.',
+      from: { path: '^src/paging/' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/(paging|catalog)/' },
     },
     {
       name: 'budget-counts-without-running',

@@ -16,7 +16,7 @@ import { createClient } from '../src/client/index.js';
 import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
 import { runSync, type RunResult } from '../src/sync/engine.js';
-import { pages } from '../src/sync/pager.js';
+import { pages } from '../src/paging/pager.js';
 import { syncSettings } from '../src/sync/settings.js';
 import { listPaginator, listRequests, pageWindow } from '../src/requests/list-requests.js';
 import { startSandboxProcess } from './sandbox-process.js';

@@ -7,6 +7,7 @@ import type { ListStream, StreamDef } from '../catalog/types.js';
 import { windowFrom, windowStart } from '../requests/date-window.js';
 import { detailsBacklog, DEFAULT_DETAILS } from '../requests/details-backlog.js';
 import { fanoutPath, selectionFor, selectParents } from '../requests/fanout-parents.js';
+import { pagesFor } from '../paging/paginator.js';
 import { listPaginator, readAheadExtra } from '../requests/list-requests.js';
 import { rowsExpected } from '../requests/list-size.js';
 import type { DetailsBacklog, SyncSettings } from '../requests/run-settings.js';
@@ -29,7 +30,6 @@ export interface StreamCost {
 }
 
 const DAY_MS = 86_400_000;
-const pagesFor = (rows: number, pageSize: number) => Math.floor(rows / pageSize) + 1;
 const MONITORING_PAGE_SIZE = monitoringPaginator.pageSize;
 
 export function familyOf(stream: StreamDef): QuotaFamily {
@@ -79,7 +79,8 @@ function pagesLeft(pages: number, next: number | null | undefined): number {
 }
 
 async function listCost(store: Store, settings: SyncSettings, stream: ListStream, intervalDays: number) {
-  const { pageSize, lastPage } = listPaginator(stream, settings);
+  const paginator = listPaginator(stream, settings);
+  const { lastPage } = paginator;
   const variants = stream.variants ?? [{ name: '', scope: {} }];
   const resumed = await resumePoints(store, settings, stream, intervalDays);
   const left = (variant: string, pages: number) => pagesLeft(pages, resumed?.next[variant]);
@@ -89,11 +90,11 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
     const inWindow = await windowRows(store, settings, stream);
     const perDay = PUBLISHED_ROWS_PER_DAY[stream.name] ?? 0;
     if (inWindow !== null)
-      return { requests: left(variants[0]!.name, pagesFor(inWindow + perDay * intervalDays, pageSize)), estimated: false };
+      return { requests: left(variants[0]!.name, paginator.pagesFor(inWindow + perDay * intervalDays)), estimated: false };
     // Not mirrored yet: the next run reads everything; a scheduled run, once it has, only its window.
     if (intervalDays > 0) {
       const lookback = settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays;
-      return { requests: pagesFor(perDay * (lookback + intervalDays), pageSize), estimated: true };
+      return { requests: paginator.pagesFor(perDay * (lookback + intervalDays)), estimated: true };
     }
   }
   let requests = 0;
@@ -111,7 +112,7 @@ async function listCost(store: Store, settings: SyncSettings, stream: ListStream
       // is full); a scheduled run's steady cost (intervalDays > 0) comes after that first read.
       if (intervalDays === 0) readAhead += readAheadExtra(stream, settings);
     }
-    requests += left(variant.name, pagesFor(rows, pageSize));
+    requests += left(variant.name, paginator.pagesFor(rows));
   }
   return { requests: requests + readAhead, estimated, readAhead };
 }

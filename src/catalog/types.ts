@@ -16,7 +16,7 @@ export type ColumnSource = ValuePath | { unixTime: ValuePath } | { isoTime: stri
 export type ColumnMap = Readonly<Record<string, ColumnSource>>;
 
 /**
- * How a list pages, by the name of its paginator (src/requests/paginator.ts). `page-number`: `page`/`limit`
+ * How a list pages, by the name of its paginator (src/paging/paginator.ts). `page-number`: `page`/`limit`
  * (the /v1 and monitoring lists), ended by the first short page. `single`: one request holds the whole
  * list (paging is accepted and ignored, so never sent).
  */

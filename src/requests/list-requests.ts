@@ -3,8 +3,9 @@
 // many pages of it a run keeps in flight.
 import { configuredQuery } from '../catalog/configured-filters.js';
 import type { ListStream, Query } from '../catalog/types.js';
-import type { GuardLimits } from './page-guard.js';
-import { type Paginator, paginatorFor } from './paginator.js';
+import type { GuardLimits } from '../paging/page-guard.js';
+import { pagesPastTheEnd } from '../paging/pager.js';
+import { type Paginator, paginatorFor } from '../paging/paginator.js';
 import type { SyncSettings } from './run-settings.js';
 
 export type Variant = NonNullable<ListStream['variants']>[number];
@@ -65,10 +66,10 @@ export function pageWindow(stream: ListStream, settings: Pick<SyncSettings, 'pag
 
 /**
  * Requests a first read of a list (variant) may make past its end: read ahead while its length is
- * unknown, the pager keeps its window full (src/sync/pager.ts). None for a list of one page or a fixed last page.
+ * unknown, the pager keeps its window full (src/paging/pager.ts). None for a list of one page or a fixed last page.
  */
 export function readAheadExtra(stream: ListStream, settings: SyncSettings): number {
-  return listPaginator(stream, settings).lastPage === undefined ? pageWindow(stream, settings) - 1 : 0;
+  return pagesPastTheEnd(listPaginator(stream, settings), pageWindow(stream, settings));
 }
 
 /** The page size the catalog gives (a list in one response: unbounded). */

@@ -11,8 +11,8 @@ import { addWrites, type StreamContext } from './context.js';
 import { contentHash } from '../content-hash.js';
 import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../requests/fanout-parents.js';
 import { fanoutRows } from './fanout-rows.js';
-import { PageNumberPaginator } from '../requests/paginator.js';
-import { pages } from './pager.js';
+import { PageNumberPaginator } from '../paging/paginator.js';
+import { pages } from '../paging/pager.js';
 
 const BATCH = 100;
 /** One parent's rows are held together to be replaced in one transaction: this bounds the memory they take. */

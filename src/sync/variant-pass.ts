@@ -10,7 +10,7 @@ import type { ListCheckpoint } from './list-checkpoint.js';
 import { type FetchedPage, type ListPage, fetchListPage, forgetPagesAfter, openListPage, savePageHash, WrittenPages } from './list-page.js';
 import { catalogPageSize, type ListRequests, listRequests, pageWindow, type Variant } from '../requests/list-requests.js';
 import type { PageProgress } from './page-progress.js';
-import { pages } from './pager.js';
+import { pages } from '../paging/pager.js';
 import { nothingWritten, writeRecords, type Written } from './write-records.js';
 import { endInDoubt, firstPageMoved, PassKeys } from './deletion-evidence.js';
 import { judgeDeletions } from './deletion-gate.js';

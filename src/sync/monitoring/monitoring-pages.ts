@@ -4,9 +4,9 @@
 // time. Requests are counted by the client, into the stream's stats.
 import type { PageNumberSpec, Query } from '../../catalog/types.js';
 import { dataArray } from '../../client/index.js';
-import { PageNumberPaginator } from '../../requests/paginator.js';
+import { PageNumberPaginator } from '../../paging/paginator.js';
 import type { StreamContext } from '../context.js';
-import { pages } from '../pager.js';
+import { pages } from '../../paging/pager.js';
 import { contentHash } from '../../content-hash.js';
 
 /** A page of a monitoring list, in order; `last` when it ends the list. */

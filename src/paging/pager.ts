@@ -1,11 +1,11 @@
-// The one page loop: pages of a list, in order, as its paginator says (src/requests/paginator.ts): the
+// The one page loop: pages of a list, in order, as its paginator says (src/paging/paginator.ts): the
 // paginator decides whether a page is followed by another (never `total`: a page shorter than the page
 // size, or empty, ends the list) and carries the guard applied to every page. Pages known to exist (from
 // the mirror's last row count) are fetched several at a time; past that horizon only the next page is
 // requested, so a sync makes no request it does not need, unless `readAhead` (a list the mirror never
 // read): then the window stays full past each full page, and at most window - 1 requests land past the
-// list's end (see readAheadExtra in src/requests/list-requests.ts).
-import type { Paginator } from '../requests/paginator.js';
+// list's end (pagesPastTheEnd).
+import type { Paginator } from './paginator.js';
 
 /** What the loop needs of an opened page: how many records it held, and what the guard remembers it by. */
 export interface OpenedPage {
@@ -45,10 +45,9 @@ export interface Page<T> {
 
 export async function* pages<F, T extends OpenedPage = Extract<F, OpenedPage>>(opts: PagerOptions<T, F>): AsyncGenerator<Page<T>> {
   const { paginator, window } = opts;
-  const { pageSize } = paginator;
   const open = opts.openPage ?? (async (fetched: F) => fetched as unknown as T);
   const end = paginator.lastPage ?? Infinity;
-  const horizon = Math.floor(opts.expectedRows / pageSize) + 1;
+  const horizon = paginator.pagesFor(opts.expectedRows);
   const inflight = new Map<number, Promise<F>>();
   const abandon = new AbortController();
   let next = opts.startPage;
@@ -89,4 +88,12 @@ export async function* pages<F, T extends OpenedPage = Extract<F, OpenedPage>>(o
     abandon.abort();
     await Promise.allSettled(inflight.values());
   }
+}
+
+/**
+ * Requests a read ahead may make past a list's end: the loop keeps `window` pages in flight past each full
+ * page while the list's length is unknown, so at most window - 1 land past it. None with a fixed last page.
+ */
+export function pagesPastTheEnd(paginator: Paginator, window: number): number {
+  return paginator.lastPage === undefined ? window - 1 : 0;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageNumber } from '../../src/catalog/paginator.js';
-import { PageNumberPaginator, paginatorFor } from '../../src/requests/paginator.js';
-import { pages } from '../../src/sync/pager.js';
+import { PageNumberPaginator, paginatorFor } from '../../src/paging/paginator.js';
+import { pages } from '../../src/paging/pager.js';
 
 /** The /v1 paginator at `size` records a page, for a list the mirror knows nothing of. */
 const numbered = (size: number, lastPage?: number) =>

@@ -1,6 +1,7 @@
 // A paginator per paging style, as dlt's rest_api and Airbyte's declarative paginators: built from the
 // catalog's description of how a list pages, it gives each page's query parameters, says whether a page
-// is followed by another, and carries the guard the page loop (src/sync/pager.ts) applies to every page.
+// is followed by another and how many pages a list of n rows takes (the loop's horizon, the budget's
+// price), and carries the guard the page loop (src/paging/pager.ts) applies to every page.
 import type { PageNumberSpec, PaginatorSpec, Query } from '../catalog/types.js';
 import { type GuardLimits, type PageGuard, pageGuardFor } from './page-guard.js';
 
@@ -15,6 +16,16 @@ export interface Paginator {
   params(page: number): Query;
   /** Whether a page of `count` records is followed by another: it came back full, before any fixed last page. */
   hasNextPage(page: number, count: number): boolean;
+  /** Requests a pass makes over a list of `rows` records: each full page and the short one that ends it, to any last page. */
+  pagesFor(rows: number): number;
+}
+
+/**
+ * Pages a list of `rows` records takes at `pageSize` a page: every full page, and the short (or empty)
+ * one that ends it, since a list ends only at a page shorter than its size (never `total`).
+ */
+export function pagesFor(rows: number, pageSize: number): number {
+  return Math.floor(rows / pageSize) + 1;
 }
 
 /** What a pass adds to the catalog's description: where its requests go, how long the list may be, where it ends. */
@@ -49,6 +60,10 @@ export class PageNumberPaginator implements Paginator {
   hasNextPage(page: number, count: number): boolean {
     return count >= this.pageSize && (this.lastPage === undefined || page < this.lastPage);
   }
+
+  pagesFor(rows: number): number {
+    return Math.min(this.lastPage ?? Number.POSITIVE_INFINITY, pagesFor(rows, this.pageSize));
+  }
 }
 
 /** The whole list in one response: paging is accepted and ignored, so never sent. */
@@ -67,6 +82,10 @@ export class SinglePaginator implements Paginator {
 
   hasNextPage(): boolean {
     return false;
+  }
+
+  pagesFor(): number {
+    return 1;
   }
 }
 
