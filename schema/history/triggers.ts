@@ -23,20 +23,6 @@ export interface MirroredTable {
 
 const MIRROR_COLUMNS = ['raw', 'row_hash', 'first_seen_at', 'synced_at', 'deleted_at'];
 
-/**
- * Tables whose versions view lifts every column from the kept raw: their own columns would only repeat
- * raw (measured: an assets version's columns are as large as its raw, doubling its history), so their
- * versions keep no typed_row.
- */
-export const LIFTED_FROM_RAW: ReadonlySet<string> = new Set([
-  'assets',
-  'market_stats',
-  'projects',
-  'sec_filings',
-  'token_unlock_assets',
-  'monitoring_events',
-]);
-
 /** Tables with the mirrored columns (raw, row_hash, sync times) and a primary key, read from the database. */
 export async function mirroredTables(db: Kysely<unknown>, d: HistoryDialect): Promise<MirroredTable[]> {
   const tables = await analystSql(d).listColumns(db);
@@ -48,11 +34,18 @@ export async function mirroredTables(db: Kysely<unknown>, d: HistoryDialect): Pr
 
 const triggerOf = (table: string) => ({ name: `${table}_keep_history`, table });
 
-export function historyTriggerSql(table: MirroredTable, d: HistoryDialect): string[] {
+/**
+ * Tables whose versions view lifts every column from the kept raw (the catalog says which): their own
+ * columns would only repeat raw (measured: an assets version's columns are as large as its raw, doubling
+ * its history), so their versions keep no typed_row.
+ */
+export type LiftedFromRaw = ReadonlySet<string>;
+
+export function historyTriggerSql(table: MirroredTable, d: HistoryDialect, lifted: LiftedFromRaw): string[] {
   const sqlOf = analystSql(d);
   const name = table.name;
   const rowKey = table.key.map((k) => sqlOf.asText(`old.${k}`)).join(` || '|' || `);
-  const typedRow = LIFTED_FROM_RAW.has(name) ? 'null' : sqlOf.jsonObject(table.columns.map((c) => [c, `old.${c}`]));
+  const typedRow = lifted.has(name) ? 'null' : sqlOf.jsonObject(table.columns.map((c) => [c, `old.${c}`]));
   const insert = `insert into row_history (table_name, row_key, raw, typed_row, row_hash, first_seen_at, valid_from, valid_to, change, run_id, ended_by_run_id)
     values ('${name}', ${rowKey}, old.raw, ${typedRow}, old.row_hash, old.first_seen_at, old.synced_at,
       coalesce(new.deleted_at, new.synced_at), case when new.deleted_at is not null then 'deleted' else 'updated' end,
@@ -67,8 +60,8 @@ export function historyTriggerSql(table: MirroredTable, d: HistoryDialect): stri
 }
 
 /** The statements of every mirrored table's trigger, as the tables are now: the repeatable's definition. */
-export async function historyTriggersSql(db: Kysely<unknown>, d: HistoryDialect): Promise<string[]> {
-  return (await mirroredTables(db, d)).flatMap((t) => historyTriggerSql(t, d));
+export async function historyTriggersSql(db: Kysely<unknown>, d: HistoryDialect, lifted: LiftedFromRaw): Promise<string[]> {
+  return (await mirroredTables(db, d)).flatMap((t) => historyTriggerSql(t, d, lifted));
 }
 
 /** Drops every history trigger there is (those of tables no longer mirrored too). */
@@ -82,9 +75,9 @@ export async function dropHistoryTriggers(db: Kysely<unknown>, d: HistoryDialect
 }
 
 /** Drops the history triggers and makes one for each mirrored table, with its columns of now. */
-export async function recreateHistoryTriggers(db: Kysely<unknown>, d: HistoryDialect): Promise<void> {
+export async function recreateHistoryTriggers(db: Kysely<unknown>, d: HistoryDialect, lifted: LiftedFromRaw): Promise<void> {
   await dropHistoryTriggers(db, d);
-  await analystSql(d).runAll(db, await historyTriggersSql(db, d));
+  await analystSql(d).runAll(db, await historyTriggersSql(db, d, lifted));
 }
 
 /** Whether a mirrored table has no history trigger (one dropped by hand): writes to it would keep no history. */

@@ -9,7 +9,8 @@ import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../request
 import { listRequests } from '../requests/list-requests.js';
 import type { SyncSettings } from '../requests/run-settings.js';
 import { usageOf, type FamilyUsage } from './budget-report.js';
-import { resumePoints, runCost, type StreamCost } from './cost-model.js';
+import { resumePoints } from '../sync/index.js';
+import { runCost, type StreamCost } from './cost-model.js';
 import { count } from '../figures.js';
 import { QUOTA_FAMILIES, type QuotaFamily, type Quotas } from './quotas.js';
 

@@ -10,7 +10,7 @@ import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../requests/run-settings.js';
 import type { ScheduleEntry } from './projection.js';
 import { lastFireAtOrBefore } from './schedule-fires.js';
-import { resumePoints } from './cost-model.js';
+import { plannerOf, resumePoints } from '../sync/index.js';
 import { count } from '../figures.js';
 
 export interface StreamReading {
@@ -80,14 +80,7 @@ async function plainHow(store: Store, settings: SyncSettings, stream: StreamDef,
   const synced = (await store.getState(stream.name))?.lastSuccessAt != null;
   const resumed = await resumePoints(store, settings, stream);
   if (resumed) return `${resumedHow(resumed)}${as}`;
-  if (stream.kind === 'fanout') return `one request per parent${as}`;
-  if (stream.kind === 'custom')
-    return stream.runner === 'monitoring-events'
-      ? `${synced ? 'recent window, re-reads, new details' : 'first read: every event'}${as}`
-      : `each view's matches since its last pass${as}`;
-  if (!synced) return `first read: every page${as}`;
-  if (stream.window) return `date window: the last ${settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays} days${as}`;
-  return `every page (no change filter)${as}`;
+  return `${plannerOf(stream).reading(settings, synced)}${as}`;
 }
 
 /** An interrupted pass the run resumes: where, and over what. */

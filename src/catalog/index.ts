@@ -17,7 +17,9 @@ export type {
   PaginatorSpec,
   MappedTable,
   ChildTable,
+  PublishedSize,
 } from './types.js';
+export { RUNNERS, type RunnerName } from './runner-names.js';
 
 const registered: readonly StreamDef[] = [...v1Lists, assetsTop, ...v1Fanouts, ...monitoringStreams];
 
@@ -31,6 +33,17 @@ const groups: Record<string, (s: StreamDef) => boolean> = {
 
 export function allStreams(): readonly StreamDef[] {
   return registered;
+}
+
+/** Records the real service publishes for a stream (its variants summed), or undefined when it publishes none. */
+export function publishedRows(stream: StreamDef): number | undefined {
+  const rows = stream.kind === 'fanout' ? undefined : stream.published?.rows;
+  return typeof rows === 'object' ? Object.values(rows).reduce((a, b) => a + b, 0) : rows;
+}
+
+/** Tables whose versions view lifts every column from raw: their history keeps no typed_row (schema/history/triggers.ts). */
+export function liftedFromRaw(): ReadonlySet<string> {
+  return new Set(registered.filter((s) => s.kind !== 'fanout' && s.versionsFromRaw).map((s) => s.table));
 }
 
 /** A stream as the store's catalog_streams describes it (v_streams reads it). */

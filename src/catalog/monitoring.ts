@@ -4,6 +4,7 @@
 // alert_history) name the hand-written runner in src/sync/monitoring/ that runs them.
 import { isoTimeOf } from './mapping.js';
 import { pageNumber } from './paginator.js';
+import { RUNNERS } from './runner-names.js';
 import type { ColumnMap, CustomStream, ListStream, ViewPassOptions } from './types.js';
 
 export { MONITORING_PARAMS, type MonitoringParams } from './query-params.js';
@@ -24,6 +25,8 @@ export const MONITORING_PATHS = Object.freeze({
 export const tokenUnlocks: ListStream = {
   kind: 'list',
   name: 'token-unlocks',
+  published: { rows: 450 },
+  versionsFromRaw: true,
   description: 'Assets with token unlock coverage (the whole covered set each run; unseen → soft-deleted)',
   path: MONITORING_PATHS.tokenUnlocks,
   filters: {
@@ -92,21 +95,31 @@ export function viewsStream(options: ViewPassOptions = {}): CustomStream {
     key: ['id'],
     paginator: monitoringPaginator,
     detectDeletes: false,
-    runner: 'monitoring-views',
+    runner: RUNNERS.views,
     views: options,
   };
 }
 
+/**
+ * The real service's developments, for the events runner's plan (src/sync/monitoring/events-plan.ts): the
+ * details a first sync's default backlog covers (high importance, last 30 days), and new ones a day with
+ * the share that backlog covers.
+ */
+export const PUBLISHED_DEVELOPMENTS = Object.freeze({ detailsInScope: 1_073, perDay: 300, highImportanceShare: 0.1 });
+
 export const events: CustomStream = {
   kind: 'custom',
   name: 'monitoring-events',
+  // 392 events started in the last 7 days (the default lookback of an incremental run).
+  published: { rows: 20_000, rowsPerDay: 392 / 7 },
+  versionsFromRaw: true,
   description: 'Monitoring events with their assets, categories and developments (details fetched when new or changed)',
   path: MONITORING_PATHS.events,
   table: 'monitoring_events',
   key: ['id'],
   paginator: monitoringPaginator,
   detectDeletes: true,
-  runner: 'monitoring-events',
+  runner: RUNNERS.events,
 };
 
 export const monitoringStreams: readonly (ListStream | CustomStream)[] = [tokenUnlocks, categories, events, viewsStream()];

@@ -2,6 +2,7 @@
 // them and how a record becomes a row. The runners (src/sync/, src/sync/monitoring/) read these entries; the
 // catalog imports none of them.
 import type { Row } from '../store/types.js';
+import type { RunnerName } from './runner-names.js';
 
 export type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
@@ -22,6 +23,18 @@ export type ColumnMap = Readonly<Record<string, ColumnSource>>;
  */
 export type PageNumberSpec = { type: 'page-number'; pageParam: string; limitParam: string; pageSize: number };
 export type PaginatorSpec = PageNumberSpec | { type: 'single' };
+
+/**
+ * The real service's size of a stream, for what a run costs before the mirror holds it (the budget's
+ * estimates, the progress bar's total): the published figures, split and completed as the sandbox's
+ * `--profile real` serves them.
+ */
+export interface PublishedSize {
+  /** Records, per variant where the list has variants. */
+  rows: number | Readonly<Record<string, number>>;
+  /** New records a day of a date-window stream: what an incremental window holds beyond its lookback. */
+  rowsPerDay?: number;
+}
 
 /** What a run's settings may change in a list: the records per class of a partial (top) list. */
 export interface ListSettings {
@@ -94,6 +107,9 @@ export interface ListStream {
    * (set detectDeletes false).
    */
   maxRecords?: { setting: keyof ListSettings; default: number };
+  published?: PublishedSize;
+  /** Its versions view lifts every column from the kept raw, so its history keeps no typed_row (schema/history/triggers.ts). */
+  versionsFromRaw?: true;
 }
 
 export interface DateWindow {
@@ -127,9 +143,11 @@ export interface FanoutStream {
   paginator?: PageNumberSpec;
   /**
    * How a response becomes rows, by the name of a mapping (src/sync/fanout-rows.ts): 'record' maps the
-   * response with `columns`, its parent's key in the first key column; the others are named for their stream.
+   * response with `columns`, its parent's key in the first key column; 'linked-ids' pairs the parent's key
+   * with each listed record's id, 'series-by-project' a row per project and date, 'numbered-rows' rows
+   * numbered in the order served.
    */
-  mapping: 'record' | 'project-chains' | 'metric-series' | 'chart-rows';
+  mapping: 'record' | 'linked-ids' | 'series-by-project' | 'numbered-rows';
   columns?: ColumnMap;
   /** Values the user asked for in a column of the rows (metric-series' projects, from the setting named): those
    *  that no parent returned are named at the end of the run, instead of a silent empty success. */
@@ -166,7 +184,11 @@ export interface CustomStream {
   /** The runner soft-deletes rows of `table` by key after a complete pass (so the table needs a live-key index). */
   detectDeletes: boolean;
   optIn?: boolean;
-  runner: 'monitoring-events' | 'monitoring-views';
+  /** The registered runner that runs and plans it (src/sync/monitoring/runners.ts). */
+  runner: RunnerName;
+  published?: PublishedSize;
+  /** As a list's: its history keeps no typed_row. */
+  versionsFromRaw?: true;
   /** The views pass's options (`backfill alerts` builds its own). */
   views?: ViewPassOptions;
 }

@@ -68,7 +68,7 @@ export const projectChains: FanoutStream = {
   table: 'project_chains',
   key: ['project_id', 'chain_id'],
   shape: 'rows',
-  mapping: 'project-chains',
+  mapping: 'linked-ids',
   optIn: true,
 };
 
@@ -82,7 +82,7 @@ export const metricSeries: FanoutStream = {
   table: 'metric_series',
   key: ['metric', 'project', 'date'],
   shape: 'rows',
-  mapping: 'metric-series',
+  mapping: 'series-by-project',
   requested: { column: 'project', flag: '--metric-projects (metricProjects)', setting: 'metricProjects' },
   optIn: true,
 };
@@ -97,7 +97,7 @@ export const chartRows: FanoutStream = {
   key: ['chart_id', 'row_number'],
   shape: 'rows',
   paginator: pageNumber(100_000),
-  mapping: 'chart-rows',
+  mapping: 'numbered-rows',
   optIn: true,
 };
 

@@ -1,5 +1,7 @@
 // The `/v1` lists (the README's Schema section lists their tables). Page sizes are each endpoint's maximum (requests are
-// precious: the real `/v1` has a monthly quota).
+// precious: the real `/v1` has a monthly quota). Published sizes are the real service's (about 133,000 assets,
+// 1,100 projects, 26 chains, 3,200 charts, 400 metrics), split and completed as the sandbox's `--profile real`
+// serves them (assets per class, rows per day of the date-window lists).
 import { firstOf, isoDateOf, nested, same, unixTimeOf, unixTimes } from './mapping.js';
 import { pageNumber } from './paginator.js';
 import type { ListStream } from './types.js';
@@ -44,6 +46,8 @@ const LIFTED = {
 export const assets: ListStream = {
   kind: 'list',
   name: 'assets',
+  published: { rows: { token: 73_824, equity: 39_450, tokenizedStock: 19_726 } },
+  versionsFromRaw: true,
   description: 'Assets of every class (token, equity, tokenizedStock) with market cap, price and equity data',
   path: '/v1/assets',
   paginator: pageNumber(100),
@@ -103,6 +107,8 @@ export const assetsTop: ListStream = {
   query: { ...assets.query, order_by: 'market_cap.rank', order_dir: 'asc' },
   detectDeletes: false,
   maxRecords: { setting: 'topAssets', default: DEFAULT_TOP_ASSETS },
+  // Its size is its setting's, not the list's.
+  published: undefined,
   // Named by the schedule's jobs (or on the command line); a default run's complete `assets` covers it.
   optIn: true,
 };
@@ -110,6 +116,7 @@ export const assetsTop: ListStream = {
 export const transparency: ListStream = {
   kind: 'list',
   name: 'transparency',
+  published: { rows: 500 },
   description: 'Transparency ratings of assets',
   path: '/v1/transparency',
   paginator: pageNumber(1000),
@@ -144,6 +151,8 @@ export const transparency: ListStream = {
 export const projects: ListStream = {
   kind: 'list',
   name: 'projects',
+  published: { rows: 1_100 },
+  versionsFromRaw: true,
   description: 'Projects with their industry, sector, group and parent project',
   path: '/v1/projects',
   paginator: pageNumber(10000),
@@ -178,6 +187,7 @@ export const projects: ListStream = {
 export const chains: ListStream = {
   kind: 'list',
   name: 'chains',
+  published: { rows: 26 },
   description: 'Chains (fields not shown by the spec: kept in raw)',
   path: '/v1/chains',
   paginator: pageNumber(10000),
@@ -189,10 +199,14 @@ export const chains: ListStream = {
   detectDeletes: true,
 };
 
-function taxonomy(name: 'sectors' | 'groups' | 'industries'): ListStream {
+/** The taxonomies' published sizes. */
+const TAXONOMY_ROWS = { sectors: 24, groups: 12, industries: 60 } as const;
+
+function taxonomy(name: keyof typeof TAXONOMY_ROWS): ListStream {
   return {
     kind: 'list',
     name,
+    published: { rows: TAXONOMY_ROWS[name] },
     description: `${name[0].toUpperCase()}${name.slice(1)} (fields not shown by the spec: kept in raw)`,
     path: `/v1/${name}`,
     paginator: pageNumber(1000),
@@ -209,6 +223,7 @@ function taxonomy(name: 'sectors' | 'groups' | 'industries'): ListStream {
 export const glossary: ListStream = {
   kind: 'list',
   name: 'glossary',
+  published: { rows: 300 },
   description: 'Glossary entries',
   path: '/v1/glossary',
   paginator: pageNumber(1000),
@@ -223,6 +238,8 @@ export const glossary: ListStream = {
 export const marketStats: ListStream = {
   kind: 'list',
   name: 'market-stats',
+  published: { rows: 10_417, rowsPerDay: 1 },
+  versionsFromRaw: true,
   description: 'Market statistics by date; incremental from the newest date minus a lookback',
   path: '/v1/market-stats',
   keyless: true,
@@ -240,6 +257,7 @@ export const marketStats: ListStream = {
 export const metrics: ListStream = {
   kind: 'list',
   name: 'metrics',
+  published: { rows: 400 },
   description: 'The metrics catalogue',
   path: '/v1/metrics',
   paginator: pageNumber(1000),
@@ -254,6 +272,8 @@ export const metrics: ListStream = {
 export const secFilings: ListStream = {
   kind: 'list',
   name: 'sec-filings',
+  published: { rows: 1_000, rowsPerDay: 1.1 },
+  versionsFromRaw: true,
   description: 'SEC filings; incremental from the newest filing date minus a lookback',
   path: '/v1/sec/filings',
   paginator: pageNumber(100),
@@ -275,6 +295,7 @@ export const secFilings: ListStream = {
 export const charts: ListStream = {
   kind: 'list',
   name: 'charts',
+  published: { rows: 3_200 },
   description: 'Charts and the dashboards that show them',
   path: '/v1/charts',
   paginator: pageNumber(100),

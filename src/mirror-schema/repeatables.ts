@@ -7,6 +7,7 @@
 // release thus end with the same objects.
 import { dropHistoryTriggers, historyTriggerMissing, historyTriggersSql, recreateHistoryTriggers } from '../../schema/history/triggers.js';
 import { ANALYST_VIEWS, createViewSql, dropViews, recreateViews } from '../../schema/views/index.js';
+import { liftedFromRaw } from '../catalog/index.js';
 import { applyComments } from '../dictionary/comments.js';
 import { DICTIONARY } from '../dictionary/index.js';
 import { analystSql } from '../store/dialects.js';
@@ -29,11 +30,12 @@ export const REPEATABLES: readonly Repeatable[] = [
     drop: (db) => dropViews(db),
   },
   // Made from every mirrored table's columns of now: a column a migration adds changes the definition.
+  // Which tables' versions keep no typed_row is the catalog's word (a stream's versionsFromRaw).
   {
     name: 'history-triggers',
-    definition: async (db, dialect) => (await historyTriggersSql(db, dialect)).join(';\n'),
+    definition: async (db, dialect) => (await historyTriggersSql(db, dialect, liftedFromRaw())).join(';\n'),
     missing: historyTriggerMissing,
-    apply: recreateHistoryTriggers,
+    apply: (db, dialect) => recreateHistoryTriggers(db, dialect, liftedFromRaw()),
     drop: dropHistoryTriggers,
   },
   // The catalog's streams as rows of catalog_streams (v_streams lists them before any sync).

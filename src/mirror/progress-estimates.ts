@@ -1,17 +1,8 @@
 // What each stream fetched on its last complete run in the same mode: the progress total when the
 // stream itself cannot say (monitoring lists, date windows), shown as an estimate. A stream never run
 // against the real service starts from its published size, as `--plan` estimates it.
-import { PUBLISHED_MONITORING, PUBLISHED_ROWS } from '../budget/published-sizes.js';
+import { allStreams, publishedRows } from '../catalog/index.js';
 import type { Store } from '../store/types.js';
-
-/** Records the real service publishes for a stream (variants summed), or undefined when it publishes none. */
-function publishedRows(stream: string): number | undefined {
-  if (stream === 'monitoring-events') return PUBLISHED_MONITORING.events;
-  if (stream === 'token-unlocks') return PUBLISHED_MONITORING.tokenUnlockAssets;
-  const rows = PUBLISHED_ROWS[stream];
-  if (rows === undefined) return undefined;
-  return typeof rows === 'number' ? rows : Object.values(rows).reduce((a, b) => a + b, 0);
-}
 
 /**
  * The estimates of a run: each stream's last run, else (against a service that is not on this machine,
@@ -26,7 +17,8 @@ export async function runEstimates(
   const estimates = await lastRunRows(store, streams, mode);
   if (/^https?:\/\/(127\.|localhost|\[::1\])/.test(baseUrl)) return estimates;
   for (const s of streams) {
-    const published = publishedRows(s);
+    const def = allStreams().find((d) => d.name === s);
+    const published = def && publishedRows(def);
     if (!estimates.has(s) && published !== undefined) estimates.set(s, published);
   }
   return estimates;

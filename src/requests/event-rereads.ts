@@ -10,8 +10,11 @@ export const IDS_PER_REQUEST = 100;
 /** The pass mark that remembers an id the service refused, so that it is not asked for on every run. */
 export const REFUSED_EVENT = 'refused-event:';
 
-/** Ids of events a delivery named after the mirror last wrote them (or never mirrored), older than `windowStart`. */
-export async function eventsToReread(store: Store, windowStart: string): Promise<string[]> {
+/**
+ * Ids of events a delivery named after the mirror last wrote them (or never mirrored), older than
+ * `windowStart`, but those the events stream (`stream`, whose pass marks remember refusals) was refused.
+ */
+export async function eventsToReread(store: Store, stream: string, windowStart: string): Promise<string[]> {
   const rows = await store.db
     .selectFrom('webhook_deliveries as d')
     .leftJoin('monitoring_events as e', 'e.id', 'd.event_id')
@@ -26,7 +29,7 @@ export async function eventsToReread(store: Store, windowStart: string): Promise
         exists(
           selectFrom('pass_marks as m')
             .select('m.part')
-            .where('m.stream', '=', 'monitoring-events')
+            .where('m.stream', '=', stream)
             .whereRef('m.part', '=', sql<string>`${REFUSED_EVENT} || d.event_id`),
         ),
       ),

@@ -12,9 +12,8 @@ import { connectionLost, describeStoreError, storageCause } from '../store/stora
 import type { Lease, Store, StreamRunStats } from '../store/types.js';
 import { emptyStats, silentProgress, type Progress, type StreamContext, type SyncSettings } from './context.js';
 import { checkService, recordService, recordingService } from './mirrored-service.js';
-import { customRunners, type RunnerOutput } from './monitoring/runners.js';
-import { syncFanout } from './fanout-stream.js';
-import { syncList } from './list-stream.js';
+import { runnerOf } from './runners.js';
+import type { RunnerOutput } from './stream-runner.js';
 import { recordStreams } from './record-streams.js';
 import { ParseBudget, PARSED_RECORDS_AT_ONCE } from './parse-budget.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied, ownerRunning } from './stream-lease.js';
@@ -190,9 +189,7 @@ async function runStream(opts: RunOptions, def: StreamDef, run: StreamRun): Prom
   };
   progress.start(def.name, null);
   try {
-    if (def.kind === 'list') await syncList(ctx, def);
-    else if (def.kind === 'fanout') await syncFanout(ctx, def);
-    else Object.assign(run.outputs, await customRunners[def.runner](ctx, def));
+    Object.assign(run.outputs, await runnerOf(def).run(ctx));
   } catch (error) {
     recordFailure(ctx, error);
   } finally {

@@ -9,15 +9,16 @@ type Mapping = (response: any, parent: FanoutParent, stream: FanoutStream) => Ro
 const mappings: Readonly<Record<FanoutStream['mapping'], Mapping>> = {
   /** One record for the parent, mapped by the entry's columns. */
   record: (record, p, stream) => [{ [stream.key[0]!]: p.key, ...toRow(record, stream.columns ?? {}) }],
-  'project-chains': (page: { data?: unknown[] }, p) =>
+  /** A list of records: the parent's key beside each one's id (a project's chains). */
+  'linked-ids': (page: { data?: unknown[] }, p) =>
     (page.data ?? []).map((chain: any) => ({ project_id: p.key, chain_id: chain.id, raw: chain })),
   /** `{project: [{date, value}]}`: a row per project and date. */
-  'metric-series': (byProject: Record<string, any[]>, p) =>
+  'series-by-project': (byProject: Record<string, any[]>, p) =>
     Object.entries(byProject ?? {}).flatMap(([project, points]) =>
       (points ?? []).map((pt) => ({ metric: p.key, project, date: pt?.date ?? null, value: pt?.value ?? null, raw: pt })),
     ),
   /** Rows numbered in the order served (they have no key of their own). */
-  'chart-rows': (page: { data?: unknown[] }, p) => (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
+  'numbered-rows': (page: { data?: unknown[] }, p) => (page.data ?? []).map((data, i) => ({ chart_id: p.key, row_number: i, data })),
 };
 
 export function fanoutRows(stream: FanoutStream, response: unknown, parent: FanoutParent): Row[] {

@@ -5,6 +5,7 @@ import { HttpStatusError } from '../../client/index.js';
 import type { PageNumberSpec } from '../../catalog/types.js';
 import type { StreamContext } from '../context.js';
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
+import { eventRecord } from '../../catalog/monitoring-records.js';
 import { monitoringPages } from './monitoring-pages.js';
 import { saveMark } from './pass-marks.js';
 import { IDS_PER_REQUEST, REFUSED_EVENT } from '../../requests/event-rereads.js';
@@ -31,7 +32,7 @@ export async function rereadEvents(
     ctx.logger.warn({ events: refused }, 'event ids named by webhooks were refused by the service; dropped');
     await ctx.store.transaction(async (tx) => {
       for (const id of refused)
-        await saveMark(tx, { stream: 'monitoring-events', part: REFUSED_EVENT + id }, { fullAt: null, highWater: ctx.now() });
+        await saveMark(tx, { stream: eventRecord.name, part: REFUSED_EVENT + id }, { fullAt: null, highWater: ctx.now() });
     });
   }
   return read;

@@ -26,7 +26,8 @@ import { judgeDeletions } from '../deletion-gate.js';
 import { type KeyedRows, LiveKeys, settleArrivals } from '../renamed-keys.js';
 import { fullPassDue, readMark, saveMark, type MarkName } from './pass-marks.js';
 
-const STREAM = 'monitoring-events';
+/** The stream the events are read, checkpointed and quarantined under: the catalog's. */
+const STREAM = eventRecord.name;
 const FULL_PASS: MarkName = { stream: STREAM, part: 'full-pass' };
 const PLACE = { stream: STREAM, variant: '' };
 const EVENT_ROWS: KeyedRows = { table: eventRecord.table, key: eventRecord.key, scope: {} };
@@ -93,7 +94,7 @@ async function rereadNamedEvents(
   shape: PassShape,
   live: LiveKeys,
 ): Promise<void> {
-  const ids = await eventsToReread(ctx.store, windowStart);
+  const ids = await eventsToReread(ctx.store, STREAM, windowStart);
   if (ids.length === 0) return;
   await rereadEvents(ctx, paginator, ids, (records) => writePage(ctx, records, seen, null, shape, live));
   ctx.logger.debug({ events: ids.length }, 'events named by webhooks re-read');

@@ -38,7 +38,8 @@ export function emptyViewCounts(): ViewMatchCounts {
   return { views: 0, events: 0, newAlerts: 0, known: 0, excluded: 0, beforeSince: 0, unusable: 0, completed: 0 };
 }
 
-const STREAM = 'monitoring-views';
+/** The stream the views' pass marks are kept under: the catalog's. */
+const STREAM = viewRecord.name;
 
 /** The pass over the views, and its account of every record read (what `backfill alerts` reports). */
 export async function syncViews(ctx: StreamContext, paginator: PageNumberSpec, opts: ViewPassOptions): Promise<ViewMatchCounts> {

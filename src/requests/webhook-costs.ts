@@ -3,17 +3,17 @@
 // backlog, whatever their importance. The next run's share is exact (the mirror holds the deliveries);
 // a scheduled run's is the rate of the last week of deliveries.
 import type { Store } from '../store/types.js';
-import type { DetailsBacklog } from '../requests/run-settings.js';
-import { IMPORTANCE } from '../requests/details-backlog.js';
-import { eventsToReread, IDS_PER_REQUEST } from '../requests/event-rereads.js';
+import type { DetailsBacklog } from './run-settings.js';
+import { IMPORTANCE } from './details-backlog.js';
+import { eventsToReread, IDS_PER_REQUEST } from './event-rereads.js';
 
 const DAY_MS = 86_400_000;
 /** The deliveries a rate is measured over, back from the newest. */
 const RATE_DAYS = 7;
 
 /** Requests of the next incremental run's re-reads: the events named since they were written, older than the window. */
-export async function nextRereadRequests(store: Store, windowStart: string): Promise<number> {
-  return Math.ceil((await eventsToReread(store, windowStart)).length / IDS_PER_REQUEST);
+export async function nextRereadRequests(store: Store, stream: string, windowStart: string): Promise<number> {
+  return Math.ceil((await eventsToReread(store, stream, windowStart)).length / IDS_PER_REQUEST);
 }
 
 export interface WebhookRates {

@@ -2,7 +2,7 @@
 // name that started before the window (re-read by id, 100 a request) and the developments they name
 // below the backlog's importance (fetched first), as rates over the days the deliveries cover.
 import { afterEach, describe, expect, it } from 'vitest';
-import { rereadRequestsPerRun, webhookRates } from '../../src/budget/webhook-costs.js';
+import { rereadRequestsPerRun, webhookRates } from '../../src/requests/webhook-costs.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
 const HIGH = { minimumImportance: 'high', maxAgeDays: 30, maxPerRun: 200 } as const;
