@@ -44,7 +44,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 const quoted = (names: readonly string[]) => `['"\`](${names.map(escape).join('|')})['"\`]`;
 
 /** What names a stream or runner on a line: the name as a string, or a comparison of a name with one. */
-export function streamNamesIn(lines: readonly CodeLine[], names: readonly string[], tables: ReadonlySet<string>): string[] {
+function streamNamesIn(lines: readonly CodeLine[], names: readonly string[], tables: ReadonlySet<string>): string[] {
   const literal = new RegExp(quoted(names.filter((n) => !tables.has(n))), 'g');
   const compared = new RegExp(`\\b(\\w*[nN]ame|runner|stream)\\s*[!=]==?\\s*${quoted(names)}`, 'g');
   return lines.flatMap(({ path, n, line }) =>
