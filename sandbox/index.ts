@@ -8,3 +8,4 @@ export { parseQuota, QUOTA_FAMILIES } from './quota/index.js';
 export type { QuotaLimit, QuotaFamily, QuotaReport, FamilyReport, Period } from './quota/index.js';
 export { RESOURCE_NAMES } from './records.js';
 export type { MonitoringService, MonitoringChange } from './monitoring/index.js';
+export type { Route, RouteContext } from './routes/route.js';

@@ -1,4 +1,5 @@
 // startSandbox: the world, the HTTP server, the partner's monitoring service and the optional tick.
+import type { Route } from './routes/route.js';
 import { randomBytes } from 'node:crypto';
 import { createMonitoringService, partnerUniverse, type MonitoringChange, type MonitoringService } from './monitoring/index.js';
 import { advanceWorld, type ResourceChanges } from './data/advance.js';
@@ -41,6 +42,8 @@ export interface SandboxOptions {
   /** Advance the clock by this many seconds every this many real seconds. */
   tickSeconds?: number;
   webhooks?: { timeFactor?: number; defaultPolicy?: AlertPolicy };
+  /** Routes served beside the /v1 routes (sandbox/routes/router.ts): a test's made-up list. */
+  routes?: readonly Route[];
 }
 
 export interface AdvanceOptions {
@@ -150,6 +153,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     quota,
     monitoring,
     control: opts.control ? controlHandler(target, apiKey) : null,
+    routes: opts.routes ?? [],
   });
   const url = await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
   const tick =

@@ -10,6 +10,7 @@ import { ResponseCache, type CachedResponse } from './response-cache.js';
 import { quotaFamily, quotaRefusal, rateLimitHeaders, type QuotaMeter } from '../quota/index.js';
 import { RawBody } from '../routes/route.js';
 import { Router, v1Routes } from '../routes/router.js';
+import type { Route } from '../routes/route.js';
 import type { World } from '../data/world.js';
 import type { HandleRequest, HandleResult } from '../monitoring/index.js';
 
@@ -35,17 +36,20 @@ export interface ServerDeps {
   quota: QuotaMeter;
   monitoring: MonitoringHandler | null;
   control: ControlHandler | null;
+  /** Routes beside the /v1 routes. */
+  routes: readonly Route[];
 }
 
 export class ApiServer {
   private readonly server: Server;
-  private readonly router = new Router(v1Routes);
+  private readonly router: Router;
   private readonly cache = new ResponseCache();
   private readonly key: Buffer;
   private served = 0;
 
   constructor(private readonly deps: ServerDeps) {
     this.key = Buffer.from(deps.apiKey);
+    this.router = new Router([...v1Routes, ...deps.routes]);
     this.server = createServer((req, res) => this.onRequest(req, res));
     this.server.keepAliveTimeout = 30_000;
   }
