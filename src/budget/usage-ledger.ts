@@ -3,7 +3,7 @@
 // quota, costs one write per block rather than per request, and ends each run equal to what was sent.
 // A worker that dies holding blocks over-counts by at most a block and a half (quota-gate.ts): the safe side.
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/database.js';
+import type { BudgetTables } from './budget-tables.js';
 import type { Store } from '../store/types.js';
 import { monthStartDay, renewsAt, utcDay, type FamilyQuota, type QuotaFamily } from './quotas.js';
 
@@ -280,7 +280,7 @@ function withinReason(until: Date, from: Date): Date {
 
 /** Adds `count` to a day's or a month's row while it stays within `limit`; whether it did. */
 async function addTo(
-  db: Kysely<Database>,
+  db: Kysely<BudgetTables>,
   family: QuotaFamily,
   row: { day: string } | { month: string },
   count: number,
