@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { BudgetTables } from './budget-tables.js';
 import type { Store } from '../store/types.js';
+import { sharedPaceOf } from './shared-pace.js';
 import { monthStartDay, renewsAt, utcDay, type FamilyQuota, type QuotaFamily } from './quotas.js';
 
 export interface Usage {
@@ -218,7 +219,8 @@ export class UsageLedger {
 
   /** Takes the family's next slot of the pace every worker of this database shares; ms to wait (0 where none is shared). */
   async paceSlot(family: QuotaFamily, intervalMs: number): Promise<number> {
-    return (await this.store.adapter.paceSlot?.(family, intervalMs)) ?? 0;
+    const shared = sharedPaceOf(this.store);
+    return shared ? (await shared.take(this.store.db, family, intervalMs)).waitMs : 0;
   }
 
   private async requestsOn(family: QuotaFamily, day: string): Promise<number> {
