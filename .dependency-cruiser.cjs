@@ -92,6 +92,14 @@ module.exports = {
       to: { path: '^src/store/(sqlite|postgres)/' },
     },
     {
+      name: 'room-dialects-behind-their-list',
+      severity: 'error',
+      comment:
+        "A room's own piece of a dialect (src/budget/postgres/: the shared pace's statement) is reached through the room's list of them (shared-pace.ts), as the store's dialects through dialects.ts.",
+      from: { path: '^(src|schema)/', pathNot: '^src/(store/|budget/shared-pace\\.ts$|[^/]+/(sqlite|postgres)/)' },
+      to: { path: '^src/[^/]+/(sqlite|postgres)/', pathNot: '^src/store/' },
+    },
+    {
       name: 'dialects-apart',
       severity: 'error',
       comment: "One dialect never borrows from another: what they share is in the store's root.",

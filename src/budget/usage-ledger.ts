@@ -3,8 +3,9 @@
 // quota, costs one write per block rather than per request, and ends each run equal to what was sent.
 // A worker that dies holding blocks over-counts by at most a block and a half (quota-gate.ts): the safe side.
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/database.js';
+import type { BudgetTables } from './budget-tables.js';
 import type { Store } from '../store/types.js';
+import { sharedPaceOf } from './shared-pace.js';
 import { monthStartDay, renewsAt, utcDay, type FamilyQuota, type QuotaFamily } from './quotas.js';
 
 export interface Usage {
@@ -218,7 +219,8 @@ export class UsageLedger {
 
   /** Takes the family's next slot of the pace every worker of this database shares; ms to wait (0 where none is shared). */
   async paceSlot(family: QuotaFamily, intervalMs: number): Promise<number> {
-    return (await this.store.adapter.paceSlot?.(family, intervalMs)) ?? 0;
+    const shared = sharedPaceOf(this.store);
+    return shared ? (await shared.take(this.store.db, family, intervalMs)).waitMs : 0;
   }
 
   private async requestsOn(family: QuotaFamily, day: string): Promise<number> {
@@ -280,7 +282,7 @@ function withinReason(until: Date, from: Date): Date {
 
 /** Adds `count` to a day's or a month's row while it stays within `limit`; whether it did. */
 async function addTo(
-  db: Kysely<Database>,
+  db: Kysely<BudgetTables>,
   family: QuotaFamily,
   row: { day: string } | { month: string },
   count: number,

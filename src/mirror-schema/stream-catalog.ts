@@ -5,7 +5,7 @@
 // (src/sync/record-streams.ts), for a store opened without migrating.
 import type { Kysely } from 'kysely';
 import { allStreams, catalogRow } from '../catalog/index.js';
-import type { Database } from '../store/database.js';
+import type { MirrorSchemaTables } from './mirror-schema-tables.js';
 import type { Repeatable } from '../store/index.js';
 
 const rows = () => allStreams().map(catalogRow);
@@ -14,7 +14,7 @@ export const streamCatalog: Repeatable = {
   name: 'stream-catalog',
   definition: async () => JSON.stringify(rows()),
   async apply(db) {
-    const store = db as Kysely<Database>;
+    const store = db as Kysely<MirrorSchemaTables>;
     const recordedAt = new Date().toISOString();
     for (const { stream, ...row } of rows()) {
       // 1 or 0: what SQLite binds, and what PostgreSQL reads into a boolean.

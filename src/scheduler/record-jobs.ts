@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { firesOver } from '../budget/schedule-fires.js';
 import { resolveStreams } from '../catalog/index.js';
-import type { Database } from '../store/database.js';
+import type { SchedulerTables } from './scheduler-tables.js';
 import type { Store } from '../store/types.js';
 import type { ScheduledJob } from './configure-jobs.js';
 
@@ -48,7 +48,7 @@ export async function recordJobs(store: Store, jobs: readonly ScheduledJob[], at
     stale_after_seconds: staleAfterSeconds(k.interval),
     recorded_at: recordedAt,
   }));
-  await (store.db as Kysely<Database>).transaction().execute(async (trx) => {
+  await (store.db as Kysely<SchedulerTables>).transaction().execute(async (trx) => {
     await trx.deleteFrom('scheduled_jobs').execute();
     await trx.deleteFrom('stream_schedules').execute();
     if (rows.length > 0) await trx.insertInto('scheduled_jobs').values(rows).execute();

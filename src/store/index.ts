@@ -7,6 +7,7 @@ export { describeLocation, locationFile, parseStoreUrl, redactUrl, sameLocation 
 export type { StoreLocation } from './store-url.js';
 export type { Migrations, Repeatable } from './migrations.js';
 export { keyString } from './types.js';
+export type { Counter, StoredBoolean } from './database.js';
 export { describeStoreError, mayAnswerLater, storageCause } from './storage-errors.js';
 export type {
   ColumnTypes,

@@ -271,12 +271,6 @@ export interface StoreAdapter {
   /** Where migrations and repeatable objects run, when their statements get a longer bound than others' (PostgreSQL). */
   migrationDb?: Kysely<Database>;
   durableTransaction(trx: Kysely<Database>): Promise<void>;
-  /**
-   * Where workers of one database share the service's per-minute pace (PostgreSQL): takes the next slot
-   * of `family` (one every `intervalMs`, by the database's clock) and returns the ms until it. Absent on
-   * SQLite, whose one machine keeps the pace in the process.
-   */
-  paceSlot?(family: string, intervalMs: number): Promise<number>;
   /** The current time and now + ttl, as the lease table compares them. */
   leaseNow(): RawBuilder<string>;
   leaseExpiry(ttlMs: number): RawBuilder<string>;

@@ -2,12 +2,12 @@
 // the end of each sync run. Tables without a retention (the default) keep every version, and then
 // this reads one small table and writes nothing.
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/database.js';
+import type { SyncTables } from './sync-tables.js';
 
 const DAY_MS = 86_400_000;
 
 /** Deletes expired versions; returns how many. */
-export async function pruneHistory(db: Kysely<Database>, now: Date): Promise<number> {
+export async function pruneHistory(db: Kysely<SyncTables>, now: Date): Promise<number> {
   const settings = await db
     .selectFrom('history_settings')
     .select(['table_name', 'retention_days'])

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QuotaGate } from '../../src/budget/quota-gate.js';
 import { QuotaError } from '../../src/budget/quota-error.js';
-import { takePaceSlot } from '../../src/store/postgres/postgres-adapter.js';
+import { takePaceSlot } from '../../src/budget/postgres/pace-slot.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import type { Quotas } from '../../src/budget/quotas.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';

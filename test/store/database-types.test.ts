@@ -1,9 +1,18 @@
-// The typed Database (src/store/database.ts) is written by hand beside the migrations: this fails when
-// the two disagree, on either store. COLUMNS must name every column of every typed table (the type
-// below refuses a missing or an extra one), and each table must hold exactly those columns.
+// The typed tables are written by hand beside the migrations, each room's beside its code (the store's own
+// in src/store/database.ts): this fails when they and the migrations disagree, on either store. COLUMNS
+// must name every column of every typed table (the type below refuses a missing or an extra one), and
+// each table must hold exactly those columns.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/store/database.js';
+import type { BudgetTables } from '../../src/budget/budget-tables.js';
+import type { MirrorSchemaTables } from '../../src/mirror-schema/mirror-schema-tables.js';
+import type { ReceiverTables } from '../../src/receiver/receiver-tables.js';
+import type { SchedulerTables } from '../../src/scheduler/scheduler-tables.js';
+import type { Database as StoreTables } from '../../src/store/database.js';
+import type { SyncTables } from '../../src/sync/sync-tables.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+/** Every typed table of the mirror: the store's and each room's (test/structure/table-types.test.ts lists the rooms'). */
+type Database = StoreTables & BudgetTables & MirrorSchemaTables & ReceiverTables & SchedulerTables & SyncTables;
 
 const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
   sync_runs: { id: true, started_at: true, finished_at: true, mode: true, streams: true, outcome: true, job: true, owner: true },
@@ -147,7 +156,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
 };
 
 for (const dialect of dialects) {
-  describe(`typed Database (${dialect})`, () => {
+  describe(`typed tables (${dialect})`, () => {
     let t: TestStore;
     afterEach(() => t.cleanup());
 

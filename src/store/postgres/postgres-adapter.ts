@@ -64,7 +64,6 @@ export async function createPostgresAdapter(
     async durableTransaction(trx) {
       await sql`set local synchronous_commit = on`.execute(trx);
     },
-    paceSlot: (family, intervalMs) => paceSlot(db, family, intervalMs),
     leaseNow: () => sql<string>`statement_timestamp()`,
     leaseExpiry: (ttlMs) => sql<string>`statement_timestamp() + make_interval(secs => ${ttlMs / 1000})`,
     close,
@@ -91,23 +90,4 @@ async function* cursorBatches(db: Kysely<Database>, relation: string, batchRows:
       .execute()
       .catch(() => {});
   }
-}
-
-/**
- * Takes the family's next slot in one statement: `next_at` moves one interval past the later of itself
- * and now, and the slot is where it stood (the first request of an idle family goes at once).
- */
-async function paceSlot(db: Kysely<Database>, family: string, intervalMs: number): Promise<number> {
-  return (await takePaceSlot(db, family, intervalMs)).waitMs;
-}
-
-/** The slot taken: when it starts (epoch ms, by the database's clock) and how long from now that is. */
-export async function takePaceSlot(db: Kysely<Database>, family: string, intervalMs: number): Promise<{ startMs: number; waitMs: number }> {
-  const step = sql`make_interval(secs => ${intervalMs / 1000})`;
-  const { rows } = await sql<{ start_ms: number; wait_ms: number }>`
-    insert into pace_slots as p (family, next_at) values (${family}, clock_timestamp() + ${step})
-    on conflict (family) do update set next_at = greatest(p.next_at, clock_timestamp()) + ${step}
-    returning extract(epoch from (p.next_at - ${step})) * 1000 as start_ms,
-      extract(epoch from (p.next_at - ${step} - clock_timestamp())) * 1000 as wait_ms`.execute(db);
-  return { startMs: Number(rows[0]?.start_ms), waitMs: Math.max(0, Number(rows[0]?.wait_ms ?? 0)) };
 }
