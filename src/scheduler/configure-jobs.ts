@@ -1,6 +1,7 @@
 // The jobs as configured: the job files (jobs/ and the user's jobsDir) with the config file's schedule and enabled overrides,
 // checked once at startup so a typo is one clear line, not a job that silently never runs.
-import { CronTime, validateCronExpression } from 'cron';
+import { CronTime } from 'cron';
+import { firesEver } from '../budget/schedule-fires.js';
 import { resolveStreams } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { ConfigError } from '../errors.js';
@@ -83,19 +84,16 @@ function withOverrides(
 /** Why a job's schedule cannot run it: not cron, or no date it fires on (30 February); null when it can. */
 function scheduleProblem(job: ScheduledJob, fromConfig: boolean): string | null {
   const where = fromConfig || !job.file ? `jobs.${job.name}.schedule` : `${job.file}: schedule`;
-  const check = validateCronExpression(job.schedule);
-  if (!check.valid) {
+  let fires: boolean;
+  try {
+    fires = firesEver(job); // parsed once, for the budget's counts too
+  } catch (error) {
     return (
-      `${where} "${job.schedule}" is not a cron expression (${check.error?.message ?? 'invalid'}); ` +
+      `${where} "${job.schedule}" is not a cron expression (${error instanceof Error ? error.message : 'invalid'}); ` +
       'use 5 fields (minute hour day-of-month month day-of-week) or 6 with seconds first'
     );
   }
-  try {
-    new CronTime(job.schedule, job.timeZone).getNextDateFrom(new Date(), job.timeZone);
-    return null;
-  } catch {
-    return `${where} "${job.schedule}" never fires (no such date in the next 8 years, as 30 February); fix the day and month`;
-  }
+  return fires ? null : `${where} "${job.schedule}" never fires (no such date in the next 8 years, as 30 February); fix the day and month`;
 }
 
 function streamsProblem(job: ScheduledJob): string | null {

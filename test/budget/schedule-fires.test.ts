@@ -3,7 +3,7 @@
 // slow way, for schedules that restrict each field, both day fields at once, and zones off the hour.
 import { CronTime } from 'cron';
 import { describe, expect, it } from 'vitest';
-import { firesBetween, firesOver, lastFireAtOrBefore, monthStart } from '../../src/budget/schedule-fires.js';
+import { firesBetween, firesEver, firesOver, lastFireAtOrBefore, monthStart } from '../../src/budget/schedule-fires.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -100,5 +100,35 @@ describe('a schedule counted day by day', () => {
   it('finds no last fire for a schedule that fired in none of the last 13 months, and the fire at the very minute asked', () => {
     expect(lastFireAtOrBefore({ schedule: '0 0 29 2 *' }, at)).toBeNull(); // 29 February: not in 2025 or 2026
     expect(lastFireAtOrBefore({ schedule: '17 13 * * *' }, at)).toEqual(new Date(Date.UTC(2026, 2, 30, 13, 17)));
+  });
+});
+
+describe('firesEver', () => {
+  // The cron library's own answer: its next date, searched over eight years, or its throw.
+  const libraryFires = (schedule: string) => {
+    try {
+      new CronTime(schedule).getNextDateFrom(new Date(Date.UTC(2026, 10, 27)));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  it.each([
+    '0 0 30 2 *', // never: no 30 February
+    '0 0 31 4,6,9,11 *', // never: those months have 30 days
+    '0 0 31 4,5 *', // 31 May
+    '0 0 29 2 *', // leap years only
+    '0 0 30 2 1', // both day fields restricted: every Monday of February
+    '0 0 * 2 1',
+    '0 0 1-7 * 0',
+    '*/5 * * * *',
+    '0 10 3 * * *', // six fields, seconds first
+    '30 4 1 * *',
+  ])('%s as the cron library says', (schedule) => {
+    expect(firesEver({ schedule })).toBe(libraryFires(schedule));
+  });
+
+  it('throws the library error for what is not cron', () => {
+    expect(() => firesEver({ schedule: '61 * * * *' })).toThrow(/out of range/);
   });
 });
