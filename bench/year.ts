@@ -1,6 +1,6 @@
 // A year at real sizes, compressed: the daemon's default schedule (jobs/) over the sandbox's real profile
 // (about 133,000 assets; `--scale` for a smaller one), one simulated day at a time, into a SQLite file
-// with the default history retention (none: every version kept). Each day the sandbox's data changes
+// with the default history retention (90 days: src/sync/prune-history.ts; the sync prunes after each run). Each day the sandbox's data changes
 // (--update/--add/--remove per day) and its monitoring service makes the day's events and alerts; then
 // every job that fires that day runs once (the five-minute, hourly and twice-daily jobs compressed to one
 // run reading the whole day; the weekly and monthly ones on their day), on the sandbox's clock, so the
@@ -31,6 +31,7 @@ import { configureJobs, jobStreams, nextRuns } from '../src/scheduler/index.js';
 import { defaultJobs } from '../src/scheduler/job-files.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
+import { DEFAULT_RETENTION_DAYS } from '../src/sync/prune-history.js';
 import { syncSettings } from '../src/sync/settings.js';
 
 const { values: args } = parseArgs({
@@ -238,7 +239,8 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     );
     months.push(month);
     process.stderr.write(
-      `year: ${month.month}: ${(month.bytes / MB).toFixed(1)} MB, ${month.versions} versions, ${month.alerts} alerts, ${month.seconds.toFixed(0)} s\n`,
+      `year: ${month.month}: ${(month.bytes / MB).toFixed(1)} MB (row_history ${(month.rowHistory / MB).toFixed(1)}, alerts ${(month.alertHistory / MB).toFixed(1)}), ` +
+        `${month.versions} versions, ${month.alerts} alerts, ${month.liveAssets} live assets, ${month.seconds.toFixed(0)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`,
     );
   }
   return months;
@@ -304,7 +306,7 @@ function periodsReport(sbViews: number, months: Month[]): string[] {
   const size = REAL ? 'profile real' : `scale ${args.scale}`;
   out.push(
     `Sandbox ${size}, ${months.length} ${DAYS === undefined ? 'month' : 'week'}(s) from 2025-01 in steps of ${STEP_DAYS} day(s), ${Math.min(VIEWS, sbViews)} monitoring view(s) backfilled, ` +
-      `changes per day: ${JSON.stringify(CHANGE)}; default retention (every version kept).\n`,
+      `changes per day: ${JSON.stringify(CHANGE)}; the default history retention (${DEFAULT_RETENTION_DAYS} days).\n`,
   );
   out.push(
     `| ${DAYS === undefined ? 'month' : 'week to'} | days | runs | run time (s) | file (MB) | growth (MB) | row_history (MB, share) | alerts (MB, share) | versions | alerts | live assets |`,

@@ -69,40 +69,66 @@ export const VERSION_COLUMNS: readonly ViewColumn[] = [
 /**
  * One column of a version row (alias `u` in a versions view): as a live row (alias `r`) gives it and as a
  * previous version (row_history `h`) does; without `previous`, the table's own column of that name as the
- * previous version kept it (read back from typed_row).
+ * previous version kept it (read back from typed_row). `indexed`: both are read from an index (a key, a
+ * constant), so a count may carry it.
  */
 export interface VersionSource {
   name: string;
   kind: ValueKind;
   live: string;
   previous?: string;
+  indexed?: boolean;
 }
 
 /**
  * Every kept version of `table` as one FROM item: its live rows and its previous versions kept in row_history,
  * each with the `sources` columns, then the version's validity and runs as stored (the view normalises them).
- * Only stored values pass through the UNION ALL, and the view computes its columns over it: SQLite before
- * 3.42 computes every column of a UNION ALL to count it, so a count reads these and nothing more.
+ * How the values pass the UNION ALL is the dialect's (AnalystSql.versionValues): SQLite before 3.42 computes
+ * every value of a UNION ALL to count it, so there only what indexes hold passes (the live rows through
+ * their `<table>_live_keys` index, the versions through row_history_row) and the rest is read by rowid.
  * `h.typed_row` holds a previous version's own columns (null for versions kept before migration 0039).
  */
 export function versionRows(d: ViewDialect, table: string, sources: readonly VersionSource[]): string {
   const typed = d.typedRow(table, 'h.typed_row', 'p');
-  const bookkeeping: readonly (readonly [string, ValueKind, string, string])[] = [
-    ['valid_from', 'text', 'r.synced_at', 'h.valid_from'],
-    ['valid_to', 'text', 'null', 'h.valid_to'],
-    ['change', 'text', 'null', 'h.change'],
-    ['run_id', 'integer', 'null', 'h.run_id'],
-    ['ended_by_run_id', 'integer', 'null', 'h.ended_by_run_id'],
-    ['is_current', 'integer', '1', '0'],
+  const bookkeeping: readonly (readonly [string, ValueKind, string, string, boolean])[] = [
+    ['valid_from', 'text', 'r.synced_at', 'h.valid_from', false],
+    ['valid_to', 'text', 'null', 'h.valid_to', true],
+    ['change', 'text', 'null', 'h.change', false],
+    ['run_id', 'integer', 'null', 'h.run_id', false],
+    ['ended_by_run_id', 'integer', 'null', 'h.ended_by_run_id', false],
+    ['is_current', 'integer', '1', '0', true],
   ];
-  const all = [...sources, ...bookkeeping.map(([name, kind, live, prev]) => ({ name, kind, live, previous: prev }))];
+  const all: VersionSource[] = [
+    ...sources,
+    ...bookkeeping.map(([name, kind, live, previous, indexed]) => ({ name, kind, live, previous, indexed })),
+  ];
+  const previousOf = (c: VersionSource) => c.previous ?? typed.column(c.name);
+  if (d.versionValues === 'looked-up') return lookedUpVersions(d, table, all, previousOf);
   return d.unionSource(
     [
       `select ${all.map((c) => `${c.live} as ${c.name}`).join(', ')}\n  from ${table} r where r.deleted_at is null`,
-      `select ${all.map((c) => `${c.previous ?? typed.column(c.name)} as ${c.name}`).join(', ')}\n  from row_history h${typed.join && all.some((c) => !c.previous) ? ` ${typed.join}` : ''} where h.table_name = '${table}'`,
+      `select ${all.map((c) => `${previousOf(c)} as ${c.name}`).join(', ')}\n  from row_history h${typed.join && all.some((c) => !c.previous) ? ` ${typed.join}` : ''} where h.table_name = '${table}'`,
     ],
     all,
   );
+}
+
+/** versionRows where only indexed values pass the UNION ALL (`v`) with each row's rowid; the others are read by it. */
+function lookedUpVersions(d: ViewDialect, table: string, all: readonly VersionSource[], previousOf: (c: VersionSource) => string): string {
+  const passed = [...all.filter((c) => c.indexed), { name: 'version_rowid', kind: 'integer' as const, live: 'r.rowid', previous: 'h.id' }];
+  const union = d.unionSource(
+    [
+      `select ${passed.map((c) => `${c.live} as ${c.name}`).join(', ')}\n  from ${table} r where r.deleted_at is null`,
+      `select ${passed.map((c) => `${c.previous} as ${c.name}`).join(', ')}\n  from row_history h where h.table_name = '${table}'`,
+    ],
+    passed,
+  );
+  const live = (c: VersionSource) => (/\br\./.test(c.live) ? `(select ${c.live} from ${table} r where r.rowid = v.version_rowid)` : c.live);
+  const read = (c: VersionSource) =>
+    c.indexed
+      ? `v.${c.name}`
+      : `case when v.is_current = 1 then ${live(c)} else (select ${previousOf(c)} from row_history h where h.id = v.version_rowid) end`;
+  return d.typedView(`select ${all.map((c) => `${read(c)} as ${c.name}`).join(',\n  ')}\nfrom (\n${union}\n) v`, all);
 }
 
 /**
@@ -137,7 +163,7 @@ function versionSources(o: LiftedViewOptions, d: ViewDialect): VersionSource[] {
   const keyOf = (c: LiftedColumn) => (c.kind === 'integer' ? d.toInteger('h.row_key') : 'h.row_key');
   const readsRaw = o.columns.some((c) => !c.column && c.from(d, 'u').includes('u.raw'));
   return [
-    ...keys.map((c) => ({ name: c.column!, kind: c.kind, live: `r.${c.column}`, previous: keyOf(c) })),
+    ...keys.map((c) => ({ name: c.column!, kind: c.kind, live: `r.${c.column}`, previous: keyOf(c), indexed: true })),
     ...[...own].map((name) => ({ name, kind: kind(name), live: `r.${name}` })),
     ...(readsRaw ? [{ name: 'raw', kind: 'json' as const, live: 'r.raw', previous: 'h.raw' }] : []),
   ];

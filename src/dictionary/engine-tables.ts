@@ -392,11 +392,11 @@ export const engineTables: readonly TableSource[] = [
   {
     name: 'history_settings',
     group: 'history',
-    description: 'History switch and retention per mirrored table; a table without a row keeps every version.',
+    description: 'History switch and retention per mirrored table; a table without a row keeps its versions for 90 days.',
     columns: {
       table_name: 'The mirrored table.',
       enabled: 'Whether its changes are kept.',
-      retention_days: 'Versions that ended longer ago than this are pruned after each run; null keeps them.',
+      retention_days: 'Versions that ended longer ago than this many days are pruned after each run; null keeps every version.',
     },
   },
   {

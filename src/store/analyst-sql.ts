@@ -72,6 +72,13 @@ export interface AnalystSql {
    * columns read as they are keep the declared type of their kind.
    */
   unionSource(selects: readonly string[], columns: readonly { name: string; kind: ValueKind }[]): string;
+  /**
+   * How a versions view's UNION ALL of live rows and kept versions gives their values: `carried`, every
+   * value passed through it (PostgreSQL reads only what a query uses); `looked-up`, only indexed values and
+   * each row's rowid passed, every other value read by rowid where a column asks for it (SQLite before 3.42
+   * computes every value of a UNION ALL to count it: a count then reads indexes alone).
+   */
+  readonly versionValues: 'carried' | 'looked-up';
   /** The time now, in the store's form. */
   readonly now: string;
   /** Seconds (a double) from one time to another (both in the store's form), or to now when `to` is not given. */

@@ -1,23 +1,38 @@
-// Retention of row_history: versions that ended more than a table's retention_days ago are deleted at
-// the end of each sync run. Tables without a retention (the default) keep every version, and then
-// this reads one small table and writes nothing.
+// Retention of row_history: versions that ended more than a table's retention ago are deleted at the end
+// of each sync run. A table without a history_settings row keeps DEFAULT_RETENTION_DAYS; a row sets its
+// own (retention_days null: every version kept).
 import type { Kysely } from 'kysely';
 import type { SyncTables } from './sync-tables.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Days of versions a table without a history_settings row keeps. At real sizes the kept versions grow a
+ * mirror by about 24 MB a day (99% of it monitoring events and developments, whose raw changes as
+ * developments arrive): every version kept, a SQLite file reaches about 9 GB in a year; with 90 days it
+ * levels off under 3 GB (about 0.7 GB of live rows and alerts plus 90 days of versions), and a quarter
+ * back is as far as the as-of questions of docs/analyst.md usually reach (bench/RESULTS.md, bench/year.ts).
+ */
+export const DEFAULT_RETENTION_DAYS = 90;
+
+const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+
 /** Deletes expired versions; returns how many. */
 export async function pruneHistory(db: Kysely<SyncTables>, now: Date): Promise<number> {
-  const settings = await db
-    .selectFrom('history_settings')
-    .select(['table_name', 'retention_days'])
-    .where('retention_days', 'is not', null)
-    .execute();
+  const settings = await db.selectFrom('history_settings').select(['table_name', 'retention_days']).execute();
   let pruned = 0;
   for (const { table_name, retention_days } of settings) {
-    const cutoff = new Date(now.getTime() - Number(retention_days) * DAY_MS).toISOString();
-    const [result] = await db.deleteFrom('row_history').where('table_name', '=', table_name).where('valid_to', '<', cutoff).execute();
+    if (retention_days === null) continue;
+    const [result] = await db
+      .deleteFrom('row_history')
+      .where('table_name', '=', table_name)
+      .where('valid_to', '<', cutoff(now, Number(retention_days)))
+      .execute();
     pruned += Number(result?.numDeletedRows ?? 0n);
   }
-  return pruned;
+  let unset = db.deleteFrom('row_history').where('valid_to', '<', cutoff(now, DEFAULT_RETENTION_DAYS));
+  const set = settings.map((s) => s.table_name);
+  if (set.length > 0) unset = unset.where('table_name', 'not in', set);
+  const [result] = await unset.execute();
+  return pruned + Number(result?.numDeletedRows ?? 0n);
 }

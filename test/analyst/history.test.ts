@@ -2,7 +2,7 @@
 // with validity and runs), a soft delete one, a no-op sync none; the switch per table and the retention.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { pruneHistory } from '../../src/sync/prune-history.js';
+import { DEFAULT_RETENTION_DAYS, pruneHistory } from '../../src/sync/prune-history.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -117,5 +117,22 @@ describe.each(dialects)('row history on %s', (dialect) => {
     expect(await pruneHistory(store.db, new Date(Date.now() + 86_400_000))).toBe(0);
     expect(await pruneHistory(store.db, new Date(Date.now() + 3 * 86_400_000))).toBe(held);
     expect(await count(store, 'row_history', 'assets')).toBe(0);
+  });
+
+  it('a table without a history_settings row keeps DEFAULT_RETENTION_DAYS of versions; retention_days null keeps every one', async () => {
+    const others = await count(store, 'row_history');
+    expect(others).toBeGreaterThan(0); // market-stats and token-unlocks' versions (the sandbox's advance above)
+    const days = (n: number) => new Date(Date.now() + n * 86_400_000);
+    expect(await pruneHistory(store.db, days(DEFAULT_RETENTION_DAYS - 1))).toBe(0);
+    const kept = await store.db.selectFrom('row_history').select('table_name').distinct().execute();
+    const keep = kept[0]!.table_name;
+    await store.db
+      .insertInto('history_settings')
+      .values({ table_name: keep, enabled: store.adapter.toDb(true) as never, retention_days: null })
+      .execute();
+    const keepCount = await count(store, 'row_history', keep);
+    expect(keepCount).toBeLessThan(others); // versions of another table remain to prune by default
+    expect(await pruneHistory(store.db, days(DEFAULT_RETENTION_DAYS + 1))).toBe(others - keepCount);
+    expect(await count(store, 'row_history')).toBe(keepCount);
   });
 });

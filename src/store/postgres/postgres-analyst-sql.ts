@@ -25,6 +25,7 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   // PostgreSQL types a view's columns from their expressions, which the lifts already type.
   typedView: (select) => select,
   unionSource: (selects) => selects.join('\nunion all\n'),
+  versionValues: 'carried',
   now: 'now()',
   secondsBetween: (from, to = 'now()') => `cast(extract(epoch from (${to} - ${from})) as double precision)`,
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,

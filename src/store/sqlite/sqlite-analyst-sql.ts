@@ -86,6 +86,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   orderedList: (value, from, orderBy) => `(select group_concat(x, ',') from (select ${value} as x ${from} order by ${orderBy}))`,
   typedView,
   unionSource,
+  versionValues: 'looked-up',
   now: `strftime(${ISO_FORMAT}, 'now')`,
   secondsBetween: (from, to = "'now'") => `((julianday(${to}) - julianday(${from})) * 86400.0)`,
   dayOf: (e) => `date(${e})`,
