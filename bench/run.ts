@@ -74,6 +74,7 @@ sections.push(await bench('History and analyst views on SQLite: extra cost, scal
 sections.push(await bench('Monitoring streams, scale 10', 'bench/monitoring.ts', ['--scale', '10']));
 sections.push(await bench('Request economy at real sizes: a first sync, a day and a month of the default schedule', 'bench/budget.ts'));
 sections.push(await bench('A plain sync at real sizes: the second costs at most 5% of the first', 'bench/plain-sync.ts'));
+sections.push(await bench('Several workers on one PostgreSQL database, scale 10', 'bench/workers.ts', ['--scale', '10']));
 sections.push(await bench('Webhook receiver', 'bench/receiver.ts'));
 sections.push(await bench('Store: upsertChanged against a raw baseline', 'bench/store-upsert.ts'));
 sections.push(await bench('Sandbox: /v1/assets pages served per second, scale 10', 'bench/sandbox-throughput.ts'));

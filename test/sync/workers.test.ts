@@ -26,7 +26,7 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 
 // Scale 2 (about 11,000 rows over the /v1 lists, the long ones tens of pages): the leases decide alike at any
 // size. Scale 10 (about 55,000 rows), the bar an earlier issue set, is run before each merge that touches the leases
-// or the store's write path: `DS_TEST_WORKERS_SCALE=10 npx vitest run test/sync/workers.test.ts`
+// or the store's write path: `npx tsx bench/workers.ts` runs this file with `DS_TEST_WORKERS_SCALE=10`
 // (docs/development.md; its figures in bench/RESULTS.md).
 const SCALE = Number(process.env.DS_TEST_WORKERS_SCALE ?? 2);
 const V1 = v1Lists.map((s) => s.name);
