@@ -1,5 +1,5 @@
-// The service changing its shape: each change aimed at the lists under one path rewrites every record it
-// serves (a field added, removed or renamed; a number sent as text; a Unix time as ISO text and back; an
+// The service changing its shape: each change aimed at the lists (and per-item records) under one path
+// rewrites every record it serves (a field added, removed or renamed; a number sent as text; a Unix time as ISO text and back; an
 // object sent as an array). Fields are dotted paths into the record (`price.usd`); a part ending in `[]` goes
 // into every item of a list (`assets[]`: each asset an event lists).
 
@@ -54,6 +54,19 @@ export function changeShape<T extends { data: unknown[] }>(changes: readonly Sha
     return copy;
   });
   return { ...body, data };
+}
+
+/**
+ * One record of a per-item endpoint (`/v1/assets/{id}/markets`, bare; `/monitoring/v2/developments/{id}`, in
+ * `data`) as the changed service serves it (a copy).
+ */
+export function changeRecord(changes: readonly ShapeChange[], path: string, body: unknown): unknown {
+  const aimed = changes.filter((c) => path.startsWith(c.path));
+  if (aimed.length === 0 || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy = structuredClone(body) as { data?: unknown };
+  const record = copy.data !== null && typeof copy.data === 'object' && !Array.isArray(copy.data) ? copy.data : copy;
+  for (const change of aimed) applyChange(record, change);
+  return copy;
 }
 
 /** One record (or a webhook payload's object) changed in place; `assets[].id` changes the id of every asset listed. */

@@ -266,5 +266,67 @@ for (const dialect of dialects) {
         'updatedAt missing emptied',
       ]);
     });
+
+    it('fan-outs and development details are watched: a detail record’s number as text and time as ISO text are coerced, a typed field gone is held', async () => {
+      const markets = () =>
+        readWithShellTool(t, 'select count(*), count(volume_24h), count(updated_at) from asset_markets')[0]!.map(Number);
+      const select = ['--select', 'assets=top:20'];
+      const first = await cli(['sync', 'asset-markets', ...select, '--no-progress']);
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      const before = markets();
+      expect(before[0]).toBe(20);
+      sandbox.setChaos({
+        shape: [
+          { path: '/v1/assets/', kind: 'add', field: 'liquidity_score', value: 3 },
+          { path: '/v1/assets/', kind: 'numberAsString', field: 'volume_24h' },
+          { path: '/v1/assets/', kind: 'unixAsIso', field: 'updated_at' },
+        ],
+      });
+      const changed = await cli(['sync', 'asset-markets', ...select, '--no-progress']);
+      expect([changed.code, changed.stderr]).toEqual([0, '']);
+      expect(changed.stdout).toMatch(/the service changed shape: .*new field liquidity_score/);
+      expect(markets()).toEqual(before);
+      expect(changeLines('asset-markets')).toEqual([
+        'liquidity_score new number reported',
+        'updated_at other type string coerced',
+        'volume_24h other type string coerced',
+      ]);
+      sandbox.setChaos({ shape: [{ path: '/v1/assets/', kind: 'remove', field: 'updated_at' }] });
+      const held = await cli(['sync', 'asset-markets', ...select, '--no-progress']);
+      sandbox.setChaos(null);
+      expect(held.code).toBe(4);
+      expect(held.stdout).toMatch(/updated_at missing in 20 records \(held\)/);
+      expect(markets()).toEqual(before);
+
+      // Development details: a first batch learns their shape, the next comes with createdAt as Unix seconds.
+      const details = { monitoring: { details: { minimumImportance: 'not-important', maxAgeDays: null, maxPerRun: 30 } } };
+      const fetched = () =>
+        readWithShellTool(t, 'select count(*), count(created_at) from monitoring_developments where detail_fetched_at is not null')[0]!.map(
+          Number,
+        );
+      const learnt = await cli(['sync', 'monitoring-events', '--no-progress'], details);
+      expect([learnt.code, learnt.stderr]).toEqual([0, '']);
+      expect(fetched()).toEqual([30, 30]);
+      sandbox.setChaos({
+        shape: [
+          { path: '/monitoring/v2/developments/', kind: 'isoAsUnix', field: 'createdAt' },
+          { path: '/monitoring/v2/developments/', kind: 'add', field: 'sourceCount', value: 2 },
+        ],
+      });
+      const drifted = await cli(['sync', 'monitoring-events', '--no-progress'], details);
+      sandbox.setChaos(null);
+      expect([drifted.code, drifted.stderr]).toEqual([0, '']);
+      expect(drifted.stdout).toMatch(
+        /the service changed shape in its details: createdAt came as number in 30 records \(coerced\), new field sourceCount/,
+      );
+      expect(fetched()).toEqual([60, 60]);
+      expect(changeLines('monitoring-events/details')).toEqual(['createdAt other type number coerced', 'sourceCount new number reported']);
+      const json = JSON.parse((await cli(['status', '--json'])).stdout) as {
+        stream: string;
+        schemaChanges: { path: string; part?: string }[];
+      }[];
+      const parts = json.find((r) => r.stream === 'monitoring-events')!.schemaChanges.filter((c) => c.part === 'details');
+      expect(parts.map((c) => c.path).sort()).toEqual(['createdAt', 'sourceCount']);
+    });
   });
 }
