@@ -4,6 +4,7 @@ export const JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'nu
 export type JsonType = (typeof JSON_TYPES)[number];
 
 export const OBJECT = 3;
+export const ARRAY = 4;
 export const NULL = 5;
 
 export function typeIndex(value: unknown): number {
@@ -15,7 +16,7 @@ export function typeIndex(value: unknown): number {
     case 'boolean':
       return 2;
     case 'object':
-      return value === null ? NULL : Array.isArray(value) ? 4 : OBJECT;
+      return value === null ? NULL : Array.isArray(value) ? ARRAY : OBJECT;
     default:
       return NULL; // undefined: as good as absent
   }

@@ -3,7 +3,7 @@
 // latency. The HTML page can also be aimed: the next N requests under one path get it, the rest do not.
 import { Rng } from '../core/prng.js';
 import { type Lies, tellLies, validateLies } from './lies.js';
-import { changePayload, changeShape, changesShape, type ShapeChange, validateShapeChanges } from './shape-changes.js';
+import { changePayload, changeRecord, changeShape, changesShape, type ShapeChange, validateShapeChanges } from './shape-changes.js';
 
 export interface ChaosOptions {
   /** Share of requests answered 500 or 503 (half each). */
@@ -120,6 +120,11 @@ export class Chaos {
   lie<T extends { data: unknown[] }>(path: string, search: string, body: T, pageOf: (page: number) => T | null): T {
     const told = this.opts?.lies ? (tellLies(this.opts.lies, path, search, body, pageOf) as T) : body;
     return this.opts?.shape ? changeShape(this.opts.shape, path, told) : told;
+  }
+
+  /** A per-item record (not a list) as the changed service serves it (shape-changes.ts). */
+  record(path: string, body: unknown): unknown {
+    return this.opts?.shape ? changeRecord(this.opts.shape, path, body) : body;
   }
 
   /** A webhook payload as the changed service sends it (changes aimed at `/webhook`). */

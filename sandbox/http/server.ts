@@ -166,7 +166,8 @@ export class ApiServer {
   private lie(req: IncomingMessage, path: string, search: string, out: CachedResponse, monitoringPath: boolean): CachedResponse {
     const parse = (r: CachedResponse) => (r.status === 200 && r.contentType === JSON_TYPE ? JSON.parse(r.body.toString('utf8')) : null);
     const body = parse(out);
-    if (!Array.isArray(body?.data)) return out;
+    if (body === null) return out;
+    if (!Array.isArray(body.data)) return json(200, this.deps.chaos.record(path, body));
     const pageOf = (page: number) => {
       const query = new URLSearchParams(search);
       query.set('page', String(page));

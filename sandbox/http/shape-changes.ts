@@ -1,6 +1,7 @@
-// The service changing its shape: each change aimed at the lists under one path rewrites every record it
-// serves (a field added, removed or renamed; a number sent as text; a Unix time as ISO text and back; an
-// object sent as an array). Fields are dotted paths into the record (`price.usd`).
+// The service changing its shape: each change aimed at the lists (and per-item records) under one path
+// rewrites every record it serves (a field added, removed or renamed; a number sent as text; a Unix time as ISO text and back; an
+// object sent as an array). Fields are dotted paths into the record (`price.usd`); a part ending in `[]` goes
+// into every item of a list (`assets[]`: each asset an event lists).
 
 export type ShapeChangeKind = 'add' | 'remove' | 'rename' | 'numberAsString' | 'unixAsIso' | 'isoAsUnix' | 'objectAsArray';
 
@@ -55,17 +56,51 @@ export function changeShape<T extends { data: unknown[] }>(changes: readonly Sha
   return { ...body, data };
 }
 
-/** One record (or a webhook payload's object) changed in place. */
+/**
+ * One record of a per-item endpoint (`/v1/assets/{id}/markets`, bare; `/monitoring/v2/developments/{id}`, in
+ * `data`) as the changed service serves it (a copy).
+ */
+export function changeRecord(changes: readonly ShapeChange[], path: string, body: unknown): unknown {
+  const aimed = changes.filter((c) => path.startsWith(c.path));
+  if (aimed.length === 0 || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy = structuredClone(body) as { data?: unknown };
+  const record = copy.data !== null && typeof copy.data === 'object' && !Array.isArray(copy.data) ? copy.data : copy;
+  for (const change of aimed) applyChange(record, change);
+  return copy;
+}
+
+/** One record (or a webhook payload's object) changed in place; `assets[].id` changes the id of every asset listed. */
 export function applyChange(record: unknown, change: ShapeChange): void {
-  const parts = change.field.split('.');
-  let parent = record as Record<string, unknown> | null;
-  for (const part of parts.slice(0, -1)) {
-    const next = parent?.[part];
-    if (next === null || typeof next !== 'object') return;
-    parent = next as Record<string, unknown>;
-  }
-  if (parent === null || typeof parent !== 'object') return;
-  const name = parts[parts.length - 1]!;
+  for (const [parent, name] of slots(record, change.field.split('.'))) changeValue(parent, name, change);
+}
+
+type Holder = Record<string | number, unknown>;
+
+/** Where the field's values are: the object (or list) holding each, and its key there. */
+function slots(record: unknown, parts: readonly string[]): [Holder, string | number][] {
+  let holders: unknown[] = [record];
+  const out: [Holder, string | number][] = [];
+  parts.forEach((part, i) => {
+    const last = i === parts.length - 1;
+    const list = part.endsWith('[]');
+    const name = list ? part.slice(0, -2) : part;
+    const next: unknown[] = [];
+    for (const holder of holders) {
+      if (holder === null || typeof holder !== 'object') continue;
+      const value = (holder as Holder)[name];
+      if (!list) {
+        if (last) out.push([holder as Holder, name]);
+        else next.push(value);
+      } else if (Array.isArray(value)) {
+        value.forEach((item, k) => (last ? out.push([value as unknown as Holder, k]) : next.push(item)));
+      }
+    }
+    holders = next;
+  });
+  return out;
+}
+
+function changeValue(parent: Holder, name: string | number, change: ShapeChange): void {
   const value = parent[name];
   switch (change.kind) {
     case 'add':

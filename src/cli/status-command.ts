@@ -63,8 +63,11 @@ interface StatusRow {
   errors: number;
   /** Deletions a complete pass held back (rows kept live it was not served), per variant, with why. */
   heldDeletions: { variant: string; rows: number; reason: string; since: string }[];
-  /** Changes of the service's shape seen in its records (v_schema_changes), the most recently seen first. */
-  schemaChanges: Omit<SchemaChange, 'stream'>[];
+  /**
+   * Changes of the service's shape seen in its records (v_schema_changes), the most recently seen first;
+   * `part`: seen in records of another kind the stream fetches (`details`: monitoring development details).
+   */
+  schemaChanges: (Omit<SchemaChange, 'stream'> & { part?: string })[];
 }
 
 /** One row per catalog stream: its state, its live rows, and its totals over every run. */
@@ -93,7 +96,7 @@ async function streamRows(
       heldDeletions: holds
         .filter((h) => h.stream === stream.name)
         .map((h) => ({ variant: h.variant, rows: h.rows, reason: h.reason, since: h.updatedAt })),
-      schemaChanges: changes.filter((c) => c.stream === stream.name).map(({ stream: _, ...c }) => c),
+      schemaChanges: changesOf(changes, stream.name),
     });
   }
   return rows;
@@ -169,6 +172,13 @@ async function renderUnresolved(store: Store, views: readonly string[]): Promise
   const names = await unresolvedViews(store, views);
   if (names.length === 0) return '';
   return `\nMonitoring views that do not resolve (correct monitoring.views or DS_MONITORING_VIEWS; a view new at the service is known after ds-mirror sync monitoring-views):\n${names.map((n) => `- ${unresolvedViewLine(n)}`).join('\n')}\n`;
+}
+
+/** A stream's changes of shape, its parts' (`<stream>/<part>` in v_schema_changes) with their part. */
+function changesOf(changes: readonly SchemaChange[], stream: string): StatusRow['schemaChanges'] {
+  return changes
+    .filter((c) => c.stream === stream || c.stream.startsWith(`${stream}/`))
+    .map(({ stream: s, ...c }) => (s === stream ? c : { ...c, part: s.slice(stream.length + 1) }));
 }
 
 /** The changes of the service's shape, newest first (all of them: `ds-mirror schema --changes`). */

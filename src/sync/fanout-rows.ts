@@ -24,3 +24,20 @@ const mappings: Readonly<Record<FanoutStream['mapping'], Mapping>> = {
 export function fanoutRows(stream: FanoutStream, response: unknown, parent: FanoutParent): Row[] {
   return mappings[stream.mapping](response, parent, stream);
 }
+
+/**
+ * The records a response's rows are made from, as the shape watches them: the record itself, a project's
+ * chains, a metric's points. A chart's rows are none: each chart has columns of its own, not one shape.
+ */
+export function fanoutItems(stream: FanoutStream, response: any): readonly unknown[] {
+  switch (stream.mapping) {
+    case 'record':
+      return [response];
+    case 'linked-ids':
+      return Array.isArray(response?.data) ? response.data : [];
+    case 'series-by-project':
+      return Object.values((response ?? {}) as Record<string, unknown>).flatMap((points) => (Array.isArray(points) ? points : []));
+    case 'numbered-rows':
+      return [];
+  }
+}

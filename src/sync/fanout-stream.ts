@@ -10,9 +10,12 @@ import { keyString, type Row, type Store } from '../store/types.js';
 import { addWrites, type StreamContext } from './context.js';
 import { contentHash } from '../content-hash.js';
 import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../requests/fanout-parents.js';
-import { fanoutRows } from './fanout-rows.js';
+import { fanoutItems, fanoutRows } from './fanout-rows.js';
 import { PageNumberPaginator } from '../paging/paginator.js';
 import { pages } from '../paging/pager.js';
+import type { ShapeSource } from './shape/expected-shape.js';
+import type { PassShape } from './shape/pass-shape.js';
+import { watchShape } from './shape/watch-shape.js';
 
 const BATCH = 100;
 /** One parent's rows are held together to be replaced in one transaction: this bounds the memory they take. */
@@ -25,12 +28,17 @@ interface ParentsSeen {
 }
 
 export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Promise<void> {
+  await watchShape(ctx, fanoutShapeSource(stream), (shape) => fanoutPass(ctx, stream, shape));
+}
+
+/** The pass over the selected parents; true when every one was read. */
+async function fanoutPass(ctx: StreamContext, stream: FanoutStream, shape: PassShape): Promise<boolean> {
   const requested = requestedValues(ctx, stream);
   const parents = await selectParents(ctx.store, stream, selectionFor(ctx.settings, stream));
   // A record per parent: the parents are the total. Rows per parent: the count is not known ahead.
   ctx.progress.start(stream.name, stream.shape === 'record' ? parents.length : null);
   const seen: ParentsSeen = { values: new Set(), absent: [] };
-  const records = new RecordBatch(ctx, stream);
+  const records = new RecordBatch(ctx, stream, shape);
   const limit = pLimit(ctx.settings.fanoutConcurrency);
   // A parent failing (a spent quota, a failed write) starts no other parent, and the stream ends only once
   // those in flight are over: no request of the stream is sent or counted after it reported.
@@ -40,7 +48,7 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
   await Promise.allSettled(
     parents.map((parent) =>
       limit(() =>
-        syncParent(parentCtx, stream, parent, records, seen).catch((error: unknown) => {
+        syncParent(parentCtx, stream, parent, records, seen, shape).catch((error: unknown) => {
           failure ??= { error };
           failed.abort();
         }),
@@ -50,6 +58,7 @@ export async function syncFanout(ctx: StreamContext, stream: FanoutStream): Prom
   if (failure) throw failure.error;
   await records.flush();
   reportMisses(ctx, stream, parents.length, requested, seen);
+  return !ctx.signal.aborted;
 }
 
 /** The values a stream needs the user to name (metric-series' projects); none given is a config error. */
@@ -67,6 +76,7 @@ async function syncParent(
   parent: FanoutParent,
   records: RecordBatch,
   seen: ParentsSeen,
+  shape: PassShape,
 ): Promise<void> {
   if (ctx.signal.aborted) {
     ctx.stats.outcome = 'stopped';
@@ -78,8 +88,10 @@ async function syncParent(
     return;
   }
   if (stream.shape === 'record') {
-    await records.add(response, fanoutRows(stream, response, parent));
+    await records.add(response, parent);
   } else {
+    // Replaced whole: the items are watched and reported; no column of theirs is typed by the catalog.
+    for (const item of fanoutItems(stream, response)) shape.take(item);
     const rows = fanoutRows(stream, response, parent);
     if (stream.requested) for (const row of rows) seen.values.add(String(row[stream.requested.column]));
     await replaceRows(ctx, stream, parent, rows);
@@ -87,32 +99,58 @@ async function syncParent(
   ctx.progress.advance(stream.name, ctx.stats);
 }
 
-/** One record per parent, upserted when changed, a batch per transaction. */
+/**
+ * One record per parent, upserted when changed, a batch per transaction. The shape sees each record first
+ * (pass-shape.ts): one whose typed field came in a form that loses something is quarantined and its row
+ * keeps what it held; most of a batch so is a change of shape that fails the stream; a typed field gone
+ * from the whole batch keeps the rows as they were until it is confirmed.
+ */
 class RecordBatch {
-  private pending: Row[] = [];
+  private pending: { record: unknown; rows: Row[] }[] = [];
+  private rejected: { record: unknown; field: string; reason: string }[] = [];
 
   constructor(
     private readonly ctx: StreamContext,
     private readonly stream: FanoutStream,
+    private readonly shape: PassShape,
   ) {}
 
-  async add(response: unknown, rows: readonly Row[]): Promise<void> {
-    const raw = JSON.stringify(response);
-    const rowHash = contentHash(raw);
-    for (const row of rows) this.pending.push({ ...row, raw, row_hash: rowHash });
+  async add(response: unknown, parent: FanoutParent): Promise<void> {
     this.ctx.stats.fetched++;
-    if (this.pending.length >= BATCH) await this.flush();
+    const problem = this.shape.take(response); // coerces in place: the row and `raw` read the mirror's types
+    if (problem) this.rejected.push({ record: response, ...problem });
+    else {
+      const raw = JSON.stringify(response);
+      const rowHash = contentHash(raw);
+      const rows = fanoutRows(this.stream, response, parent).map((row) => ({ ...row, raw, row_hash: rowHash }));
+      this.pending.push({ record: response, rows });
+    }
+    if (this.pending.length + this.rejected.length >= BATCH) await this.flush();
   }
 
   async flush(): Promise<void> {
-    const { ctx, stream } = this;
-    const rows = this.pending;
+    const { ctx, stream, shape } = this;
+    const { pending, rejected } = this;
     this.pending = [];
-    if (rows.length === 0) return;
-    const counts = await ctx.store.transaction((tx) => tx.upsertChanged(stream.table, stream.key, rows, ctx.now(), stream.name));
+    this.rejected = [];
+    shape.judgePage(rejected, pending.length + rejected.length);
+    const held = shape.holdPage(pending.map((p) => p.record)).length > 0;
+    if (held) ctx.stats.heldRows = (ctx.stats.heldRows ?? 0) + pending.length;
+    const rows = held ? [] : pending.flatMap((p) => p.rows);
+    if (rows.length === 0 && rejected.length === 0) return;
+    const now = ctx.now();
+    const counts = await ctx.store.transaction(async (tx) => {
+      for (const r of rejected) await tx.quarantine(stream.name, r.reason, r.record, now);
+      return tx.upsertChanged(stream.table, stream.key, rows, now, stream.name);
+    });
     addWrites(ctx.stats, counts);
-    ctx.stats.errors += counts.rejected;
+    ctx.stats.errors += counts.rejected + rejected.length;
   }
+}
+
+/** What a fan-out's records are watched against: a record's typed columns; the items of rows fan-outs, none. */
+function fanoutShapeSource(stream: FanoutStream): ShapeSource {
+  return { columns: stream.shape === 'record' ? (stream.columns ?? {}) : {}, required: [] };
 }
 
 /** Parents gone upstream (normal: an asset without a rating has no rating record), and requested values no parent had. */

@@ -3,8 +3,9 @@
 // on both stores, against the sandbox's chaos `shape` changes): a new field is reported and the run stays
 // green; a number sent as text and a Unix time sent as ISO text are coerced, and no typed value is lost; a
 // required field gone fails the stream with exit 5 naming the field, holds no deletion and keeps the typed
-// values; an object sent as a list sets its records aside and fails the stream; monitoring events whose
-// times come as Unix seconds keep their times. Each change is one row of v_schema_changes.
+// values; an object sent as a list sets its records aside and fails the stream. Monitoring events the same,
+// inside the lists of an event too (its assets, its developments' times); an optional field gone or renamed
+// keeps the rows as they were until the operator confirms. Each change is one row of v_schema_changes.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { Registry } from 'prom-client';
 import { registerMirrorMetrics } from '../../src/observability/mirror-metrics.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { readWithShellTool } from '../helpers/cli-user.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -75,9 +77,8 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      // Each change is counted per record and said per stream: a quarter of the default size (about 500 assets,
-      // 400 events, several pages each) shows every rule and costs the spawned syncs a quarter.
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.25, seed: 7 });
+      // 0.1: 200 assets and 200 events, two pages of each list: enough to judge a page, cheap to sync.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 7 });
       t = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-shape-cli-'));
     });
@@ -162,44 +163,170 @@ for (const dialect of dialects) {
     });
 
     const NO_DETAILS = { monitoring: { details: { maxPerRun: 0 } } };
-    const EVENT_COLUMNS = ['title', 'started_at', 'updated_at'] as const;
+    const EVENTS = '/monitoring/v2/events';
 
-    it('monitoring events: times as Unix seconds are coerced, and the times stay', async () => {
+    /** What a dashboard reads of the events, each count read with sqlite3 or psql: typed columns and child rows. */
+    function eventValues(): Record<string, number> {
+      const [row] = readWithShellTool(
+        t,
+        `select count(title), count(started_at), count(updated_at), count(development_count),
+          (select count(*) from monitoring_event_assets), (select count(started_at) from monitoring_developments where deleted_at is null)
+         from v_events`,
+      );
+      const names = ['title', 'started_at', 'updated_at', 'development_count', 'event_assets', 'development_started_at'];
+      return Object.fromEntries(names.map((n, i) => [n, Number(row![i])]));
+    }
+
+    /** The stream's changes as `path kind seen outcome`, read with sqlite3 or psql. */
+    function changeLines(stream: string): string[] {
+      return readWithShellTool(
+        t,
+        `select path, kind, seen_type, outcome from v_schema_changes where stream = '${stream}' order by path, kind, seen_type`,
+      ).map((r) => r.filter((v) => v !== '').join(' '));
+    }
+
+    it('monitoring events: a new field, a number as text, times as Unix seconds (in the event and its developments): exit 0, no typed value lost', async () => {
       const first = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
       expect([first.code, first.stderr]).toEqual([0, '']);
-      const before = await typed('v_events', EVENT_COLUMNS);
-      expect(before.started_at).toBeGreaterThan(0);
+      const before = eventValues();
+      for (const n of Object.values(before)) expect(n).toBeGreaterThan(0);
       sandbox.setChaos({
         shape: [
-          { path: '/monitoring/v2/events', kind: 'isoAsUnix', field: 'startedAt' },
-          { path: '/monitoring/v2/events', kind: 'isoAsUnix', field: 'updatedAt' },
+          { path: EVENTS, kind: 'add', field: 'riskLevel', value: 'low' },
+          { path: EVENTS, kind: 'numberAsString', field: 'developmentCount' },
+          { path: EVENTS, kind: 'isoAsUnix', field: 'startedAt' },
+          { path: EVENTS, kind: 'isoAsUnix', field: 'updatedAt' },
+          { path: EVENTS, kind: 'isoAsUnix', field: 'developments[].startedAt' },
         ],
       });
       const changed = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
       sandbox.setChaos(null);
       expect([changed.code, changed.stderr]).toEqual([0, '']);
-      expect(await typed('v_events', EVENT_COLUMNS)).toEqual(before);
-      expect((await changes('monitoring-events')).map((c) => [c.path, c.kind, c.outcome])).toEqual([
-        ['startedAt', 'other type', 'coerced'],
-        ['updatedAt', 'other type', 'coerced'],
+      expect(changed.stdout).toMatch(/the service changed shape: .*developments\[\]\.startedAt came as number in \d+ records \(coerced\)/);
+      expect(eventValues()).toEqual(before);
+      expect(changeLines('monitoring-events')).toEqual([
+        'developmentCount other type string coerced',
+        'developments[].startedAt other type number coerced',
+        'riskLevel new string reported',
+        'startedAt other type number coerced',
+        'updatedAt other type number coerced',
       ]);
     });
 
-    it('monitoring events without their title: held (exit 4, titles kept) until the operator confirms', async () => {
-      const before = await typed('v_events', EVENT_COLUMNS);
-      sandbox.setChaos({ shape: [{ path: '/monitoring/v2/events', kind: 'remove', field: 'title' }] });
+    it('monitoring events: an asset sent as a list, or the required startedAt gone: exit 5 naming the field, no deletion held, nothing lost', async () => {
+      const before = eventValues();
+      sandbox.setChaos({ shape: [{ path: EVENTS, kind: 'objectAsArray', field: 'assets[]' }] });
+      const listed = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
+      expect(listed.code).toBe(5);
+      expect(listed.stdout).toMatch(
+        /monitoring-events: field "assets\[\]" came as array where the mirror keeps object .* in \d+ of \d+ records of a page/,
+      );
+      expect(eventValues()).toEqual(before);
+
+      sandbox.setChaos({ shape: [{ path: EVENTS, kind: 'remove', field: 'startedAt' }] });
+      const gone = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
+      sandbox.setChaos(null);
+      expect(gone.code).toBe(5);
+      expect(gone.stdout).toMatch(
+        /monitoring-events: required field "startedAt" missing in \d+ of \d+ records of a page: the service changed shape/,
+      );
+      expect(gone.stdout).not.toMatch(/held back/);
+      expect(eventValues()).toEqual(before);
+      expect(readWithShellTool(t, 'select count(*) from held_deletions')).toEqual([['0']]);
+      expect(changeLines('monitoring-events').filter((c) => /failed/.test(c))).toEqual([
+        'assets[] other type array failed',
+        'startedAt missing failed',
+      ]);
+    });
+
+    it('monitoring events without their title, and with updatedAt renamed: held (exit 4, values kept) until the operator confirms', async () => {
+      const before = eventValues();
+      sandbox.setChaos({
+        shape: [
+          { path: EVENTS, kind: 'remove', field: 'title' },
+          { path: EVENTS, kind: 'rename', field: 'updatedAt', to: 'modifiedAt' },
+        ],
+      });
       const held = await cli(['sync', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
       expect(held.code).toBe(4);
       expect(held.stdout).toMatch(/title missing in \d+ records \(held\)/);
+      expect(held.stdout).toMatch(/updatedAt missing in \d+ records \(held\)/);
+      expect(held.stdout).toMatch(/new field modifiedAt/);
       expect(held.stdout).toMatch(/^rows kept as they were: [\d,]+ rows of monitoring-events came without a field they hold/m);
-      expect(await typed('v_events', EVENT_COLUMNS)).toEqual(before);
-      expect((await changes('monitoring-events')).find((c) => c.path === 'title')).toMatchObject({ kind: 'missing', outcome: 'held' });
+      expect(eventValues()).toEqual(before);
+      const heldLines = changeLines('monitoring-events').filter((c) => /held|modifiedAt/.test(c));
+      expect(heldLines).toEqual(['modifiedAt new string reported', 'title missing held', 'updatedAt missing held']);
 
       const confirmed = await cli(['sync', 'monitoring-events', '--full', '--no-progress', '--confirm-deletions'], NO_DETAILS);
       sandbox.setChaos(null);
       expect(confirmed.code).toBe(0);
-      expect(await typed('v_events', EVENT_COLUMNS)).toEqual({ ...before, title: 0 });
-      expect((await changes('monitoring-events')).find((c) => c.path === 'title')).toMatchObject({ kind: 'missing', outcome: 'emptied' });
+      expect(eventValues()).toEqual({ ...before, title: 0, updated_at: 0 });
+      expect(changeLines('monitoring-events').filter((c) => /title|updatedAt missing/.test(c))).toEqual([
+        'title missing emptied',
+        'updatedAt missing emptied',
+      ]);
+    });
+
+    it('fan-outs and development details are watched: a detail record’s number as text and time as ISO text are coerced, a typed field gone is held', async () => {
+      const markets = () =>
+        readWithShellTool(t, 'select count(*), count(volume_24h), count(updated_at) from asset_markets')[0]!.map(Number);
+      const select = ['--select', 'assets=top:20'];
+      const first = await cli(['sync', 'asset-markets', ...select, '--no-progress']);
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      const before = markets();
+      expect(before[0]).toBe(20);
+      sandbox.setChaos({
+        shape: [
+          { path: '/v1/assets/', kind: 'add', field: 'liquidity_score', value: 3 },
+          { path: '/v1/assets/', kind: 'numberAsString', field: 'volume_24h' },
+          { path: '/v1/assets/', kind: 'unixAsIso', field: 'updated_at' },
+        ],
+      });
+      const changed = await cli(['sync', 'asset-markets', ...select, '--no-progress']);
+      expect([changed.code, changed.stderr]).toEqual([0, '']);
+      expect(changed.stdout).toMatch(/the service changed shape: .*new field liquidity_score/);
+      expect(markets()).toEqual(before);
+      expect(changeLines('asset-markets')).toEqual([
+        'liquidity_score new number reported',
+        'updated_at other type string coerced',
+        'volume_24h other type string coerced',
+      ]);
+      sandbox.setChaos({ shape: [{ path: '/v1/assets/', kind: 'remove', field: 'updated_at' }] });
+      const held = await cli(['sync', 'asset-markets', ...select, '--no-progress']);
+      sandbox.setChaos(null);
+      expect(held.code).toBe(4);
+      expect(held.stdout).toMatch(/updated_at missing in 20 records \(held\)/);
+      expect(markets()).toEqual(before);
+
+      // Development details: a first batch learns their shape, the next comes with createdAt as Unix seconds.
+      const details = { monitoring: { details: { minimumImportance: 'not-important', maxAgeDays: null, maxPerRun: 30 } } };
+      const fetched = () =>
+        readWithShellTool(t, 'select count(*), count(created_at) from monitoring_developments where detail_fetched_at is not null')[0]!.map(
+          Number,
+        );
+      const learnt = await cli(['sync', 'monitoring-events', '--no-progress'], details);
+      expect([learnt.code, learnt.stderr]).toEqual([0, '']);
+      expect(fetched()).toEqual([30, 30]);
+      sandbox.setChaos({
+        shape: [
+          { path: '/monitoring/v2/developments/', kind: 'isoAsUnix', field: 'createdAt' },
+          { path: '/monitoring/v2/developments/', kind: 'add', field: 'sourceCount', value: 2 },
+        ],
+      });
+      const drifted = await cli(['sync', 'monitoring-events', '--no-progress'], details);
+      sandbox.setChaos(null);
+      expect([drifted.code, drifted.stderr]).toEqual([0, '']);
+      expect(drifted.stdout).toMatch(
+        /the service changed shape in its details: createdAt came as number in 30 records \(coerced\), new field sourceCount/,
+      );
+      expect(fetched()).toEqual([60, 60]);
+      expect(changeLines('monitoring-events/details')).toEqual(['createdAt other type number coerced', 'sourceCount new number reported']);
+      const json = JSON.parse((await cli(['status', '--json'])).stdout) as {
+        stream: string;
+        schemaChanges: { path: string; part?: string }[];
+      }[];
+      const parts = json.find((r) => r.stream === 'monitoring-events')!.schemaChanges.filter((c) => c.part === 'details');
+      expect(parts.map((c) => c.path).sort()).toEqual(['createdAt', 'sourceCount']);
     });
   });
 }

@@ -8,10 +8,14 @@ import { sql, type RawBuilder } from 'kysely';
 import pLimit from 'p-limit';
 import { MONITORING_PATHS } from '../../catalog/monitoring.js';
 import { AuthError, dataObject } from '../../client/index.js';
-import { errorAction } from '../../errors.js';
+import { DriftError, errorAction } from '../../errors.js';
 import type { Row, StoreTx } from '../../store/types.js';
 import { DEFAULT_DETAILS, pendingDetails, type PendingDetail } from '../../requests/details-backlog.js';
 import type { StreamContext } from '../context.js';
+import { DETAIL_COLUMNS } from '../../catalog/monitoring-records.js';
+import type { ShapeSource } from '../shape/expected-shape.js';
+import type { PassShape } from '../shape/pass-shape.js';
+import { watchShape } from '../shape/watch-shape.js';
 import { detailColumns } from './event-rows.js';
 
 const BATCH = 100;
@@ -26,14 +30,26 @@ export async function fetchPendingDetails(ctx: StreamContext): Promise<void> {
   const pending = await pendingDetails(ctx.store, backlog);
   if (pending.length === 0) return;
   ctx.logger.debug({ pending: pending.length }, 'fetching development details');
-  const outcome: DetailOutcome = { batch: new DetailBatch(ctx), gone: [], stop: null };
-  const limit = pLimit(ctx.settings.fanoutConcurrency);
-  await Promise.all(pending.map((p) => limit(() => fetchOne(ctx, p, outcome))));
-  await outcome.batch.flush();
-  await softDeleteGone(ctx, outcome.gone);
-  if (outcome.stop !== null) throw outcome.stop;
-  if (ctx.signal.aborted) ctx.stats.outcome = 'stopped';
+  // Watched under `monitoring-events/details`: a detail is a record of its own shape (documents, assets).
+  await watchShape(
+    ctx,
+    DETAIL_SHAPE,
+    async (shape) => {
+      const outcome: DetailOutcome = { batch: new DetailBatch(ctx, shape), gone: [], stop: null };
+      const limit = pLimit(ctx.settings.fanoutConcurrency);
+      await Promise.all(pending.map((p) => limit(() => fetchOne(ctx, p, outcome))));
+      if (outcome.stop === null) await outcome.batch.flush().catch((error: unknown) => (outcome.stop = error));
+      await softDeleteGone(ctx, outcome.gone);
+      if (outcome.stop !== null) throw outcome.stop;
+      if (ctx.signal.aborted) ctx.stats.outcome = 'stopped';
+      return false; // a backlog's share of the developments: a field gone is not judged from it
+    },
+    'details',
+  );
 }
+
+/** A detail's typed fields: the columns it sets. */
+const DETAIL_SHAPE: ShapeSource = { columns: DETAIL_COLUMNS, required: [] };
 
 /** Where the run's fetches end up: written in batches, gone upstream (404), or the error that stops the stream. */
 interface DetailOutcome {
@@ -54,7 +70,8 @@ async function fetchOne(ctx: StreamContext, p: PendingDetail, outcome: DetailOut
   } catch (error) {
     const action = errorAction(error);
     if (action === 'skip') outcome.gone.push(p.id);
-    else if (action === 'stop' || error instanceof AuthError) outcome.stop ??= error;
+    // A change of shape in most of a batch (DS_DRIFT) fails the stream as a list's would.
+    else if (action === 'stop' || error instanceof AuthError || error instanceof DriftError) outcome.stop ??= error;
     else {
       stats.errors++;
       ctx.logger.warn(
@@ -65,21 +82,44 @@ async function fetchOne(ctx: StreamContext, p: PendingDetail, outcome: DetailOut
   }
 }
 
-/** Fetched details written a batch per transaction (flushes run concurrently with the fetches). */
+/**
+ * Fetched details written a batch per transaction (flushes run concurrently with the fetches). The shape
+ * sees each detail first: one whose typed field cannot be taken without loss is quarantined and stays
+ * pending; most of a batch so fails the stream; a typed field gone from a whole batch leaves its rows as
+ * they were (pending) until confirmed.
+ */
 class DetailBatch {
   private fetched: Fetched[] = [];
+  private rejected: { record: unknown; field: string; reason: string }[] = [];
 
-  constructor(private readonly ctx: StreamContext) {}
+  constructor(
+    private readonly ctx: StreamContext,
+    private readonly shape: PassShape,
+  ) {}
 
   async add(detail: Fetched): Promise<void> {
-    this.fetched.push(detail);
-    if (this.fetched.length >= BATCH) await this.flush();
+    const problem = this.shape.take(detail.detail); // coerces in place
+    if (problem) this.rejected.push({ record: detail.detail, ...problem });
+    else this.fetched.push(detail);
+    if (this.fetched.length + this.rejected.length >= BATCH) await this.flush();
   }
 
   async flush(): Promise<void> {
+    const { ctx, shape, rejected } = this;
     const rows = this.fetched;
     this.fetched = [];
-    if (rows.length > 0) await writeDetails(this.ctx, rows);
+    this.rejected = [];
+    shape.judgePage(rejected, rows.length + rejected.length);
+    const held = shape.holdPage(rows.map((r) => r.detail)).length > 0;
+    if (held) ctx.stats.heldRows = (ctx.stats.heldRows ?? 0) + rows.length;
+    if (rejected.length > 0) {
+      const now = ctx.now();
+      await ctx.store.transaction(async (tx) => {
+        for (const r of rejected) await tx.quarantine(ctx.stats.stream, `development detail: ${r.reason}`, r.record, now);
+      });
+      ctx.stats.errors += rejected.length;
+    }
+    if (rows.length > 0 && !held) await writeDetails(ctx, rows);
   }
 }
 

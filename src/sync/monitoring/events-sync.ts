@@ -14,7 +14,7 @@ import type { PassShape } from '../shape/pass-shape.js';
 import { watchShape } from '../shape/watch-shape.js';
 import { nothingWritten, writeMapped, type Written } from '../write-records.js';
 import { fetchPendingDetails, refreshDetailEventRefs } from './development-details.js';
-import { eventChildren } from './event-rows.js';
+import { EVENT_ITEMS, eventChildren } from './event-rows.js';
 import { eventFilters } from '../../catalog/configured-filters.js';
 import { windowFrom } from '../../requests/date-window.js';
 import { eventsToReread } from '../../requests/event-rereads.js';
@@ -42,7 +42,7 @@ interface EventsCheckpoint {
 }
 
 export async function syncEvents(ctx: StreamContext, paginator: PageNumberSpec): Promise<void> {
-  await watchShape(ctx, eventRecord, (shape) => eventsPass(ctx, paginator, shape));
+  await watchShape(ctx, { ...eventRecord, items: EVENT_ITEMS }, (shape) => eventsPass(ctx, paginator, shape));
 }
 
 /** The pass; true when it read every event (a complete pass from page 1). */

@@ -5,6 +5,7 @@
 import type { ColumnMap, ColumnSource } from '../../catalog/types.js';
 import type { Target } from './coercions.js';
 import type { JsonType } from '../../json-types.js';
+import { inList, pathParts } from './field-slots.js';
 
 /** A field as the passes before saw it: its JSON types (nulls left out) and the share of records carrying it. */
 export interface KnownField {
@@ -18,6 +19,8 @@ export interface Expectation {
   parts: readonly string[];
   target: Target | null;
   required: boolean;
+  /** Whether the path goes into a list's items (`assets[].id`): each item's value is checked. */
+  inList: boolean;
 }
 
 export interface ExpectedShape {
@@ -32,13 +35,24 @@ export interface ExpectedShape {
 export interface ShapeSource {
   columns: ColumnMap;
   required: readonly string[];
+  /** Lists in the record whose items become rows of their own, by the list's field: the items' columns. */
+  items?: Readonly<Record<string, { columns: ColumnMap }>>;
 }
 
+type Form = Target['time'] | 'date' | 'plain' | 'list';
+
 export function expectedShape(stream: string, source: ShapeSource, known: ReadonlyMap<string, KnownField>): ExpectedShape {
-  const declared = new Map<string, Target['time'] | 'date' | 'plain'>();
+  const declared = new Map<string, Form>();
   for (const column of Object.values(source.columns)) {
     const field = typedField(column);
     if (field) declared.set(field.path, field.form);
+  }
+  for (const [list, item] of Object.entries(source.items ?? {})) {
+    declared.set(list, 'list');
+    for (const column of Object.values(item.columns)) {
+      const field = typedField(column);
+      if (field) declared.set(`${list}[].${field.path}`, field.form);
+    }
   }
   const paths = new Set<string>([...declared.keys(), ...source.required]);
   // A typed field's parents must be objects: an object that comes as a list empties every column under it.
@@ -51,9 +65,11 @@ export function expectedShape(stream: string, source: ShapeSource, known: Readon
     .map((path): Expectation => {
       const form = declared.get(path);
       const nested = !declared.has(path) && !source.required.includes(path);
+      const parts = pathParts(path);
       return {
         path,
-        parts: path.split('.'),
+        parts,
+        inList: inList(parts),
         target: targetOf(form, nested ? 'object' : onlyType(known.get(path))),
         required: source.required.includes(path),
       };
@@ -69,7 +85,8 @@ function typedField(source: ColumnSource): { path: string; form: Target['time'] 
   return null; // firstOf: a record the spec does not show, spelled either way
 }
 
-function targetOf(form: Target['time'] | 'date' | 'plain' | undefined, known: JsonType | null): Target | null {
+function targetOf(form: Form | undefined, known: JsonType | null): Target | null {
+  if (form === 'list') return { type: 'array', time: null };
   if (form === 'unix') return { type: 'number', time: 'unix' };
   if (form === 'iso') return { type: 'string', time: 'iso' };
   if (form === 'date') return { type: 'string', time: null };

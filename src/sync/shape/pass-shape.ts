@@ -5,7 +5,8 @@
 import { DriftError } from '../../errors.js';
 import { coerce, LOSSY } from './coercions.js';
 import type { Expectation, ExpectedShape } from './expected-shape.js';
-import { exampleOf, JSON_TYPES, type JsonType, NULL, OBJECT, typeIndex } from '../../json-types.js';
+import { ARRAY, exampleOf, JSON_TYPES, type JsonType, NULL, OBJECT, typeIndex } from '../../json-types.js';
+import { slotsOf } from './field-slots.js';
 
 export type Contract = 'hold' | 'accept' | 'fail';
 
@@ -61,7 +62,8 @@ export class PassShape {
     if (this.contract === 'accept' || records.length < HOLD_AFTER_RECORDS) return [];
     const gone: string[] = [];
     for (const field of this.expected.fields) {
-      if (!field.target || field.required || (this.expected.known.get(field.path)?.share ?? 0) < USUAL_SHARE) continue;
+      // A field inside a list's items is not held: an item missing it is the item's own row's concern.
+      if (!field.target || field.required || field.inList || (this.expected.known.get(field.path)?.share ?? 0) < USUAL_SHARE) continue;
       if (records.some((r) => valueAt(r, field.parts) != null)) continue;
       if (this.goneConfirmed(field.path)) this.confirmedGone.add(field.path);
       else gone.push(field.path);
@@ -121,15 +123,31 @@ export class PassShape {
   }
 
   private check(record: Record<string, unknown>, field: Expectation): { field: string; reason: string } | null {
-    const { parts, target } = field;
+    const { parts } = field;
+    if (field.inList) {
+      for (const [holder, key] of slotsOf(record, parts)) {
+        const problem = this.checkValue(holder as Record<string | number, unknown>, key, field);
+        if (problem) return problem;
+      }
+      return null;
+    }
     let parent = record;
     for (let i = 0; i < parts.length - 1; i++) {
       const next = parent[parts[i]!];
       if (next === null || typeof next !== 'object' || Array.isArray(next)) return null; // its parent's own check
       parent = next as Record<string, unknown>;
     }
-    const last = parts[parts.length - 1]!;
-    const value = parent[last];
+    return this.checkValue(parent, parts[parts.length - 1]!, field);
+  }
+
+  /** One value of a typed field: taken as it is, coerced in place, or the reason its record is set aside. */
+  private checkValue(
+    holder: Record<string | number, unknown>,
+    key: string | number,
+    field: Expectation,
+  ): { field: string; reason: string } | null {
+    const { target } = field;
+    const value = holder[key];
     const t = typeIndex(value);
     if (t === NULL || !target || JSON_TYPES[t] === target.type) return null;
     if (this.contract === 'accept') {
@@ -138,7 +156,7 @@ export class PassShape {
     }
     const coerced = this.contract === 'fail' ? LOSSY : coerce(value, target);
     if (coerced !== LOSSY) {
-      parent[last] = coerced;
+      holder[key] = coerced;
       this.tally(field, value, 'coerced');
       return null;
     }
@@ -182,24 +200,43 @@ function valueAt(record: unknown, parts: readonly string[]): unknown {
 function observe(record: Record<string, unknown>, node: FieldNode): void {
   for (const key in record) {
     const value = record[key];
-    let child = node.children.get(key);
-    if (!child) {
-      child = newNode();
-      node.children.set(key, child);
-    }
+    const child = childOf(node, key);
     const t = typeIndex(value);
     child.counts[t]!++;
     if (child.examples[t] === undefined) child.examples[t] = exampleOf(key, value);
     if (t === OBJECT) observe(value as Record<string, unknown>, child);
+    else if (t === ARRAY && (value as unknown[]).length > 0) observeItems(value as unknown[], childOf(child, ITEMS), key);
   }
 }
+
+/** A list's items, counted by type under the list's `[]` node (an object item's fields under it). */
+function observeItems(items: readonly unknown[], node: FieldNode, name: string): void {
+  for (const item of items) {
+    const t = typeIndex(item);
+    node.counts[t]!++;
+    if (node.examples[t] === undefined) node.examples[t] = exampleOf(name, item);
+    if (t === OBJECT) observe(item as Record<string, unknown>, node);
+  }
+}
+
+function childOf(node: FieldNode, key: string): FieldNode {
+  let child = node.children.get(key);
+  if (!child) {
+    child = newNode();
+    node.children.set(key, child);
+  }
+  return child;
+}
+
+/** The key of a list's items in the tree of counters (a path reads `assets[].id`). */
+const ITEMS = '[]';
 
 /** Every field the pass saw, by dotted path. */
 export function seenFields(shape: PassShape): Map<string, FieldNode> {
   const out = new Map<string, FieldNode>();
   const walk = (node: FieldNode, prefix: string) => {
     for (const [key, child] of node.children) {
-      const path = prefix ? `${prefix}.${key}` : key;
+      const path = key === ITEMS ? `${prefix}${ITEMS}` : prefix ? `${prefix}.${key}` : key;
       out.set(path, child);
       walk(child, path);
     }

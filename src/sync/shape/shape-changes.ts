@@ -34,15 +34,19 @@ export function shapeChanges(shape: PassShape, complete: boolean): ShapeChange[]
   for (const path of shape.confirmedGone) if (!shape.held.has(path)) changes.push(missing(shape, path, shape.records, 'emptied'));
   if (known.size === 0 || shape.records === 0) return changes; // the stream's first pass: what it sees is the shape
   const seen = seenFields(shape);
+  // Before the observer looked into lists, no list item's field was known: the first pass to see them learns them.
+  const itemsKnown = [...known.keys()].some((p) => p.includes('[]'));
   for (const [path, node] of seen) {
     const field = known.get(path);
-    if (!field) changes.push(newField(shape, path, node));
-    else changes.push(...otherTypes(shape, path, node, field));
+    if (!field) {
+      if (itemsKnown || !path.includes('[]')) changes.push(newField(shape, path, node));
+    } else changes.push(...otherTypes(shape, path, node, field));
   }
   if (complete && shape.records >= MISSED_AFTER_RECORDS) {
     for (const [path, field] of known) {
       const said = shape.missingRequired.has(path) || shape.held.has(path) || shape.confirmedGone.has(path);
       if (field.share < USUAL_SHARE || said || carried(seen.get(path)) > 0) continue;
+      if (path.endsWith('[]')) continue; // a list's items gone: said of the list, or the list came empty
       if (path.includes('.') && !parentCarried(seen, path)) continue; // said once, of the parent
       changes.push(missing(shape, path, shape.records, 'reported'));
     }

@@ -109,7 +109,7 @@ function knownAfter(shape: PassShape): Map<string, { types: string; share: numbe
 }
 
 /** The changes in a sentence for the run's notice (the first few; `ds-mirror schema --changes` has all). */
-export function changesNotice(changes: readonly ShapeChange[]): string | null {
+export function changesNotice(changes: readonly ShapeChange[], part?: string): string | null {
   if (changes.length === 0) return null;
   const said = changes.slice(0, 4).map((c) => {
     if (c.kind === 'new') return `new field ${c.path} (${c.records} records)`;
@@ -117,7 +117,8 @@ export function changesNotice(changes: readonly ShapeChange[]): string | null {
     return `${c.path} came as ${c.seen} in ${c.records} records (${c.outcome})`;
   });
   const more = changes.length > said.length ? ` and ${changes.length - said.length} more` : '';
-  return `the service changed shape: ${said.join(', ')}${more} (ds-mirror schema --changes)`;
+  const where = part ? ` in its ${part}` : '';
+  return `the service changed shape${where}: ${said.join(', ')}${more} (ds-mirror schema --changes)`;
 }
 
 /** The stream's contract: its own setting, else the configured default, else `hold`. */

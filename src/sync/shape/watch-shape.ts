@@ -8,16 +8,25 @@ import type { PassShape } from './pass-shape.js';
 import { changesNotice, contractOf, recordShape, startShape } from './shape-record.js';
 import type { ShapeChange } from './shape-changes.js';
 
-/** `complete`: the pass read the whole list (no date window, not stopped), so a field gone can be judged. */
-export async function watchShape(ctx: StreamContext, source: ShapeSource, pass: (shape: PassShape) => Promise<boolean>): Promise<void> {
-  const stream = ctx.stats.stream;
+/**
+ * `complete`: the pass read the whole list (no date window, not stopped), so a field gone can be judged.
+ * `part`: records of another kind the stream fetches (its development details), watched under
+ * `<stream>/<part>` with the stream's contract.
+ */
+export async function watchShape(
+  ctx: StreamContext,
+  source: ShapeSource,
+  pass: (shape: PassShape) => Promise<boolean>,
+  part?: string,
+): Promise<void> {
+  const stream = part ? `${ctx.stats.stream}/${part}` : ctx.stats.stream;
   const { settings } = ctx;
   const gone = {
     confirmed: settings.confirmDeletions === true,
     afterHours: settings.confirmDeletionsAfterHours ?? DEFAULT_CONFIRM_AFTER_HOURS,
     now: ctx.now(),
   };
-  const shape = await startShape(ctx.store, stream, source, contractOf(settings, stream), gone);
+  const shape = await startShape(ctx.store, stream, source, contractOf(settings, ctx.stats.stream), gone);
   let complete = false;
   let changes: ShapeChange[] = [];
   try {
@@ -27,7 +36,7 @@ export async function watchShape(ctx: StreamContext, source: ShapeSource, pass: 
       ctx.logger.warn({ err: String(err) }, 'the changes of the service’s shape could not be recorded');
       return [];
     });
-    const notice = changesNotice(changes);
+    const notice = changesNotice(changes, part);
     if (notice) {
       ctx.logger.warn({ changes: changes.length }, notice);
       ctx.stats.notice = ctx.stats.notice ? `${ctx.stats.notice}; ${notice}` : notice;
