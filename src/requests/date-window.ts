@@ -10,7 +10,7 @@ import { boundMillis, presentLimit } from './time-bound.js';
 
 const DAY_MS = 86_400_000;
 /** The lookback of a monitoring list without its own in `lookbackDays`. */
-const MONITORING_LOOKBACK_DAYS = 7;
+export const MONITORING_LOOKBACK_DAYS = 7;
 
 export async function windowStart(store: Store, settings: SyncSettings, stream: ListStream, now = Date.now()): Promise<string | null> {
   const window = stream.window;

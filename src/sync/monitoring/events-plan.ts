@@ -6,7 +6,7 @@ import { publishedRows } from '../../catalog/index.js';
 import { PUBLISHED_DEVELOPMENTS } from '../../catalog/monitoring.js';
 import type { CustomStream } from '../../catalog/types.js';
 import { pagesFor } from '../../paging/paginator.js';
-import { windowFrom } from '../../requests/date-window.js';
+import { MONITORING_LOOKBACK_DAYS, windowFrom } from '../../requests/date-window.js';
 import { DEFAULT_DETAILS, detailsBacklog } from '../../requests/details-backlog.js';
 import type { DetailsBacklog, SyncSettings } from '../../requests/run-settings.js';
 import { boundMillis } from '../../requests/time-bound.js';
@@ -15,13 +15,11 @@ import type { Store } from '../../store/types.js';
 import type { StreamPlan } from '../stream-runner.js';
 
 const DAY_MS = 86_400_000;
-/** The lookback of an incremental events run unless configured. */
-const DEFAULT_LOOKBACK_DAYS = 7;
 
 export async function eventsPlan(store: Store, settings: SyncSettings, stream: CustomStream, intervalDays: number): Promise<StreamPlan> {
   const live = await countRows(store, stream.table, null);
   const backlog = settings.monitoring.details ?? DEFAULT_DETAILS;
-  const lookbackDays = settings.lookbackDays[stream.name] ?? DEFAULT_LOOKBACK_DAYS;
+  const lookbackDays = settings.lookbackDays[stream.name] ?? MONITORING_LOOKBACK_DAYS;
   const published = { events: publishedRows(stream) ?? 0, eventsPerDay: stream.published?.rowsPerDay ?? 0 };
   if (live === 0 && intervalDays === 0) {
     const details = Math.min(backlog.maxPerRun, PUBLISHED_DEVELOPMENTS.detailsInScope);
@@ -61,7 +59,7 @@ function steadyEvents(
   backlog: DetailsBacklog,
   rates: WebhookRates,
 ): number {
-  const lookback = settings.lookbackDays[stream.name] ?? DEFAULT_LOOKBACK_DAYS;
+  const lookback = settings.lookbackDays[stream.name] ?? MONITORING_LOOKBACK_DAYS;
   const pageSize = stream.paginator.pageSize;
   const windowPages = pagesFor(size.eventsPerDay * (lookback + intervalDays), pageSize);
   // Every fullPassEveryHours a run reads every event: spread over the runs in between.
