@@ -152,10 +152,11 @@ function parse(job: { schedule: string; timeZone?: string }): Schedule {
 
 /** Fires in [from, to): the runs still due before a quota renews. */
 export function firesBetween(job: { schedule: string; timeZone?: string }, from: Date, to: Date): number {
-  let runs = 0;
+  const p = parsed(job);
   const start = Math.ceil(from.getTime() / MINUTE_MS) * MINUTE_MS;
-  for (const [, n] of fireMinutes(parsed(job), offsetMs(job.timeZone, from), start, to.getTime())) runs += n;
-  return runs;
+  let minutes = 0;
+  for (const [, inRange] of fireDays(p, offsetMs(job.timeZone, from), start, to.getTime())) minutes += inRange.length;
+  return minutes * p.all.seconds;
 }
 
 /** The job's last fire at or before `at` (within about 13 months), or null. */
@@ -165,24 +166,47 @@ export function lastFireAtOrBefore(job: { schedule: string; timeZone?: string },
   return null;
 }
 
+/**
+ * The days in [from, to) (UTC ms) the schedule fires on, each with its minutes in range (ms from local
+ * midnight): a whole day's are the schedule's own list, so a five-minute job's two months cost 61 days
+ * rather than 17,568 minutes each made and handed out one at a time (35-40 ms of every sync's start).
+ */
+function* fireDays(p: Schedule, offset: number, from: number, to: number): Generator<[number, readonly number[]]> {
+  const [start, end] = [from + offset, to + offset]; // local time
+  const first = Math.floor(start / DAY_MS) * DAY_MS;
+  const last = Math.floor((end - 1) / DAY_MS) * DAY_MS;
+  for (let day = first; day <= last; day += DAY_MS) {
+    if (!firesOnDay(p.c, p.all, day)) continue;
+    const whole = day >= start && day + DAY_MS <= end;
+    yield [day, whole ? p.minutes : p.minutes.filter((m) => day + m >= start && day + m < end)];
+  }
+}
+
 /** Fires over `months` calendar months (UTC) from the one holding `from`. */
 function scan(job: { schedule: string; timeZone?: string }, from: Date, months: number) {
   const p = parsed(job);
+  const n = p.all.seconds; // fires a minute
   const offset = offsetMs(job.timeZone, from);
   const bounds = Array.from({ length: months + 1 }, (_, i) => monthStart(from, i));
   const perMonth = new Array<number>(months).fill(0);
-  const perDay = new Map<number, number>();
+  // The fires come in time order: a UTC day's count is complete when the next day's first fire comes.
+  let runsPerDay = 0;
+  let day = Number.NaN;
+  let onDay = 0;
   let last: number | null = null;
   let maxGapMs = 0;
-  for (let m = 0; m < months; m++) {
-    for (const [t, n] of fireMinutes(p, offset, bounds[m]!, bounds[m + 1]!)) {
-      if (n === 0) continue;
-      perMonth[m]! += n;
-      const day = Math.floor(t / DAY_MS);
-      perDay.set(day, (perDay.get(day) ?? 0) + n);
-      if (last !== null) maxGapMs = Math.max(maxGapMs, t - last);
-      last = t;
+  for (let m = 0; m < months && n > 0; m++) {
+    for (const [local, minutes] of fireDays(p, offset, bounds[m]!, bounds[m + 1]!)) {
+      for (const minute of minutes) {
+        const t = local + minute - offset;
+        perMonth[m]! += n;
+        if (Math.floor(t / DAY_MS) !== day) [day, onDay] = [Math.floor(t / DAY_MS), 0];
+        onDay += n;
+        runsPerDay = Math.max(runsPerDay, onDay);
+        if (last !== null) maxGapMs = Math.max(maxGapMs, t - last);
+        last = t;
+      }
     }
   }
-  return { perMonth, runsPerDay: Math.max(0, ...perDay.values()), maxGapMs: maxGapMs || bounds[months]! - bounds[0]! };
+  return { perMonth, runsPerDay, maxGapMs: maxGapMs || bounds[months]! - bounds[0]! };
 }
