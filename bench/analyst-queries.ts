@@ -24,7 +24,7 @@ import { startSandbox } from '../sandbox/index.js';
 import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 import { startPgCluster, type PgCluster } from '../test/helpers/pg-cluster.js';
 import { buildMirrors } from './analyst-mirror.js';
-import { bundledReader, postgresReader, pythonReader, type Reader, type Timing } from './analyst-readers.js';
+import { bundledReader, postgresCpuReader, postgresReader, pythonReader, type Reader, type Timing } from './analyst-readers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -74,6 +74,16 @@ async function measure(reader: Reader, dialect: Dialect, list: readonly Query[],
   };
 }
 
+/** Wall time as a client waits, and the server's CPU time where the server runs on this machine. */
+async function measurePostgres(store: Store, list: readonly Query[], label = ''): Promise<Column[]> {
+  const columns = [await measure(await postgresReader(store), 'postgres', list, label)];
+  const local = ['localhost', '127.0.0.1', '::1'].includes(
+    String((await sql<{ a: string | null }>`select inet_server_addr()::text as a`.execute(store.db)).rows[0]!.a).replace(/\/.*/, ''),
+  );
+  if (local) columns.push(await measure(await postgresCpuReader(store), 'postgres', list, label));
+  return columns;
+}
+
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 
 /** A markdown table: a row per query, a column per reader, the rows each gave (when they differ) and the slowest against the budget. */
@@ -109,7 +119,7 @@ async function buildAndMeasure(list: readonly Query[]): Promise<Column[]> {
     await buildMirrors(stores, sb);
     await stores[0]!.close(); // the last connection checkpoints the WAL into the file
     const columns = [await measure(bundledReader(file), 'sqlite', list), await measure(pythonReader(file), 'sqlite', list)];
-    if (stores[1]) columns.push(await measure(await postgresReader(stores[1]), 'postgres', list));
+    if (stores[1]) columns.push(...(await measurePostgres(stores[1], list)));
     return columns;
   } finally {
     if (stores[1]) {
@@ -136,7 +146,7 @@ async function main(): Promise<void> {
     const store = await openStore({ migrations: MIRROR_SCHEMA, url, migrate: false });
     try {
       const label = databases.length > 1 ? `${new URL(url).pathname.slice(1)}: ` : '';
-      columns.push(await measure(await postgresReader(store), 'postgres', list, label));
+      columns.push(...(await measurePostgres(store, list, label)));
     } finally {
       await store.close();
     }

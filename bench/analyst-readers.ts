@@ -5,6 +5,7 @@
 // store's own pool. SQLite readers report CPU time of the reading process (a shared machine's load
 // inflates wall time, not CPU time); PostgreSQL wall time (the server's CPU is not the client's).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Store } from '../src/store/index.js';
@@ -105,6 +106,29 @@ export async function postgresReader(store: Store): Promise<Reader> {
         const started = process.hrtime.bigint();
         const n = (await sql.raw(query).execute(store.db)).rows.length;
         return { ms: Number(process.hrtime.bigint() - started) / 1e6, rows: n };
+      }),
+  };
+}
+
+/**
+ * PostgreSQL's CPU time: the server process serving one connection, read from /proc/<pid>/schedstat (a
+ * server on this machine), parallel workers off so that the backend does all the work. On a machine other
+ * engineers load, wall time measures the queue for a core; this measures the query.
+ */
+export async function postgresCpuReader(store: Store): Promise<Reader> {
+  const { rows } = await sql<{ v: string }>`select current_setting('server_version') as v`.execute(store.db);
+  return {
+    name: `PostgreSQL ${rows[0]!.v.split(' ')[0]} CPU`,
+    time: (queries, runs) =>
+      store.db.connection().execute(async (db) => {
+        const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]!.pid;
+        const cpuNs = () => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+        await sql`set max_parallel_workers_per_gather = 0`.execute(db);
+        return timeEach(queries, runs, async (query) => {
+          const started = cpuNs();
+          const n = (await sql.raw(query).execute(db)).rows.length;
+          return { ms: (cpuNs() - started) / 1e6, rows: n };
+        });
       }),
   };
 }

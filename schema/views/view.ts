@@ -165,7 +165,7 @@ function versionSources(o: LiftedViewOptions, d: ViewDialect): VersionSource[] {
   return [
     ...keys.map((c) => ({ name: c.column!, kind: c.kind, live: `r.${c.column}`, previous: keyOf(c), indexed: true })),
     ...[...own].map((name) => ({ name, kind: kind(name), live: `r.${name}` })),
-    ...(readsRaw ? [{ name: 'raw', kind: 'json' as const, live: 'r.raw', previous: 'h.raw' }] : []),
+    ...(readsRaw ? [{ name: 'raw', kind: 'json' as const, live: d.jsonOnce('r.raw'), previous: d.jsonOnce('h.raw') }] : []),
   ];
 }
 

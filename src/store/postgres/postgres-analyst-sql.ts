@@ -26,6 +26,9 @@ export const POSTGRES_ANALYST_SQL: AnalystSql = {
   typedView: (select) => select,
   unionSource: (selects) => selects.join('\nunion all\n'),
   versionValues: 'carried',
+  // Concatenating an empty object copies the document (a record's raw is an object; an array would gain
+  // an element no lift reads, lifts reading keys).
+  jsonOnce: (doc) => `(${doc} || '{}'::jsonb)`,
   now: 'now()',
   secondsBetween: (from, to = 'now()') => `cast(extract(epoch from (${to} - ${from})) as double precision)`,
   dayOf: (e) => `(${e} at time zone 'UTC')::date`,

@@ -87,6 +87,7 @@ export const SQLITE_ANALYST_SQL: AnalystSql = {
   typedView,
   unionSource,
   versionValues: 'looked-up',
+  jsonOnce: (doc) => doc,
   now: `strftime(${ISO_FORMAT}, 'now')`,
   secondsBetween: (from, to = "'now'") => `((julianday(${to}) - julianday(${from})) * 86400.0)`,
   dayOf: (e) => `date(${e})`,
