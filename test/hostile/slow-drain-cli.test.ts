@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { countWithShellTool, mirrorCli, readWithShellTool } from '../helpers/cli-user.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -25,10 +25,18 @@ for (const dialect of dialects) {
     let cli: ReturnType<typeof mirrorCli>;
     const count = (query: string) => countWithShellTool(t, query);
     const live = (table: string) => count(`select count(*) from ${table} where deleted_at is null`);
+    /** The rows held back per variant, as `status --json` says them to a user. */
     const heldFor = async (stream: string) => {
-      const status = JSON.parse((await cli(['status', '--json'])).stdout) as { stream: string; heldDeletions: { rows: number }[] }[];
+      const out = await cli(['status', '--json']);
+      expect([out.code, out.stderr]).toEqual([0, '']);
+      const status = JSON.parse(out.stdout) as { stream: string; heldDeletions: { rows: number }[] }[];
       return status.find((s) => s.stream === stream)!.heldDeletions.map((h) => h.rows);
     };
+    /** The same from the table `status` reads them from (deletion_holds), with sqlite3 / psql: no CLI process. */
+    const heldInMirror = (stream: string) =>
+      readWithShellTool(t, `select held_rows from deletion_holds where stream = '${stream}' order by variant`).map(([rows]) =>
+        Number(rows),
+      );
     /** The sandbox loses 5% of every list; returns what `resource` holds now. */
     const drain = async (resource: 'chains') => {
       await sandbox.advance(DRAIN);
@@ -92,7 +100,7 @@ for (const dialect of dialects) {
       const [s1, s2] = [sizes[1]!, sizes[2]!];
       // Still draining: both steps held; each is deleted once a pass 6 h after it was first held agrees.
       const s3 = await step();
-      expect([(await sync(3)).code, live('chains'), await heldFor('chains')]).toEqual([4, s1, [s1 - s3]]);
+      expect([(await sync(3)).code, live('chains'), heldInMirror('chains')]).toEqual([4, s1, [s1 - s3]]);
       const half = await sync(8.5);
       expect([half.code, half.stdout, live('chains')]).toEqual([
         4,
@@ -100,7 +108,7 @@ for (const dialect of dialects) {
         s2,
       ]);
       const agreed = await sync(9.5);
-      expect([agreed.code, live('chains'), await heldFor('chains')]).toEqual([0, s3, []]);
+      expect([agreed.code, live('chains'), heldInMirror('chains')]).toEqual([0, s3, []]);
     });
 
     it('the mark starts again from the confirmed pass; the operator confirms a held step at once', async () => {
@@ -110,7 +118,7 @@ for (const dialect of dialects) {
       expect([(await sync(10)).code, live('chains')]).toEqual([0, s4]);
       const s5 = await step();
       expect(confirmedAt - s5).toBeGreaterThan(0.05 * confirmedAt);
-      expect([(await sync(11)).code, live('chains'), await heldFor('chains')]).toEqual([4, s4, [s4 - s5]]);
+      expect([(await sync(11)).code, live('chains'), heldInMirror('chains')]).toEqual([4, s4, [s4 - s5]]);
       const confirmed = await sync(11.5, '--confirm-deletions');
       expect([confirmed.code, confirmed.stdout, live('chains'), await heldFor('chains')]).toEqual([
         0,
