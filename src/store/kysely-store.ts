@@ -1,6 +1,7 @@
 // The Store over Kysely: run records, stream state, soft deletes and leases, the same SQL on both
 // dialects; anything dialect-specific is asked of the adapter.
 import { storageCause } from './storage-errors.js';
+import { LOCKED, UNREACHABLE } from './storage-causes.js';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Migrations } from './migrations.js';
@@ -34,7 +35,7 @@ export class KyselyStore implements Store {
 
   async transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
     const run = () =>
-      againOnConnectionLoss(() =>
+      again(opts.durable ? CONNECTION_LOSS : CONNECTION_LOSS_OR_LOCK, () =>
         this.db.transaction().execute(async (trx) => {
           await this.adapter.boundLockWait?.(trx);
           if (opts.durable) await this.adapter.durableTransaction(trx);
@@ -213,19 +214,28 @@ export class KyselyStore implements Store {
   }
 }
 
-const CONNECTION_RETRIES = 2;
+const RETRIES = 2;
+const CONNECTION_LOSS: ReadonlySet<string> = new Set([UNREACHABLE]);
+/**
+ * The mirror's own writes also run again when they lost a lock conflict: a deadlock (PostgreSQL picks one
+ * side to fail, and its documentation asks the client to retry), or a lock held past the bound, which in a
+ * `sync all` is most often the run's own other stream (the alert backfill and the events pass both update
+ * alert_days' rows). A durable write is not: a delivery answered 503 is sent again by the service, and
+ * waiting three bounds would outlast the sender's patience.
+ */
+const CONNECTION_LOSS_OR_LOCK: ReadonlySet<string> = new Set([UNREACHABLE, LOCKED]);
 
 /**
  * A transaction whose connection was cut (a restart, a failover) was rolled back by the server: it is run
  * again on a fresh connection, twice at most. Every transaction here may run twice: page writes are
  * upserts with their checkpoint, deliveries are keyed by id.
  */
-async function againOnConnectionLoss<T>(run: () => Promise<T>): Promise<T> {
+async function again<T>(causes: ReadonlySet<string>, run: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await run();
     } catch (err) {
-      if (attempt >= CONNECTION_RETRIES || storageCause(err) !== 'the database server is unreachable') throw err;
+      if (attempt >= RETRIES || !causes.has(storageCause(err) ?? '')) throw err;
       await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
     }
   }
