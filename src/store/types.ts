@@ -49,6 +49,8 @@ export interface StoreTx {
   replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number>;
   /** Plain multi-row insert that ignores rows whose key already exists; returns rows inserted. */
   insertIgnore(table: string, key: readonly string[], rows: readonly Row[]): Promise<number>;
+  /** Writes each as its RowsWrite says, in order; returns the rows written by the `counted` ones. */
+  writeRows(writes: readonly RowsWrite[]): Promise<number>;
   /** Saves a stream's checkpoint in the same transaction as the page it follows. */
   saveCheckpoint(stream: string, checkpoint: unknown): Promise<void>;
   quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void>;
@@ -102,6 +104,14 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** A run as sync_runs keeps it. */
+export interface RunRecord {
+  id: number;
+  startedAt: string;
+  finishedAt: string | null;
+  outcome: string | null;
+}
+
 export interface LeaseHolder {
   owner: string;
   expiresAt: string;
@@ -123,6 +133,11 @@ export interface Store {
   migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;
   /** `durable`: the commit survives power loss, not only a crash (SQLite: fsync at commit). */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
+  /**
+   * A writer of durable commits that keeps the caller's event loop free: the adapter's writer thread
+   * where it has one (SQLite on disk), else one durable transaction at a time.
+   */
+  openDurableWriter(): Promise<DurableWriter>;
 
   /** Soft-deletes rows of `table` (within `scope`, e.g. {asset_class: 'token'}) whose key is not in `seen`. */
   /** `seen` holds `keyString(values)` of every key served in the pass. */
@@ -154,6 +169,14 @@ export interface Store {
   holdLease(name: string, owner: string, ttlMs: number): Promise<Lease>;
   /** Who holds a lease and until when (null when free or expired): for the "held by" message. */
   leaseHolder(name: string): Promise<LeaseHolder | null>;
+  /** Every lease held now, by name. */
+  liveLeases(): Promise<(LeaseHolder & { name: string })[]>;
+  /** Ends the lease `owner` holds on `name` before it expires: an owner known to have died, so another may take it now. */
+  breakLease(name: string, owner: string): Promise<void>;
+  /** The last run a job started that has an outcome (of `outcomes`, when given): what a restarted daemon reports. */
+  lastJobRun(job: string, outcomes?: readonly StreamRunStats['outcome'][]): Promise<RunRecord | null>;
+  /** Answers once the database does (a statement that reads nothing): rejects when it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -182,28 +205,37 @@ export interface TableInfo {
   parents: string[];
 }
 
-/** A writer thread's connection: rows written by column name, synchronously, inside the thread's transaction. */
-export interface RowWriter {
-  /** Inserts the row unless its key is held already; returns the rows changed (0 or 1). */
-  insertIgnore(table: string, key: readonly string[], row: Row): number;
-  /**
-   * Runs the statement `sqlFor` makes for the row's columns and their bind placeholders (made once per
-   * name); returns the rows changed.
-   */
-  run(name: string, sqlFor: (columns: readonly string[], placeholders: readonly string[]) => string, row: Row): number;
+/**
+ * Rows of one table written as data, so that a writer thread (which shares no objects with the caller) and
+ * a transaction write them alike: each row is inserted, or, where its key is held already, kept as stored
+ * (the first row of a key wins) or updated as `update` says.
+ */
+export interface RowsWrite {
+  table: string;
+  /** The conflict key (a primary key or unique index); unique among `rows`. */
+  key: readonly string[];
+  /** The same columns in each row. */
+  rows: readonly Row[];
+  /** A key held already: these columns take the new row's values, and with `whereNull`, only while the stored row's is null. */
+  update?: { columns: readonly string[]; whereNull?: string };
+  /** Whether the rows this inserts (or updates) count toward the write's result. */
+  counted?: boolean;
 }
 
-/** What a writer thread runs for one request, exported as `writeRequest` by the task module; its result is the reply. */
-export type WriterTask<Req, Res> = (db: RowWriter, request: Req) => Res;
-
-/** A request's result, and the number of the commit that made it durable (requests committed together share it). */
-export interface ThreadCommitted<Res> {
+/** A write's result, and the number of the commit that made it durable (writes committed together share it). */
+export interface Committed<Res> {
   result: Res;
   commit: number;
 }
 
-export interface ThreadWriter<Req, Res> {
-  write(request: Req): Promise<ThreadCommitted<Res>>;
+/**
+ * Commits writes that acknowledge something to the outside (a webhook delivery): each call's writes in one
+ * transaction that survives power loss, whose result is the rows written by its `counted` writes.
+ */
+export interface DurableWriter {
+  /** Calls it takes before the first has committed (a writer thread commits together what queued meanwhile). */
+  readonly maxInFlight: number;
+  write(writes: readonly RowsWrite[]): Promise<Committed<number>>;
   close(): Promise<void>;
 }
 
@@ -239,10 +271,10 @@ export interface StoreAdapter {
   readonly knowsColumnKinds: boolean;
   /**
    * A writer thread with a connection of its own, where the driver blocks the event loop and a second
-   * connection can open the database (SQLite on disk): each request is written by `task`'s `writeRequest`
-   * (a module: a thread shares no objects with this one) and committed durably. Absent elsewhere.
+   * connection can open the database (SQLite on disk): the commit's fsync blocks that thread, not the
+   * caller's. Absent elsewhere (Store.openDurableWriter then commits through the store's transactions).
    */
-  writerThread?<Req, Res>(task: URL): Promise<ThreadWriter<Req, Res>>;
+  writerThread?(): Promise<DurableWriter>;
   /** Rows one multi-row statement may carry at `paramsPerRow` bind parameters each, besides `fixedParams`. */
   rowsPerStatement(paramsPerRow: number, fixedParams?: number): number;
   /** A JS value as this driver binds it (booleans, objects, Dates). */
