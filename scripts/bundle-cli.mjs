@@ -1,8 +1,8 @@
-// Run by `npm run build` after tsc: the CLI and the receiver's writer thread as a few files in
+// Run by `npm run build` after tsc: the CLI and the store's writer thread as a few files in
 // dist/src/bundle/ (kysely alone is 279 files, zod 95: loading them was half of a no-op sync's time). The
 // bundle sits at the same depth as dist/src/<room>/, so the paths its modules resolve from import.meta.url
-// (../../schema/migrations/, ../../jobs/, and the writer thread's ./sqlite-writer-thread.js and
-// ./delivery-task.js) land where the compiled files' do.
+// (../../schema/migrations/, ../../jobs/, and the writer thread's ./sqlite-writer-thread.js) land where
+// the compiled files' do.
 // Native and worker-spawning packages stay outside (loaded from node_modules as before).
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,6 @@ await build({
   entryPoints: {
     main: entry('cli/main.js'),
     'sqlite-writer-thread': entry('store/sqlite/sqlite-writer-thread.js'),
-    'delivery-task': entry('receiver/delivery-task.js'),
   },
   outdir,
   bundle: true,

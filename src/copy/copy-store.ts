@@ -195,13 +195,7 @@ async function verifyPairs(
 
 /** Leases live on a store (a sync or receiver at work): its rows may change while they are copied. */
 export async function liveLeases(store: Store): Promise<string[]> {
-  const names = await store.db.selectFrom('leases').select('name').execute();
-  const live: string[] = [];
-  for (const { name } of names) {
-    const holder = await store.leaseHolder(name);
-    if (holder) live.push(`${name} (held by ${holder.owner} until ${holder.expiresAt})`);
-  }
-  return live;
+  return (await store.liveLeases()).map((l) => `${l.name} (held by ${l.owner} until ${l.expiresAt})`);
 }
 
 async function countRows(store: Store, table: string): Promise<number> {

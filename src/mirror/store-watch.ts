@@ -2,7 +2,6 @@
 // ("degraded"), and says so until a query succeeds again. Like the quota holds, it is read in the
 // background (a probe never waits on the database): at start, after every run, and when a probe finds
 // the answer older than a few seconds.
-import { sql } from 'kysely';
 import { describeStoreError } from '../store/storage-errors.js';
 import type { Store } from '../store/types.js';
 
@@ -44,7 +43,7 @@ async function ping(store: Store): Promise<void> {
     timer.unref();
   });
   try {
-    await Promise.race([sql`select 1`.execute(store.db), late]);
+    await Promise.race([store.ping(), late]);
   } finally {
     clearTimeout(timer);
   }

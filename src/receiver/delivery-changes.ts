@@ -3,14 +3,13 @@
 // deliveries since it started that showed the change, `share` their share of every delivery since then. And
 // the row of a delivery set aside whole (`webhook_set_aside`): what of it could be read, and why.
 import { contentHash } from '../content-hash.js';
-import { quoteIdent } from '../store/store-adapter.js';
 import type { Row } from '../store/types.js';
 import { DELIVERY_STREAM, type DeliveryChange } from './delivery-shape.js';
 
 /** The changes' conflict key, as migration 0065 made it. */
-export const CHANGE_KEY = ['stream', 'path', 'kind', 'seen_type'] as const;
+export const CHANGE_KEY = ['stream', 'path', 'kind', 'seen_type'];
 /** Columns a change seen again updates. */
-export const CHANGE_UPDATES = ['outcome', 'records', 'share', 'last_seen_at'] as const;
+export const CHANGE_UPDATES = ['outcome', 'records', 'share', 'last_seen_at'];
 
 export class ShapeTally {
   private deliveries = 0;
@@ -38,15 +37,6 @@ export class ShapeTally {
       };
     });
   }
-}
-
-/** One statement for a change row: a change seen again moves its counts and `last_seen_at`. */
-export function changeSql(columns: readonly string[], placeholders: readonly string[]): string {
-  const sets = CHANGE_UPDATES.map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`).join(', ');
-  return (
-    `insert into schema_changes (${columns.map(quoteIdent).join(', ')}) values (${placeholders.join(', ')}) ` +
-    `on conflict (${CHANGE_KEY.map(quoteIdent).join(', ')}) do update set ${sets}`
-  );
 }
 
 const IDS = {

@@ -1,5 +1,5 @@
-// What commits accepted deliveries: the contract the group committer writes through, and that the
-// store's writer thread and the store's own transactions fulfil (open-delivery-writer.ts).
+// What commits accepted deliveries: the contract the group committer writes through, fulfilled by the
+// store's durable writer (open-delivery-writer.ts).
 import type { AcceptedDelivery } from './delivery-rows.js';
 
 export interface DeliveryWriter {

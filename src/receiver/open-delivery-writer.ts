@@ -1,38 +1,19 @@
-// Where accepted deliveries are committed. A store whose driver blocks the event loop offers a writer
-// thread with a connection of its own (SQLite on disk): the inserts and the commit's fsync on the HTTP
-// thread stalled every request behind each group commit. Otherwise (PostgreSQL, whose driver is
-// asynchronous, or an in-memory SQLite database) groups commit through the store's own transactions.
-import type { Store, ThreadWriter } from '../store/types.js';
-import type { AcceptedDelivery } from './delivery-rows.js';
-import type { DeliveryGroup, DeliveryMore } from './delivery-task.js';
+// Where accepted deliveries are committed: the store's durable writer, handed each group as the rows its
+// write rule makes (delivery-writes.ts). On a SQLite file that is the store's writer thread, whose
+// connection's inserts and fsync would otherwise stall every request behind each group commit on this
+// thread; elsewhere (PostgreSQL, an in-memory SQLite database) the store's own durable transactions.
+import type { Store } from '../store/index.js';
+import { deliveryWrites } from './delivery-writes.js';
 import type { DeliveryWriter } from './delivery-writer.js';
-import { storeWriter } from './store-writer.js';
-
-// Beside this file: compiled (.js), or the sources (.ts: tests, `npm run demo`).
-const DELIVERY_TASK = new URL(`./delivery-task.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 export async function openDeliveryWriter(store: Store): Promise<DeliveryWriter> {
-  const thread = await store.adapter.writerThread?.<DeliveryGroup, number>(DELIVERY_TASK);
-  return thread ? threadWriter(thread) : storeWriter(store);
-}
-
-function threadWriter(thread: ThreadWriter<DeliveryGroup, number>): DeliveryWriter {
+  const writer = await store.openDurableWriter();
   return {
-    // Each group is posted as soon as it forms: the thread commits together whatever queued meanwhile.
-    maxInFlight: Infinity,
+    maxInFlight: writer.maxInFlight,
     async write(group) {
-      const { result, commit } = await thread.write(group.map((d) => [d.body, d.signed, d.receivedAt, moreOf(d)]));
+      const { result, commit } = await writer.write(deliveryWrites(group));
       return { inserted: result, commit };
     },
-    close: () => thread.close(),
+    close: () => writer.close(),
   };
-}
-
-/** What the body alone does not tell the thread (usually nothing: null). */
-function moreOf(d: AcceptedDelivery): string | null {
-  if (d.changes.length === 0 && !d.setAside) return null;
-  const more: DeliveryMore = { changes: [...d.changes] };
-  if (d.setAside) more.setAside = d.setAside;
-  else if (d.coerced && d.envelope) more.envelope = d.envelope;
-  return JSON.stringify(more);
 }

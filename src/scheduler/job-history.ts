@@ -8,29 +8,15 @@ export type JobHistory = Pick<JobStatus, 'lastStartedAt' | 'lastFinishedAt' | 'l
 export async function jobHistory(store: Store, jobs: readonly string[]): Promise<Record<string, JobHistory>> {
   const history: Record<string, JobHistory> = {};
   for (const job of jobs) {
-    const last = await store.db
-      .selectFrom('sync_runs')
-      .select(['id', 'started_at', 'finished_at', 'outcome'])
-      .where('job', '=', job)
-      .where('outcome', 'is not', null)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const last = await store.lastJobRun(job);
     if (!last) continue;
-    const success = await store.db
-      .selectFrom('sync_runs')
-      .select('finished_at')
-      .where('job', '=', job)
-      .where('outcome', 'in', ['success', 'partial'])
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const success = await store.lastJobRun(job, ['success', 'partial']);
     history[job] = {
-      lastStartedAt: String(last.started_at),
-      lastFinishedAt: last.finished_at === null ? null : String(last.finished_at),
-      lastOutcome: last.outcome,
-      lastSuccessAt: success?.finished_at ? String(success.finished_at) : null,
-      lastRunId: Number(last.id),
+      lastStartedAt: last.startedAt,
+      lastFinishedAt: last.finishedAt,
+      lastOutcome: last.outcome as JobHistory['lastOutcome'],
+      lastSuccessAt: success?.finishedAt ?? null,
+      lastRunId: last.id,
     };
   }
   return history;

@@ -36,18 +36,8 @@ async function dueJobs(store: Store, jobs: Jobs, mode: StartupRun): Promise<Star
   if (mode === 'none') return [];
   if (mode === 'all') return jobs.map(({ job }) => ({ job: job.name, reason: 'every enabled job runs once at start', state: 'queued' }));
   const names = [...new Set(jobs.flatMap((j) => j.streams.map((s) => s.name)))];
-  const synced = new Set(
-    names.length === 0
-      ? []
-      : (
-          (await store.db
-            .selectFrom('stream_state')
-            .select('stream')
-            .where('stream', 'in', names)
-            .where('last_success_at', 'is not', null)
-            .execute()) as { stream: string }[]
-        ).map((r) => r.stream),
-  );
+  const states = await Promise.all(names.map((name) => store.getState(name)));
+  const synced = new Set(names.filter((_, i) => states[i]?.lastSuccessAt != null));
   const claimed = new Set<string>();
   const due: StartupJob[] = [];
   for (const { job, streams } of jobs) {

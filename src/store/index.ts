@@ -15,6 +15,7 @@ export type {
   Lease,
   LeaseHolder,
   Row,
+  RowsWrite,
   Store,
   StoreTx,
   StreamRunStats,

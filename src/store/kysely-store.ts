@@ -6,11 +6,24 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Migrations } from './migrations.js';
 import { runMigrations } from './run-migrations.js';
-import { acquireLease, leaseHolder, LeaseHeldError } from './store-lease.js';
+import { acquireLease, breakLease, leaseHolder, LeaseHeldError, liveLeases } from './store-lease.js';
 import { KyselyStoreTx } from './store-tx.js';
 import { keyString } from './types.js';
 import { mirrorTables, type Database } from './database.js';
-import type { Dialect, Lease, LeaseHolder, Row, Store, StoreAdapter, StoreTx, StreamRunStats, StreamState } from './types.js';
+import { transactionWriter } from './durable-writer.js';
+import type {
+  Dialect,
+  DurableWriter,
+  Lease,
+  LeaseHolder,
+  Row,
+  RunRecord,
+  Store,
+  StoreAdapter,
+  StoreTx,
+  StreamRunStats,
+  StreamState,
+} from './types.js';
 
 export class KyselyStore implements Store {
   readonly dialect: Dialect;
@@ -51,6 +64,10 @@ export class KyselyStore implements Store {
     } finally {
       if (--this.durablePending === 0) await this.adapter.durableCommits(this.db, false);
     }
+  }
+
+  async openDurableWriter(): Promise<DurableWriter> {
+    return (await this.adapter.writerThread?.()) ?? transactionWriter(this);
   }
 
   async softDeleteMissing(table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row, now: string): Promise<number> {
@@ -207,6 +224,38 @@ export class KyselyStore implements Store {
 
   leaseHolder(name: string): Promise<LeaseHolder | null> {
     return leaseHolder(this.db, this.adapter, name);
+  }
+
+  liveLeases(): ReturnType<Store['liveLeases']> {
+    return liveLeases(this.db, this.adapter);
+  }
+
+  breakLease(name: string, owner: string): Promise<void> {
+    return breakLease(this.db, name, owner);
+  }
+
+  async lastJobRun(job: string, outcomes?: readonly StreamRunStats['outcome'][]): Promise<RunRecord | null> {
+    const row = await this.db
+      .selectFrom('sync_runs')
+      .select(['id', 'started_at', 'finished_at', 'outcome'])
+      .where('job', '=', job)
+      .$if(outcomes === undefined, (q) => q.where('outcome', 'is not', null))
+      .$if(outcomes !== undefined, (q) => q.where('outcome', 'in', [...outcomes!]))
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row
+      ? {
+          id: Number(row.id),
+          startedAt: String(row.started_at),
+          finishedAt: row.finished_at === null ? null : String(row.finished_at),
+          outcome: row.outcome,
+        }
+      : null;
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
   }
 
   close(): Promise<void> {

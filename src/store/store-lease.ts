@@ -60,3 +60,17 @@ export async function leaseHolder(db: Kysely<Database>, adapter: StoreAdapter, n
     .executeTakeFirst();
   return row ? { owner: row.owner, expiresAt: row.expires_at } : null;
 }
+
+export async function liveLeases(db: Kysely<Database>, adapter: StoreAdapter): Promise<(LeaseHolder & { name: string })[]> {
+  const rows = await db
+    .selectFrom('leases')
+    .select(['name', 'owner', 'expires_at'])
+    .where('expires_at', '>', adapter.leaseNow())
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => ({ name: r.name, owner: r.owner, expiresAt: r.expires_at }));
+}
+
+export async function breakLease(db: Kysely<Database>, name: string, owner: string): Promise<void> {
+  await db.deleteFrom('leases').where('name', '=', name).where('owner', '=', owner).execute();
+}

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { mirrorTables, type Database, type MirrorTables } from './database.js';
 import { keyString } from './types.js';
-import type { Row, StoreAdapter, StoreTx, UpsertCounts } from './types.js';
+import type { Row, RowsWrite, StoreAdapter, StoreTx, UpsertCounts } from './types.js';
+import { conflictSql } from './rows-write.js';
 import { quarantineJson } from './storable.js';
 
 export class KyselyStoreTx implements StoreTx {
@@ -54,7 +55,16 @@ export class KyselyStoreTx implements StoreTx {
   }
 
   insertIgnore(table: string, key: readonly string[], rows: readonly Row[]): Promise<number> {
-    return this.insertRows(table, rows, key);
+    return this.insertRows(table, rows, { table, key, rows });
+  }
+
+  async writeRows(writes: readonly RowsWrite[]): Promise<number> {
+    let counted = 0;
+    for (const write of writes) {
+      const written = await this.insertRows(write.table, write.rows, write);
+      if (write.counted) counted += written;
+    }
+    return counted;
   }
 
   async saveCheckpoint(stream: string, checkpoint: unknown): Promise<void> {
@@ -73,15 +83,15 @@ export class KyselyStoreTx implements StoreTx {
       .execute();
   }
 
-  /** Multi-row inserts chunked under the bind-parameter cap; with `ignoreKey`, existing keys are skipped. */
-  private async insertRows(table: string, rows: readonly Row[], ignoreKey?: readonly string[]): Promise<number> {
+  /** Multi-row inserts chunked under the bind-parameter cap; with `onConflict`, a key held already is kept or updated as it says. */
+  private async insertRows(table: string, rows: readonly Row[], onConflict?: RowsWrite): Promise<number> {
     if (rows.length === 0) return 0;
     const chunk = this.adapter.rowsPerStatement(Object.keys(rows[0]).length);
     let written = 0;
     for (let i = 0; i < rows.length; i += chunk) {
       const values = rows.slice(i, i + chunk).map((row) => this.toDbRow(row));
       let insert = this.tables.insertInto(table).values(values);
-      if (ignoreKey) insert = insert.onConflict((oc) => oc.columns([...ignoreKey]).doNothing());
+      if (onConflict) insert = insert.modifyEnd(sql.raw(conflictSql(onConflict)));
       const [result] = await insert.execute();
       written += Number(result?.numInsertedOrUpdatedRows ?? 0n);
     }

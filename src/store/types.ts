@@ -3,6 +3,9 @@
 // knows which one it is talking to.
 import type { ColumnDataType, Kysely, RawBuilder } from 'kysely';
 import type { Database } from './database.js';
+import type { Committed, DurableWriter, RowsWrite } from './durable-writes.js';
+
+export type { Committed, DurableWriter, RowsWrite } from './durable-writes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -49,6 +52,8 @@ export interface StoreTx {
   replaceChildren(table: string, parent: Row, rows: readonly Row[]): Promise<number>;
   /** Plain multi-row insert that ignores rows whose key already exists; returns rows inserted. */
   insertIgnore(table: string, key: readonly string[], rows: readonly Row[]): Promise<number>;
+  /** Writes each as its RowsWrite says, in order; returns the rows written by the `counted` ones. */
+  writeRows(writes: readonly RowsWrite[]): Promise<number>;
   /** Saves a stream's checkpoint in the same transaction as the page it follows. */
   saveCheckpoint(stream: string, checkpoint: unknown): Promise<void>;
   quarantine(stream: string, reason: string, record: unknown, now: string): Promise<void>;
@@ -102,6 +107,14 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** A run as sync_runs keeps it. */
+export interface RunRecord {
+  id: number;
+  startedAt: string;
+  finishedAt: string | null;
+  outcome: string | null;
+}
+
 export interface LeaseHolder {
   owner: string;
   expiresAt: string;
@@ -123,6 +136,11 @@ export interface Store {
   migrate(): Promise<{ results: { name: string; status: 'Success' | 'Error' | 'NotExecuted' }[]; error?: unknown }>;
   /** `durable`: the commit survives power loss, not only a crash (SQLite: fsync at commit). */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
+  /**
+   * A writer of durable commits that keeps the caller's event loop free: the adapter's writer thread
+   * where it has one (SQLite on disk), else one durable transaction at a time.
+   */
+  openDurableWriter(): Promise<DurableWriter>;
 
   /** Soft-deletes rows of `table` (within `scope`, e.g. {asset_class: 'token'}) whose key is not in `seen`. */
   /** `seen` holds `keyString(values)` of every key served in the pass. */
@@ -154,6 +172,14 @@ export interface Store {
   holdLease(name: string, owner: string, ttlMs: number): Promise<Lease>;
   /** Who holds a lease and until when (null when free or expired): for the "held by" message. */
   leaseHolder(name: string): Promise<LeaseHolder | null>;
+  /** Every lease held now, by name. */
+  liveLeases(): Promise<(LeaseHolder & { name: string })[]>;
+  /** Ends the lease `owner` holds on `name` before it expires: an owner known to have died, so another may take it now. */
+  breakLease(name: string, owner: string): Promise<void>;
+  /** The last run a job started that has an outcome (of `outcomes`, when given): what a restarted daemon reports. */
+  lastJobRun(job: string, outcomes?: readonly StreamRunStats['outcome'][]): Promise<RunRecord | null>;
+  /** Answers once the database does (a statement that reads nothing): rejects when it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -180,31 +206,6 @@ export interface TableInfo {
   keyByteOrdered: boolean;
   /** Tables this one references (copied before it, emptied after it). */
   parents: string[];
-}
-
-/** A writer thread's connection: rows written by column name, synchronously, inside the thread's transaction. */
-export interface RowWriter {
-  /** Inserts the row unless its key is held already; returns the rows changed (0 or 1). */
-  insertIgnore(table: string, key: readonly string[], row: Row): number;
-  /**
-   * Runs the statement `sqlFor` makes for the row's columns and their bind placeholders (made once per
-   * name); returns the rows changed.
-   */
-  run(name: string, sqlFor: (columns: readonly string[], placeholders: readonly string[]) => string, row: Row): number;
-}
-
-/** What a writer thread runs for one request, exported as `writeRequest` by the task module; its result is the reply. */
-export type WriterTask<Req, Res> = (db: RowWriter, request: Req) => Res;
-
-/** A request's result, and the number of the commit that made it durable (requests committed together share it). */
-export interface ThreadCommitted<Res> {
-  result: Res;
-  commit: number;
-}
-
-export interface ThreadWriter<Req, Res> {
-  write(request: Req): Promise<ThreadCommitted<Res>>;
-  close(): Promise<void>;
 }
 
 /** One page for `upsertPage`: keys unique, values already converted, in `columns` order (the row arrays are the adapter's to consume). */
@@ -239,10 +240,10 @@ export interface StoreAdapter {
   readonly knowsColumnKinds: boolean;
   /**
    * A writer thread with a connection of its own, where the driver blocks the event loop and a second
-   * connection can open the database (SQLite on disk): each request is written by `task`'s `writeRequest`
-   * (a module: a thread shares no objects with this one) and committed durably. Absent elsewhere.
+   * connection can open the database (SQLite on disk): the commit's fsync blocks that thread, not the
+   * caller's. Absent elsewhere (Store.openDurableWriter then commits through the store's transactions).
    */
-  writerThread?<Req, Res>(task: URL): Promise<ThreadWriter<Req, Res>>;
+  writerThread?(): Promise<DurableWriter>;
   /** Rows one multi-row statement may carry at `paramsPerRow` bind parameters each, besides `fixedParams`. */
   rowsPerStatement(paramsPerRow: number, fixedParams?: number): number;
   /** A JS value as this driver binds it (booleans, objects, Dates). */

@@ -32,7 +32,7 @@ export async function acquireStreamLease(store: Store, stream: string, owner: st
   if (lease) return lease;
   const holder = await store.leaseHolder(name);
   if (holder && ownerDied(holder.owner)) {
-    await store.db.deleteFrom('leases').where('name', '=', name).where('owner', '=', holder.owner).execute();
+    await store.breakLease(name, holder.owner);
     const taken = await store.acquireLease(name, owner, LEASE_TTL_MS);
     if (taken) return taken;
   }

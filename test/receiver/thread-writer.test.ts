@@ -89,7 +89,6 @@ describe('SQLite writer thread', () => {
   });
 
   it('refuses to start on a file it cannot open', async () => {
-    const task = new URL('../../src/receiver/delivery-task.ts', import.meta.url);
-    await expect(startSqliteWriter('/nonexistent-dir/mirror.db', task)).rejects.toThrow(/unable to open|directory does not exist/);
+    await expect(startSqliteWriter('/nonexistent-dir/mirror.db')).rejects.toThrow(/unable to open|directory does not exist/);
   });
 });

@@ -48,7 +48,7 @@ export function createSqliteAdapter(path: string, readOnly = false, busyMs?: num
     knowsColumnKinds: false,
     leaseHint: LEASE_HINT,
     // An in-memory database exists only on this connection.
-    ...(path === ':memory:' || path === '' || readOnly ? {} : { writerThread: (task: URL) => startSqliteWriter(resolve(path), task) }),
+    ...(path === ':memory:' || path === '' || readOnly ? {} : { writerThread: () => startSqliteWriter(resolve(path)) }),
     rowsPerStatement: rowsUnder(MAX_PARAMS),
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,

@@ -1,13 +1,16 @@
 // A SQLite connection for a writer thread, which cannot hold the store's adapter (a thread shares no objects
-// with the main one): durable commits, each statement prepared at its first row and reused, rows written by
-// column name with the store's own value conversion.
+// with the main one): durable commits, rows written as their RowsWrite says, one row at a time through a
+// statement prepared at its first row and reused, with the store's own value conversion.
 import type { Statement } from 'better-sqlite3';
-import type { Row, RowWriter } from '../types.js';
+import { conflictSql } from '../rows-write.js';
+import { quoteIdent } from '../store-adapter.js';
+import type { RowsWrite } from '../types.js';
 import { openSqlite } from './sqlite-connection.js';
-import { insertIgnoreSql } from './sqlite-statements.js';
 import { toSqliteValue } from './sqlite-values.js';
 
-export interface SqliteRowWriter extends RowWriter {
+export interface SqliteRowWriter {
+  /** Writes the rows; returns those inserted or updated when the write is `counted`, else 0. */
+  write(write: RowsWrite): number;
   /** `fn` as one BEGIN IMMEDIATE transaction: the write lock taken up front, so a busy file waits. */
   immediate<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
   close(): void;
@@ -16,27 +19,25 @@ export interface SqliteRowWriter extends RowWriter {
 /** Every commit is synced (WAL, synchronous=FULL): what it writes has been acknowledged to someone. */
 export function openSqliteRowWriter(file: string): SqliteRowWriter {
   const db = openSqlite(file, { synchronous: 'FULL', fileMustExist: true });
-  const prepared = new Map<string, { statement: Statement; columns: string[] }>();
-  const run: RowWriter['run'] = (name, sqlFor, row) => {
-    let found = prepared.get(name);
-    if (!found) {
-      const columns = Object.keys(row);
-      found = {
-        statement: db.prepare(
-          sqlFor(
-            columns,
-            columns.map(() => '?'),
-          ),
-        ),
-        columns,
-      };
-      prepared.set(name, found);
-    }
-    return found.statement.run(found.columns.map((c) => toSqliteValue(row[c]))).changes;
-  };
+  const prepared = new Map<string, Statement>();
   return {
-    insertIgnore: (table, key, row) => run(`insert-ignore ${table}`, (columns) => insertIgnoreSql(table, columns, key), row),
-    run,
+    write(write) {
+      if (write.rows.length === 0) return 0;
+      const columns = Object.keys(write.rows[0]!);
+      const conflict = conflictSql(write);
+      const name = `${write.table}\u0000${columns.join(',')}\u0000${conflict}`;
+      let statement = prepared.get(name);
+      if (!statement) {
+        statement = db.prepare(
+          `insert into ${quoteIdent(write.table)} (${columns.map(quoteIdent).join(', ')}) ` +
+            `values (${columns.map(() => '?').join(', ')}) ${conflict}`,
+        );
+        prepared.set(name, statement);
+      }
+      let changed = 0;
+      for (const row of write.rows) changed += statement.run(columns.map((c) => toSqliteValue(row[c]))).changes;
+      return write.counted ? changed : 0;
+    },
     immediate: (fn) => db.transaction(fn).immediate,
     close: () => db.close(),
   };

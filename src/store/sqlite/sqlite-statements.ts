@@ -1,14 +1,6 @@
-// The SQL text of the statements SQLite runs through better-sqlite3's prepared statements (the store's
-// page upsert, the receiver's writer thread): Kysely would re-prepare them on every call.
+// The SQL text of the statements the store's page upsert runs through better-sqlite3's prepared statements:
+// Kysely would re-prepare them on every call.
 import { quoteIdent } from '../store-adapter.js';
-
-/** Insert one row of `columns`; a row whose `key` is already held is skipped (insert-only, first wins). */
-export function insertIgnoreSql(table: string, columns: readonly string[], key: readonly string[]): string {
-  return (
-    `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) values (${columns.map(() => '?').join(', ')}) ` +
-    `on conflict (${key.map(quoteIdent).join(', ')}) do nothing`
-  );
-}
 
 /** A mirrored table's row by key: select its stored version, insert it new, update it in place. */
 export interface UpsertSql {

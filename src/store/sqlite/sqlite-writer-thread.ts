@@ -1,21 +1,22 @@
 // A SQLite writer thread (started by sqlite-writer.ts): its own connection to the store's file, and one
-// transaction for every request that queued while the last one committed, each request written by the
-// task module it was given. The commit's fsync blocks this thread only, never the caller's.
+// transaction for every request that queued while the last one committed. A request is data (RowsWrite,
+// types.ts): the thread runs no code of its callers. The commit's fsync blocks this thread only, never
+// the caller's.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { WriterTask } from '../types.js';
 import type { ThreadReply, ThreadRequest, WriterThreadData } from './sqlite-writer.js';
 import { isSqliteRecordError } from './sqlite-errors.js';
 import { openSqliteRowWriter } from './sqlite-row-writer.js';
 
-const { file, task } = workerData as WriterThreadData;
-const { writeRequest } = (await import(task)) as { writeRequest: WriterTask<unknown, unknown> };
+const { file } = workerData as WriterThreadData;
 
 // Every commit on this connection acknowledges something to the outside, which will not be sent again:
 // the log is synced at each commit, so it survives power loss.
 const db = openSqliteRowWriter(file);
 
 // BEGIN IMMEDIATE: take the write lock up front, so a busy file waits (busy_timeout) instead of failing.
-const commit = db.immediate((requests: readonly ThreadRequest[]) => requests.map(({ request }) => writeRequest(db, request)));
+const commit = db.immediate((requests: readonly ThreadRequest[]) =>
+  requests.map(({ writes }) => writes.reduce((counted, write) => counted + db.write(write), 0)),
+);
 
 /**
  * Commits the requests together; when the values of one make that fail, each is committed alone, so

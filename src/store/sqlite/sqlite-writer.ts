@@ -1,34 +1,33 @@
 // The main side of a SQLite writer thread (sqlite-writer-thread.ts): a connection of the thread's own to
 // the store's file, so that better-sqlite3's synchronous inserts and the commit's fsync block that thread
-// only. Posts each request and resolves when the thread has committed it. A thread that dies fails its
+// only. Posts each request (its writes, as data) and resolves when the thread has committed it. A thread that dies fails its
 // requests and the next request starts a new one.
 import { Worker } from 'node:worker_threads';
-import type { ThreadCommitted, ThreadWriter } from '../types.js';
+import type { Committed, DurableWriter, RowsWrite } from '../types.js';
 
-/** What the thread is told: the file, and the module whose `writeRequest` it runs (types.ts, WriterTask). */
+/** What the thread is told: the file. */
 export interface WriterThreadData {
   file: string;
-  task: string;
 }
 
 export interface ThreadRequest {
   seq: number;
-  request: unknown;
+  writes: readonly RowsWrite[];
 }
 
 /** `code`: the SQLite error code (or RangeError / TypeError), so the caller can tell bad data from a failing store. */
-export type ThreadReply = ({ seq: number } & ThreadCommitted<unknown>) | { seq: number; error: string; code?: string };
+export type ThreadReply = ({ seq: number } & Committed<number>) | { seq: number; error: string; code?: string };
 
 interface Pending {
-  resolve: (committed: ThreadCommitted<unknown>) => void;
+  resolve: (committed: Committed<number>) => void;
   reject: (err: Error) => void;
 }
 
-export async function startSqliteWriter<Req, Res>(file: string, task: URL): Promise<ThreadWriter<Req, Res>> {
+export async function startSqliteWriter(file: string): Promise<DurableWriter> {
   const pending = new Map<number, Pending>();
   let seq = 0;
   let closed = false;
-  const data: WriterThreadData = { file, task: task.href };
+  const data: WriterThreadData = { file };
   let thread: Promise<Worker> | undefined = spawn();
   await thread;
 
@@ -59,12 +58,14 @@ export async function startSqliteWriter<Req, Res>(file: string, task: URL): Prom
   }
 
   return {
-    async write(request: Req): Promise<ThreadCommitted<Res>> {
+    // Each call is posted at once: the thread commits together whatever queued meanwhile.
+    maxInFlight: Infinity,
+    async write(writes) {
       if (closed) throw new Error('the SQLite writer is closed');
       const worker = await (thread ??= spawn());
-      const req: ThreadRequest = { seq: ++seq, request };
+      const req: ThreadRequest = { seq: ++seq, writes };
       return new Promise((resolve, reject) => {
-        pending.set(req.seq, { resolve: resolve as Pending['resolve'], reject });
+        pending.set(req.seq, { resolve, reject });
         worker.postMessage(req);
       });
     },
