@@ -61,6 +61,8 @@ function pairRow({ envelope: e, receivedAt }: ReadDelivery): Row {
     development_id: e.data.latest_development.id,
     event_timestamp: isoTime(e.timestamp),
     received_at: receivedAt,
+    // Said, not left to the column's default: a writer thread prepares one statement for every pair (delivery-task.ts).
+    state: 'read',
   };
 }
 

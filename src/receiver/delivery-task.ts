@@ -2,7 +2,7 @@
 // deliveries written into the thread's own connection, inside the transaction of every group that
 // queued with it. Runs in that thread: it loads only the rows' rules, nothing of the store's root.
 import type { Row, RowWriter } from '../store/types.js';
-import { changeSql } from './delivery-changes.js';
+import { changeSql, setAsidePair } from './delivery-changes.js';
 import { deliveryRows } from './delivery-rows.js';
 import type { Envelope } from './parse-envelope.js';
 import { webhookAlertSql } from './webhook-alerts.js';
@@ -38,6 +38,7 @@ export function writeRequest(db: RowWriter, group: DeliveryGroup): number {
     for (const change of more.changes ?? []) db.run('shape', changeSql, change);
     if (more.setAside) {
       inserted += insert('setAside', more.setAside);
+      insert('pair', setAsidePair(more.setAside));
       continue;
     }
     // The HTTP thread validated this body; parsing it again here is cheaper than copying the parsed object.

@@ -1,7 +1,7 @@
 // Commits a group through the store's own transaction: one durable transaction, one multi-row
 // statement per table. Used where the store offers no writer thread (its driver does not block the event loop).
 import { keyString, type Row, type Store, type StoreTx } from '../store/types.js';
-import { CHANGE_KEY, CHANGE_UPDATES } from './delivery-changes.js';
+import { CHANGE_KEY, CHANGE_UPDATES, setAsidePair } from './delivery-changes.js';
 import { deliveryRows, type DeliveryRows, type ReadDelivery } from './delivery-rows.js';
 import type { DeliveryWriter } from './delivery-writer.js';
 import { ALERT_KEY, mergeWebhookAlerts } from './webhook-alerts.js';
@@ -28,6 +28,8 @@ export function storeWriter(store: Store): DeliveryWriter {
           // A delivery id already held may reach another view (one id for every view a development
           // matches): the (delivery, view) pair is what is new, and a retry adds none.
           const inserted = await tx.insertIgnore('alert_deliveries', PAIR_KEY, firstByKey(rows, 'pair', PAIR_KEY));
+          // A delivery set aside has its pair too (state 'set aside'), counted once above as kept aside.
+          await tx.insertIgnore('alert_deliveries', PAIR_KEY, firstOfKey(setAside.map(setAsidePair), PAIR_KEY));
           await mergeWebhookAlerts(tx.db, firstByKey(rows, 'alert', ALERT_KEY));
           // Insert-only: a development the sync already fetched in detail is never overwritten.
           await tx.insertIgnore('monitoring_developments', ['id'], firstByKey(rows, 'development', ['id']));

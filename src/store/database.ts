@@ -193,6 +193,8 @@ export interface AlertDeliveriesTable {
   development_id: string;
   event_timestamp: string | null;
   received_at: string;
+  /** 'read', or 'set aside': its payload came in another shape (webhook_set_aside). */
+  state: Generated<string>;
 }
 
 export interface RowHistoryTable {
