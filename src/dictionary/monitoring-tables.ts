@@ -189,7 +189,7 @@ export const monitoringTables: readonly TableSource[] = [
     group: 'alerts',
     description:
       'Every (delivery, view) pair received: the service sends one delivery id to every view a development matches, ' +
-      'so one id has a row per view; retries add none.',
+      'so one id has a row per view; retries add none. A delivery set aside (another shape) has its pair too.',
     columns: {
       delivery_id: 'Delivery id (webhook_deliveries.id).',
       view_id: 'The view it reached.',
@@ -198,6 +198,9 @@ export const monitoringTables: readonly TableSource[] = [
       development_id: 'The development that triggered it (alert_history.development_id).',
       event_timestamp: 'When the match happened, per the delivery.',
       received_at: 'When the receiver first stored it for this view.',
+      state:
+        "'read': the receiver read its alert; 'set aside': its payload came in another shape and is kept whole in webhook_set_aside " +
+        "(an event or development it lacked is '', a delivery id or view body:<body_hash>), its alert completed by the next re-read of its view.",
     },
   },
   {

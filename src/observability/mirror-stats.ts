@@ -20,6 +20,8 @@ export interface StreamTotals {
   lagSeconds: number | null;
   lastOutcome: string | null;
   lastError: string | null;
+  /** The last error's stable code (`DS_DRIFT`: the service changed shape), when it had one. */
+  lastErrorCode: string | null;
   lastDurationMs: number | null;
   /** An interrupted pass that the next run resumes. */
   resumes: boolean;
@@ -78,7 +80,7 @@ function streamStates(db: Db) {
   return db
     .selectFrom('stream_state as s')
     .leftJoin('sync_run_streams as r', (j) => j.onRef('r.run_id', '=', 's.last_run_id').onRef('r.stream', '=', 's.stream'))
-    .select(['s.stream', 's.last_success_at', 's.last_error', 's.checkpoint', 'r.outcome', 'r.duration_ms'])
+    .select(['s.stream', 's.last_success_at', 's.last_error', 's.last_error_code', 's.checkpoint', 'r.outcome', 'r.duration_ms'])
     .execute();
 }
 
@@ -109,6 +111,7 @@ function streamTotals(stream: string, sum: PassSums | undefined, state: StreamSt
     lagSeconds: lastSuccessAt === null ? null : Math.max(0, Math.round((now - Date.parse(lastSuccessAt)) / 1000)),
     lastOutcome: state?.outcome ?? null,
     lastError: state?.last_error ?? null,
+    lastErrorCode: state?.last_error ? (state.last_error_code ?? null) : null,
     lastDurationMs: state?.duration_ms === null || state?.duration_ms === undefined ? null : num(state.duration_ms),
     resumes: state?.checkpoint !== null && state?.checkpoint !== undefined,
   };

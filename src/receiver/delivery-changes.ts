@@ -67,6 +67,26 @@ export function setAsideRow(
   };
 }
 
+/**
+ * The (delivery, view) pair of a delivery set aside: the service sent it, so it is counted with the others
+ * (alert_deliveries.state 'set aside'). An event or development it lacked is '' (as alert_history writes an
+ * absent development); a delivery or view that could not be read is named `body:<its body's hash>`
+ * (webhook_set_aside.body_hash).
+ */
+export function setAsidePair(setAside: Row): Row {
+  return {
+    delivery_id: setAside.id ?? `body:${setAside.body_hash}`,
+    // The view it reached, unread, is the body's: two views sent the same id stay two pairs, a retry none.
+    view_id: setAside.view_id ?? `body:${setAside.body_hash}`,
+    view_name: null,
+    event_id: setAside.event_id ?? '',
+    development_id: setAside.development_id ?? '',
+    event_timestamp: null,
+    received_at: setAside.received_at,
+    state: 'set aside',
+  };
+}
+
 function reasonOf(changes: readonly DeliveryChange[], detail: string): string {
   const said = changes
     .filter((c) => !c.coerced && c.kind !== 'new')

@@ -61,6 +61,8 @@ function pairRow({ envelope: e, receivedAt }: ReadDelivery): Row {
     development_id: e.data.latest_development.id,
     event_timestamp: isoTime(e.timestamp),
     received_at: receivedAt,
+    // Said, not left to the column's default: a set-aside pair says its own state.
+    state: 'read',
   };
 }
 

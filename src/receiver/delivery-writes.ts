@@ -2,7 +2,7 @@
 // and what a key held already keeps, stated as data (RowsWrite) that the store writes alike in its writer
 // thread (SQLite on disk) or its own durable transaction (Store.openDurableWriter).
 import { keyString, type Row, type RowsWrite } from '../store/index.js';
-import { CHANGE_KEY, CHANGE_UPDATES } from './delivery-changes.js';
+import { CHANGE_KEY, CHANGE_UPDATES, setAsidePair } from './delivery-changes.js';
 import { deliveryRows, type AcceptedDelivery, type DeliveryRows, type ReadDelivery } from './delivery-rows.js';
 
 const PAIR_KEY = ['delivery_id', 'view_id'];
@@ -28,6 +28,8 @@ export function deliveryWrites(group: readonly AcceptedDelivery[]): RowsWrite[] 
     // A delivery id already held may reach another view (the service sends one id to every view the
     // development matches): the (delivery, view) pair is what is new, and a retry adds none.
     { table: 'alert_deliveries', key: PAIR_KEY, rows: firstByKey(rows, 'pair', PAIR_KEY), counted: true },
+    // A delivery set aside has its pair too (state 'set aside'), counted once above as kept aside.
+    { table: 'alert_deliveries', key: PAIR_KEY, rows: firstOfKey(setAside.map(setAsidePair), PAIR_KEY) },
     // An alert new to alert_history is inserted; one a backfill found first gains the webhook's arrival and
     // its match time (the service's own), so it says both ways; one a webhook already brought (a retry, or
     // another delivery id for it) is left as it is.

@@ -1,5 +1,6 @@
 // The receiver's tables as Kysely sees them (Kysely<ReceiverTables>): the delivery log, the deliveries set
 // aside, the (delivery, view) pairs, and the alert history that the backfill fills too.
+import type { Generated } from 'kysely';
 import type { StoredBoolean } from '../store/index.js';
 
 export interface WebhookDeliveriesTable {
@@ -55,6 +56,8 @@ export interface AlertDeliveriesTable {
   development_id: string;
   event_timestamp: string | null;
   received_at: string;
+  /** 'read', or 'set aside': its payload came in another shape (webhook_set_aside). */
+  state: Generated<string>;
 }
 
 /** The receiver's tables (schema/migrations/0004, 0038, 0066 and later columns). */

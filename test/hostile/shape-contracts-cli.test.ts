@@ -5,8 +5,8 @@
 // reported and taken without loss; a typed field gone from every record, or renamed, keeps the rows as they
 // were (exit 4) and ends its hold when it returns; the key gone fails the stream (exit 5) with no deletion
 // held. Contracts: `fail` fails the stream at the first change with DS_DRIFT, recorded where runs are
-// (sync_run_streams.error_code) and said by `status`; `accept` writes what comes and reports it.
-import { mkdtempSync, rmSync } from 'node:fs';
+// (sync_run_streams.error_code) and said by `status` and the status page; `accept` writes what comes and reports it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,13 @@ for (const dialect of dialects) {
       expect(status.stdout).toMatch(/the service changed shape \(DS_DRIFT\): assets: field "price\.usd" came as string/);
       const json = JSON.parse((await cli(['status', '--json'])).stdout) as { stream: string; lastErrorCode: string | null }[];
       expect(json.find((r) => r.stream === 'assets')!.lastErrorCode).toBe('DS_DRIFT');
+      // The status page says it too, in the stream's row.
+      const page = join(dir, 'status.html');
+      expect((await cli(['status', '--html', page])).code).toBe(0);
+      const row = /<tr data-stream="assets">[\s\S]*?<\/tr>/.exec(readFileSync(page, 'utf8'))?.[0] ?? '';
+      expect(row).toMatch(
+        /<span class="code" data-error-code="DS_DRIFT">the service changed shape \(DS_DRIFT\)<\/span>: assets: field &quot;price\.usd&quot; came as string/,
+      );
     });
 
     it('contract accept: what comes is written as it came and reported (exit 0); the default contract takes the old shape back', async () => {

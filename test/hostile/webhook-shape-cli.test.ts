@@ -3,13 +3,14 @@
 // receive` in a child process, the sandbox's chaos `shape` aimed at `/webhook`), on both stores. A new field
 // and a time sent as Unix seconds: every delivery lands as before (the time taken as ISO text), each change
 // one row of v_schema_changes. A required field gone and an object sent as a list: every delivery is
-// acknowledged (the sender loses nothing) and set aside whole with its reason, reported; `ds-mirror backfill
-// alerts` then brings their alerts and marks them completed.
+// acknowledged (the sender loses nothing), set aside whole with its reason and counted in alert_deliveries
+// (state 'set aside'), reported; `ds-mirror backfill alerts` then brings their alerts and marks them completed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { readWithShellTool } from '../helpers/cli-user.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
@@ -63,6 +64,9 @@ for (const dialect of dialects) {
     const count = async (table: string) =>
       Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.store.db)).rows[0]!.n);
 
+    /** alert_deliveries' rows by state, read with sqlite3 or psql. */
+    const pairsByState = () => readWithShellTool(t, 'select state, count(*) from alert_deliveries group by state order by state');
+
     /** One half-day of the service's changes, its webhooks sent and answered; returns the deliveries it sent. */
     async function day(): Promise<{ status: number | undefined; body: string }[]> {
       const before = sandbox.monitoring.deliveries().length;
@@ -112,6 +116,7 @@ for (const dialect of dialects) {
       const ids = new Set(sent.map((d) => JSON.parse(d.body).id as string));
       expect(await count('webhook_deliveries')).toBe(ids.size);
       expect(await count('webhook_set_aside')).toBe(0);
+      expect(pairsByState()).toEqual([['read', String(sent.length)]]);
       // No value lost: each alert's match time is the delivery's Unix time, as ISO text.
       const alerts = await t.store.db.selectFrom('alert_history').select(['development_id', 'matched_at']).execute();
       const matched = new Map(alerts.map((a) => [a.development_id, new Date(a.matched_at as string).getTime()]));
@@ -136,6 +141,7 @@ for (const dialect of dialects) {
 
     it('a required field gone and an object sent as a list: acknowledged, set aside whole with the reason, completed by the backfill', async () => {
       const deliveries = await count('webhook_deliveries');
+      const pairs = await count('alert_deliveries');
       sandbox.setChaos({
         shape: [
           { path: '/webhook', kind: 'remove', field: 'data.latest_development.title' },
@@ -156,6 +162,11 @@ for (const dialect of dialects) {
         expect([row.view_id, row.completed_at]).toEqual([null, null]);
         expect(row.development_id).toBe(JSON.parse(row.body).data.latest_development.id);
       }
+      // Counted with the others: every delivery sent has its (delivery, view) pair, these 'set aside'.
+      expect(pairsByState()).toEqual([
+        ['read', String(pairs)],
+        ['set aside', String(sent.length)],
+      ]);
       expect((await changes()).filter((c) => c.outcome === 'set aside')).toEqual([
         { path: 'data.latest_development.title', kind: 'missing', outcome: 'set aside' },
         { path: 'data.view', kind: 'other type', outcome: 'set aside' },

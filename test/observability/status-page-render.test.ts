@@ -131,6 +131,7 @@ function hostileData(): StatusData {
         freshness: 'fresh',
         jobs: [HOSTILE],
         lastError: HOSTILE,
+        lastErrorCode: HOSTILE,
         lastNotice: HOSTILE,
         quarantined: 2,
         resumes: true,

@@ -100,6 +100,7 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
     development_id: true,
     event_timestamp: true,
     received_at: true,
+    state: true,
   },
   catalog_streams: {
     stream: true,

@@ -37,6 +37,7 @@ th{color:var(--muted);font-weight:500;white-space:nowrap;background:#1f2226}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.name{white-space:nowrap;font-weight:500}td.streams{min-width:160px;color:var(--muted)}
 .message{max-width:420px;overflow-wrap:anywhere;font-size:12px}
+.code{font-weight:600}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;color:#111217;background:var(--ok);white-space:nowrap}
 .badge.warn{background:var(--warn)}.badge.bad{background:var(--bad)}.badge.muted{background:#464c54;color:var(--text)}.badge.info{background:var(--info)}
 .tag{font-size:11px;color:var(--info);border:1px solid var(--info);border-radius:3px;padding:0 4px}

@@ -74,6 +74,7 @@ async function streamLines(store: Store, stats: MirrorStats, projection: Project
       freshness: freshnessOf(ageMs, maxAgeMs),
       jobs: planned?.jobs ?? [],
       lastError: totals?.lastError ?? null,
+      lastErrorCode: totals?.lastErrorCode ?? null,
       lastNotice: extras.get(stream.name)?.notice ?? null,
       quarantined: extras.get(stream.name)?.quarantined ?? 0,
       resumes: totals?.resumes ?? false,

@@ -16,6 +16,8 @@ export interface StreamLine {
   freshness: Freshness;
   jobs: string[];
   lastError: string | null;
+  /** The last error's stable code (`DS_DRIFT`, `DS_QUOTA`...), when it had one. */
+  lastErrorCode: string | null;
   lastNotice: string | null;
   quarantined: number;
   resumes: boolean;

@@ -27,6 +27,13 @@ function streamRow(s: StreamLine, now: string): SafeHtml {
 <td class="when" title="${utcTime(s.lastSuccessAt)}">${relative(s.lastSuccessAt, now)}</td>
 <td>${s.ageMs === null ? '—' : span(s.ageMs)} / ${s.maxAgeMs === null ? 'not scheduled' : html`<span title="${s.jobs.join(', ')}">${span(s.maxAgeMs)}</span>`}</td>
 <td class="num${s.quarantined > 0 ? ' warn-text' : ''}">${count(s.quarantined)}</td>
-<td class="message${s.lastError ? ' bad-text' : ''}">${message ?? ''}</td>
+<td class="message${s.lastError ? ' bad-text' : ''}">${errorCode(s)}${message ?? ''}</td>
 </tr>`;
+}
+
+/** The last error's code, said as `status` says it (`the service changed shape (DS_DRIFT)`), before its message. */
+function errorCode(s: StreamLine): SafeHtml | null {
+  if (!s.lastError || !s.lastErrorCode) return null;
+  const said = s.lastErrorCode === 'DS_DRIFT' ? 'the service changed shape ' : '';
+  return html`<span class="code" data-error-code="${s.lastErrorCode}">${said}(${s.lastErrorCode})</span>: `;
 }
