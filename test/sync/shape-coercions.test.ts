@@ -6,7 +6,8 @@ import { eventRecord } from '../../src/catalog/monitoring-records.js';
 import { DriftError } from '../../src/errors.js';
 import { coerce, LOSSY } from '../../src/sync/shape/coercions.js';
 import { expectedShape, type KnownField } from '../../src/sync/shape/expected-shape.js';
-import { PassShape } from '../../src/sync/shape/pass-shape.js';
+import { PassShape, seenFields } from '../../src/sync/shape/pass-shape.js';
+import { EVENT_ITEMS } from '../../src/sync/monitoring/event-rows.js';
 
 const number = { type: 'number', time: null } as const;
 const unix = { type: 'number', time: 'unix' } as const;
@@ -90,5 +91,36 @@ describe('a pass under each contract', () => {
     const confirmed = new PassShape(expectedShape('monitoring-events', eventRecord, known), 'hold', () => true);
     expect(confirmed.holdPage(page)).toEqual([]);
     expect([...confirmed.confirmedGone]).toEqual(['title']);
+  });
+
+  // The walk that counts a record's fields also tells whether a typed one came in another type: only such a
+  // record is checked field by field, so each place a typed value can sit must be seen by the walk.
+  it('finds a typed value of another type in a later list item, under a parent that came as a list, in any key order', () => {
+    const known = new Map<string, KnownField>([
+      ['assets', { types: ['array'], share: 1 }],
+      ['assets[]', { types: ['object'], share: 1 }],
+      ['assets[].id', { types: ['string'], share: 1 }],
+    ]);
+    const events = new PassShape(expectedShape('monitoring-events', { ...eventRecord, items: EVENT_ITEMS }, known), 'hold');
+    const event = { id: 'e1', startedAt: '2024-01-01T00:00:00Z', title: 't', assets: [{ id: 'a' }, { id: 7 }] };
+    expect(events.take(event)).toBeNull();
+    expect(event.assets[1]!.id).toBe('7'); // a number where text is kept: taken as its text
+    expect(events.take({ id: 'e2', startedAt: '2024-01-01T00:00:00Z', title: 't', assets: [{ id: 'b' }, { id: [1] }] })).toMatchObject({
+      field: 'assets[].id',
+    });
+
+    const shape = new PassShape(expectedShape('assets', assets, KNOWN), 'hold');
+    expect(shape.take({ ...record(), price: [{ usd: 1 }] })).toMatchObject({ field: 'price' }); // an object come as a list
+    expect(shape.take({ updated_at: 1694014444, price: { usd: 3 }, title: 'Y', id: 2, code: 'Y' })).toBeNull(); // keys reordered
+    expect(shape.take({ id: 3, extra: true, title: 'Z', price: { usd: 'n/a' } })).toMatchObject({ field: 'price.usd' });
+    const seen = seenFields(shape);
+    expect(seen.get('id')!.counts[1]).toBe(3); // three numbers, whatever the keys' order
+    expect(seen.get('title')!.counts[0]).toBe(3);
+    expect(seen.get('price')!.counts.slice(3, 5)).toEqual([2, 1]); // two objects, one list
+    expect(seen.get('price[]')!.counts[3]).toBe(1);
+    expect(seen.get('extra')!.counts[2]).toBe(1);
+    // A typed field no record carried is not seen (its counter, made in advance, counted nothing).
+    expect(seen.has('market_cap')).toBe(false);
+    expect(seen.has('market_cap.updated_at')).toBe(false);
   });
 });

@@ -1,25 +1,15 @@
 // What one pass of a stream saw of the service's shape: every field path of its records with the JSON types
-// it came in (a tree of counters, so a field costs a map look-up and an increment), the values taken by a
-// loss-free coercion, and the records set aside because a typed field came in a form that loses something.
+// it came in (a tree of counters, shape-tree.ts), the values taken by a loss-free coercion, and the records
+// set aside because a typed field came in a form that loses something.
 // The contract decides: `hold` coerces or quarantines, `accept` writes what comes, `fail` fails the stream.
 import { DriftError } from '../../errors.js';
 import { coerce, LOSSY } from './coercions.js';
 import type { Expectation, ExpectedShape } from './expected-shape.js';
-import { ARRAY, exampleOf, JSON_TYPES, type JsonType, NULL, OBJECT, typeIndex } from '../../json-types.js';
+import { exampleOf, JSON_TYPES, type JsonType, NULL, typeIndex } from '../../json-types.js';
 import { slotsOf } from './field-slots.js';
+import { expectAt, type FieldNode, fieldsOf, newTree, observe } from './shape-tree.js';
 
 export type Contract = 'hold' | 'accept' | 'fail';
-
-/** A field as the pass saw it: records per JSON type, one example of each. */
-export interface FieldNode {
-  counts: number[];
-  examples: (string | undefined)[];
-  children: Map<string, FieldNode>;
-}
-
-function newNode(): FieldNode {
-  return { counts: [0, 0, 0, 0, 0, 0], examples: [], children: new Map() };
-}
 
 /** Values of one field in another type: how many were coerced and how many could not be. */
 export interface OtherType {
@@ -35,7 +25,7 @@ export class PassShape {
   records = 0;
   /** Records of pages served unchanged, so not parsed: a pass with some cannot tell a field is gone. */
   unparsed = 0;
-  readonly root = newNode();
+  readonly root: FieldNode = newTree();
   readonly otherTypes = new Map<string, OtherType>();
   /** Records without a required field, by field. */
   readonly missingRequired = new Map<string, number>();
@@ -51,7 +41,9 @@ export class PassShape {
     readonly contract: Contract = 'hold',
     /** Whether a typed field missing from whole pages is confirmed gone (held since long enough, or the operator's word). */
     private readonly goneConfirmed: (path: string) => boolean = () => false,
-  ) {}
+  ) {
+    for (const field of expected.fields) if (field.target) expectAt(this.root, field.parts, field.target.type);
+  }
 
   /**
    * The typed fields every earlier pass carried (in nearly every record) that no record of this page carries:
@@ -89,7 +81,9 @@ export class PassShape {
   take(record: unknown): { field: string; reason: string } | null {
     if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
     this.records++;
-    observe(record as Record<string, unknown>, this.root);
+    // Most records carry every typed field in its type: the walk that counts them says so, and only a record
+    // with a field in another type is checked field by field (the same check, so the same outcome).
+    if (!observe(record as Record<string, unknown>, this.root)) return null;
     for (const field of this.expected.fields) {
       const problem = this.check(record as Record<string, unknown>, field);
       if (problem) return problem;
@@ -197,50 +191,7 @@ function valueAt(record: unknown, parts: readonly string[]): unknown {
   return value;
 }
 
-function observe(record: Record<string, unknown>, node: FieldNode): void {
-  for (const key in record) {
-    const value = record[key];
-    const child = childOf(node, key);
-    const t = typeIndex(value);
-    child.counts[t]!++;
-    if (child.examples[t] === undefined) child.examples[t] = exampleOf(key, value);
-    if (t === OBJECT) observe(value as Record<string, unknown>, child);
-    else if (t === ARRAY && (value as unknown[]).length > 0) observeItems(value as unknown[], childOf(child, ITEMS), key);
-  }
-}
-
-/** A list's items, counted by type under the list's `[]` node (an object item's fields under it). */
-function observeItems(items: readonly unknown[], node: FieldNode, name: string): void {
-  for (const item of items) {
-    const t = typeIndex(item);
-    node.counts[t]!++;
-    if (node.examples[t] === undefined) node.examples[t] = exampleOf(name, item);
-    if (t === OBJECT) observe(item as Record<string, unknown>, node);
-  }
-}
-
-function childOf(node: FieldNode, key: string): FieldNode {
-  let child = node.children.get(key);
-  if (!child) {
-    child = newNode();
-    node.children.set(key, child);
-  }
-  return child;
-}
-
-/** The key of a list's items in the tree of counters (a path reads `assets[].id`). */
-const ITEMS = '[]';
-
 /** Every field the pass saw, by dotted path. */
 export function seenFields(shape: PassShape): Map<string, FieldNode> {
-  const out = new Map<string, FieldNode>();
-  const walk = (node: FieldNode, prefix: string) => {
-    for (const [key, child] of node.children) {
-      const path = key === ITEMS ? `${prefix}${ITEMS}` : prefix ? `${prefix}.${key}` : key;
-      out.set(path, child);
-      walk(child, path);
-    }
-  };
-  walk(shape.root, '');
-  return out;
+  return fieldsOf(shape.root);
 }

@@ -2,7 +2,8 @@
 // another type, each with its share of the pass's records and one example.
 import type { KnownField } from './expected-shape.js';
 import { JSON_TYPES, type JsonType, NULL, typesText } from '../../json-types.js';
-import { type FieldNode, type PassShape, seenFields } from './pass-shape.js';
+import { type PassShape, seenFields } from './pass-shape.js';
+import type { FieldNode } from './shape-tree.js';
 
 export type ChangeKind = 'new' | 'missing' | 'other type';
 export type ChangeOutcome = 'reported' | 'coerced' | 'quarantined' | 'failed' | 'accepted' | 'held' | 'emptied';
