@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { migrationFiles } from './migration-files.js';
+import { readBuiltHashes, type BuiltHashes } from './built-hashes.js';
 import { definitionHash, type Migrations, type Repeatable } from './migrations.js';
 import { dialectNamed } from './dialects.js';
 import type { FreshSchema, MigratorSupport } from './store-dialect.js';
@@ -80,7 +81,7 @@ export async function runMigrations(
 ): Promise<MigrationOutcome> {
   const { folder: dir } = migrations;
   const support = dialectNamed(target.dialect).migrator;
-  const repeatables = new RepeatableObjects(db, target.dialect, support, migrations.repeatables);
+  const repeatables = new RepeatableObjects(db, target.dialect, support, migrations.repeatables, await readBuiltHashes(dir));
   try {
     // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
     // schema's (a shared database) it would never create the mirror's own.
@@ -131,6 +132,7 @@ class RepeatableObjects {
     private readonly dialect: Dialect,
     private readonly support: MigratorSupport,
     private readonly objects: readonly Repeatable[],
+    private readonly built: BuiltHashes,
   ) {}
 
   /** Drops the objects and forgets their hashes (a database without the ledger yet has none to forget). */
@@ -146,7 +148,7 @@ class RepeatableObjects {
     // Not before migration 0030 made the ledger (migrations of another folder: a test's older release).
     if (!(await this.support.hasTable(this.db, 'schema_objects'))) return;
     for (const r of this.objects) {
-      const hash = await definitionHash(r, this.db, this.dialect);
+      const hash = ('codeDefinition' in r && this.built[r.name]?.[this.dialect]) || (await definitionHash(r, this.db, this.dialect));
       const stored = await this.db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
       if (stored?.definition_hash === hash && !(await r.missing?.(this.db, this.dialect))) continue;
       await this.exclusively(async (trx) => {
