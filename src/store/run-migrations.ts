@@ -15,7 +15,7 @@ import type { ColumnTypes, Dialect, Store } from './types.js';
 export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
 
 /** What the migrations are told about the database they run on. */
-export type MigrationTarget = Pick<StoreAdapter, 'dialect' | 'columnTypes' | 'schema'>;
+export type MigrationTarget = Pick<StoreAdapter, 'dialect' | 'columnTypes' | 'schema' | 'script'>;
 
 // A migration changes the schema it would be typed against: Kysely<any> by design (Kysely's own advice).
 type MigrationModule = { up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> };
@@ -92,7 +92,7 @@ export async function runMigrations(
     }
     const freshSchema = support.freshSchema;
     const fresh = freshSchema && (await freshSchema.isEmpty(db)) ? await (prepared ?? (() => freshSchema.read(dir)))() : undefined;
-    if (fresh && (await freshSchema!.apply(db, fresh))) {
+    if (fresh && (await freshSchema!.apply(db, fresh, target.script))) {
       await repeatables.apply(); // made again only if the views changed since the build
       return { results: fresh.migrations.map((name) => ({ name, status: 'Success' as const })) };
     }
