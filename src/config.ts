@@ -304,7 +304,8 @@ const ENV_NAMES: Record<string, string> = {
 const FLAG_NAMES: Record<string, string> = { baseUrl: '--base-url', db: '--db', dbSchema: '--db-schema', logLevel: '--log-level' };
 
 function parse<T>(schema: z.ZodType<T>, where: string, value: unknown, names?: Record<string, string>): T {
-  const result = schema.safeParse(value);
+  // Once per process: zod's generated parser (new Function per object schema) would cost more to compile than it saves.
+  const result = schema.safeParse(value, { jitless: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = issue.path.join('.') || '(root)';

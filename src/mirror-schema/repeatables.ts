@@ -18,7 +18,7 @@ export const REPEATABLES: readonly Repeatable[] = [
   // The views and their comments are one object: dropping a view drops its comments.
   {
     name: 'analyst-layer',
-    async definition(_db, dialect) {
+    codeDefinition(dialect) {
       const d = analystSql(dialect);
       return [...ANALYST_VIEWS.map((v) => createViewSql(v, d)), d.commentable ? JSON.stringify(DICTIONARY) : ''].join(';\n');
     },

@@ -12,7 +12,7 @@ const rows = () => allStreams().map(catalogRow);
 
 export const streamCatalog: Repeatable = {
   name: 'stream-catalog',
-  definition: async () => JSON.stringify(rows()),
+  codeDefinition: () => JSON.stringify(rows()),
   async apply(db) {
     const store = db as Kysely<MirrorSchemaTables>;
     const recordedAt = new Date().toISOString();

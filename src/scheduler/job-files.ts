@@ -85,7 +85,8 @@ function parseJobFile(path: string): JobDef {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`${path}: not a JSON job file (${(error as Error).message})`);
   }
-  const result = jobFile.safeParse(json);
+  // Without zod's generated parser: compiling it (new Function per object schema) costs more than the few files it checks.
+  const result = jobFile.safeParse(json, { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     throw new ConfigError(`${path}: ${issue.path.join('.') || '(the file)'}: ${issue.message}`);

@@ -8,11 +8,24 @@ import type { Dialect } from './types.js';
 /**
  * Objects made after the numbered migrations whenever their definition changed (views, comments,
  * triggers): a hash of the definition is kept in `schema_objects`, and a new one makes them again.
+ * The definition is either read from the tables they depend on (`definition`), or the code's alone
+ * (`codeDefinition`): the build then records its hash (built-hashes.ts), which a store opened from
+ * the build takes instead of making the text again at every open.
  */
-export interface Repeatable {
+export type Repeatable = RepeatableObjects &
+  (
+    | {
+        /** What the objects are, as text read from the tables they depend on: its hash decides whether they are made again. */
+        definition(db: Kysely<unknown>, dialect: Dialect): Promise<string>;
+      }
+    | {
+        /** What the objects are, as text made from the code and the dialect only (no database read). */
+        codeDefinition(dialect: Dialect): string;
+      }
+  );
+
+interface RepeatableObjects {
   name: string;
-  /** What the objects are, as text (read from the tables where they depend on them): its hash decides whether they are made again. */
-  definition(db: Kysely<unknown>, dialect: Dialect): Promise<string>;
   /** Whether one is missing though the definition is unchanged (dropped by hand): they are made again. */
   missing?(db: Kysely<unknown>, dialect: Dialect): Promise<boolean>;
   /** Drops and makes the objects (inside the caller's transaction). */
@@ -29,7 +42,10 @@ export interface Migrations {
 }
 
 export async function definitionHash(r: Repeatable, db: Kysely<unknown>, dialect: Dialect): Promise<string> {
-  return createHash('sha256')
-    .update(await r.definition(db, dialect))
-    .digest('hex');
+  return hashOf('codeDefinition' in r ? r.codeDefinition(dialect) : await r.definition(db, dialect));
+}
+
+/** What `schema_objects.definition_hash` keeps of a definition. */
+export function hashOf(definition: string): string {
+  return createHash('sha256').update(definition).digest('hex');
 }

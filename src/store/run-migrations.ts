@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { migrationFiles } from './migration-files.js';
+import { readBuiltHashes, type BuiltHashes } from './built-hashes.js';
 import { definitionHash, type Migrations, type Repeatable } from './migrations.js';
 import { dialectNamed } from './dialects.js';
 import type { FreshSchema, MigratorSupport } from './store-dialect.js';
@@ -14,7 +15,7 @@ import type { ColumnTypes, Dialect, Store } from './types.js';
 export type MigrationOutcome = Awaited<ReturnType<Store['migrate']>>;
 
 /** What the migrations are told about the database they run on. */
-export type MigrationTarget = Pick<StoreAdapter, 'dialect' | 'columnTypes' | 'schema'>;
+export type MigrationTarget = Pick<StoreAdapter, 'dialect' | 'columnTypes' | 'schema' | 'script'>;
 
 // A migration changes the schema it would be typed against: Kysely<any> by design (Kysely's own advice).
 type MigrationModule = { up(db: Kysely<any>, t: ColumnTypes, dialect: Dialect): Promise<void> };
@@ -80,7 +81,7 @@ export async function runMigrations(
 ): Promise<MigrationOutcome> {
   const { folder: dir } = migrations;
   const support = dialectNamed(target.dialect).migrator;
-  const repeatables = new RepeatableObjects(db, target.dialect, support, migrations.repeatables);
+  const repeatables = new RepeatableObjects(db, target.dialect, support, migrations.repeatables, await readBuiltHashes(dir));
   try {
     // Named always: left unnamed, Kysely looks for its tables in every schema, and finding another
     // schema's (a shared database) it would never create the mirror's own.
@@ -91,7 +92,7 @@ export async function runMigrations(
     }
     const freshSchema = support.freshSchema;
     const fresh = freshSchema && (await freshSchema.isEmpty(db)) ? await (prepared ?? (() => freshSchema.read(dir)))() : undefined;
-    if (fresh && (await freshSchema!.apply(db, fresh))) {
+    if (fresh && (await freshSchema!.apply(db, fresh, target.script))) {
       await repeatables.apply(); // made again only if the views changed since the build
       return { results: fresh.migrations.map((name) => ({ name, status: 'Success' as const })) };
     }
@@ -131,6 +132,7 @@ class RepeatableObjects {
     private readonly dialect: Dialect,
     private readonly support: MigratorSupport,
     private readonly objects: readonly Repeatable[],
+    private readonly built: BuiltHashes,
   ) {}
 
   /** Drops the objects and forgets their hashes (a database without the ledger yet has none to forget). */
@@ -146,7 +148,7 @@ class RepeatableObjects {
     // Not before migration 0030 made the ledger (migrations of another folder: a test's older release).
     if (!(await this.support.hasTable(this.db, 'schema_objects'))) return;
     for (const r of this.objects) {
-      const hash = await definitionHash(r, this.db, this.dialect);
+      const hash = ('codeDefinition' in r && this.built[r.name]?.[this.dialect]) || (await definitionHash(r, this.db, this.dialect));
       const stored = await this.db.selectFrom('schema_objects').select('definition_hash').where('name', '=', r.name).executeTakeFirst();
       if (stored?.definition_hash === hash && !(await r.missing?.(this.db, this.dialect))) continue;
       await this.exclusively(async (trx) => {

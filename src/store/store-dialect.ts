@@ -41,8 +41,8 @@ export interface MigratorSupport {
   freshSchema?: {
     read(migrationsFolder: string): Promise<FreshSchema | undefined>;
     isEmpty(db: Kysely<any>): Promise<boolean>;
-    /** Makes it in one transaction if the database is still empty then; false if it was not. */
-    apply(db: Kysely<any>, prepared: FreshSchema): Promise<boolean>;
+    /** Makes it in one transaction if the database is still empty then (its statements in one `script` where given); false if it was not. */
+    apply(db: Kysely<any>, prepared: FreshSchema, script?: (statements: string) => void): Promise<boolean>;
   };
 }
 

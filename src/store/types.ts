@@ -239,6 +239,12 @@ export interface StoreAdapter {
   /** Whether the catalog tells booleans, JSON and times apart (PostgreSQL); SQLite declares them integer or text. */
   readonly knowsColumnKinds: boolean;
   /**
+   * Runs a script of several statements in one call on the adapter's one connection, inside whatever
+   * transaction it has open (SQLite): a new file's prepared schema, 193 statements, in one parse loop
+   * rather than 193 queries. Absent where a pool has several connections (PostgreSQL).
+   */
+  script?(statements: string): void;
+  /**
    * A writer thread with a connection of its own, where the driver blocks the event loop and a second
    * connection can open the database (SQLite on disk): the commit's fsync blocks that thread, not the
    * caller's. Absent elsewhere (Store.openDurableWriter then commits through the store's transactions).

