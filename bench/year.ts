@@ -9,7 +9,8 @@
 // history retention of 30, 90 or 180 days keeps it to before and after VACUUM (on copies), every view's
 // count(*) and first 100 rows in the bundled SQLite and in Python's sqlite3 (the OS's), and peak memory.
 // The sandbox runs in its own process (its memory is not the mirror's).
-//   npx tsx bench/year.ts [--profile real | --scale 10] [--months 12] [--step-days 1] [--views 3] [--update 0.02] [--add 0.001] [--remove 0.0008]
+//   npx tsx bench/year.ts [--profile real | --scale 10] [--months 12] [--step-days 1] [--views 3] [--update 0.02] [--add 0.001] [--remove 0.0008] [--trace]
+//     (--trace: each step's seconds per job on stderr, to see where a simulated day goes)
 //   npx tsx bench/year.ts --profile real --days 21 --keep DIR
 //     (the first 21 days only, reported per week: at real sizes a day takes minutes on two cores, so a year
 //     is measured as its first weeks and extrapolated at the measured growth; DIR/mirror.db is kept)
@@ -48,6 +49,7 @@ const { values: args } = parseArgs({
     keep: { type: 'string' },
     report: { type: 'string' },
     retention: { type: 'string' },
+    trace: { type: 'boolean', default: false },
   },
 });
 const REAL = args.profile === 'real';
@@ -222,12 +224,17 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     const started = performance.now();
     let [days, runs] = [0, 0];
     for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
+      let t = performance.now();
       if (day > START) await sb.advance((STEP_DAYS * DAY_MS) / 1000);
       const clock = await sb.now();
+      const trace = [`advance ${((performance.now() - t) / 1000).toFixed(1)}`];
       for (const entry of jobsOfStep(day)) {
+        t = performance.now();
         await runJob(store, sb, entry, clock);
+        trace.push(`${entry.job.name} ${((performance.now() - t) / 1000).toFixed(1)}`);
         runs++;
       }
+      if (args.trace) process.stderr.write(`year: ${new Date(day).toISOString().slice(0, 10)}: ${trace.join(', ')} s\n`);
     }
     const month = await monthFigures(
       store,
