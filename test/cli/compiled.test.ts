@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestedCommand } from '../../src/cli/commands.js';
+import { requestedCommand } from '../../src/cli/command-word.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 
 const run = promisify(execFile);
