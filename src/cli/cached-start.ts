@@ -10,7 +10,7 @@
 // user cannot write (a read-only install) runs from source every time, as before.
 import { hash } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire, Module } from 'node:module';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
@@ -18,22 +18,31 @@ import { requestedCommand } from './command-word.js';
 import type { CliIo } from './io.js';
 
 type Cli = { main(argv: readonly string[], io?: CliIo): Promise<number> };
-type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, file: string, dir: string) => void;
+type Wrapper = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  file: string,
+  dir: string,
+  importDynamic: (specifier: string) => Promise<unknown>,
+) => void;
 
 // The same from dist/src/cli/ (compiled) and dist/src/bundle/ (bundled): both sit two folders below dist/.
 const BUNDLE = fileURLToPath(new URL('../bundle/main.cjs', import.meta.url));
 const CACHE_DIR = fileURLToPath(new URL('../../code-cache/', import.meta.url));
 
+/**
+ * Node's CommonJS wrapper, and one more: the bundle's import() of a module named at run time (the migrations)
+ * calls this module's import() (scripts/bundle-cli.mjs hands it over), as a vm.Script has no loader of its
+ * own without Node's experimental flag or warning.
+ */
+const WRAPPER_PARAMETERS = 'exports, require, module, __filename, __dirname, __importDynamic';
+
 export async function main(argv: readonly string[]): Promise<number> {
   const source = readFileSync(BUNDLE);
   const cacheFile = join(CACHE_DIR, cacheName(source, argv));
   const cachedData = readCache(cacheFile);
-  const script = new vm.Script(Module.wrap(source.toString('utf8')), {
-    filename: BUNDLE,
-    cachedData,
-    // The bundle loads its own modules with require; an import() left in it loads as from any module.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new vm.Script(`(function (${WRAPPER_PARAMETERS}) {${source.toString('utf8')}\n})`, { filename: BUNDLE, cachedData });
   const code = await run(script).main(argv);
   if (cachedData === undefined || script.cachedDataRejected) writeCache(cacheFile, script);
   return code;
@@ -41,9 +50,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** Runs the bundle as Node runs a CommonJS file, and returns its exports. */
 function run(script: vm.Script): Cli {
-  const wrapper = script.runInThisContext() as CommonJsWrapper;
+  const wrapper = script.runInThisContext() as Wrapper;
   const module = { exports: {} };
-  wrapper.call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+  const importDynamic = (specifier: string) => import(specifier);
+  wrapper.call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE), importDynamic);
   return module.exports as Cli;
 }
 
