@@ -2,6 +2,7 @@
 // start pay for commander alone, not for the store, client and scheduler every other command needs.
 // The command asked for is registered in full; the others as a name and a summary for the help list.
 import type { Command } from 'commander';
+import { requestedCommand } from './command-word.js';
 import type { CliIo, SetExit } from './io.js';
 
 type Register = (program: Command, io: CliIo, setExit: SetExit) => void;
@@ -86,9 +87,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** The global options that take a value (so the word after them is not the command). */
-const GLOBAL_WITH_VALUE = new Set(['-c', '--config', '--db', '--db-schema', '--base-url', '--log-level']);
-
 export async function registerCommands(program: Command, io: CliIo, setExit: SetExit, argv: readonly string[]): Promise<void> {
   const wanted = requestedCommand(argv.slice(2));
   for (const entry of COMMANDS) {
@@ -99,19 +97,4 @@ export async function registerCommands(program: Command, io: CliIo, setExit: Set
     const stub = program.command(entry.name).description(entry.summary);
     if (entry.args) stub.argument(entry.args);
   }
-}
-
-/** The subcommand named on the command line (`help <name>` included), or null. */
-export function requestedCommand(args: readonly string[]): string | null {
-  const words: string[] = [];
-  for (let i = 0; i < args.length && words.length < 2; i++) {
-    const arg = args[i];
-    if (arg === '--') break;
-    if (arg.startsWith('-')) {
-      if (GLOBAL_WITH_VALUE.has(arg)) i++;
-      continue;
-    }
-    words.push(arg);
-  }
-  return words[0] === 'help' ? (words[1] ?? null) : (words[0] ?? null);
 }

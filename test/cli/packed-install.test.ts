@@ -5,7 +5,7 @@
 // need the network). Then the daemon and a sync, started that way, stop cleanly on SIGTERM and SIGINT with
 // their documented exit codes: the run recorded as stopped, no lease left.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,7 @@ const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
 let sandbox: Sandbox;
 let dir: string;
 let bin: string;
+let installed: string;
 let work: string;
 let env: NodeJS.ProcessEnv;
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   // The build is the one `npm test` made (pretest); packing again would rebuild it.
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { timeout: 120_000 });
   const tarball = join(dir, stdout.trim().split('\n').pop()!);
-  const installed = join(dir, 'lib', 'node_modules', 'ds-mirror');
+  installed = join(dir, 'lib', 'node_modules', 'ds-mirror');
   mkdirSync(installed, { recursive: true });
   await run('tar', ['xzf', tarball, '-C', installed, '--strip-components=1']);
   symlinkSync(realpathSync('node_modules'), join(installed, 'node_modules'));
@@ -88,6 +89,19 @@ describe('the packed package, installed', () => {
       sandbox.records('chains').length,
     );
   }, 240_000);
+
+  it("keeps each command's compiled code in the install, and starts from source past a cache V8 rejects", async () => {
+    // The test above ran --version, jobs, sync and status: each left its code cache (src/cli/cached-start.ts).
+    const cacheDir = join(installed, 'dist', 'code-cache');
+    const commands = () => readdirSync(cacheDir).map((f) => f.replace(/^[0-9a-f]{16}-/, ''));
+    expect(commands().sort()).toEqual(['jobs.bin', 'none.bin', 'status.bin', 'sync.bin']);
+    const none = join(cacheDir, readdirSync(cacheDir).find((f) => f.endsWith('-none.bin'))!);
+    writeFileSync(none, 'not compiled code');
+    const version = await run('ds-mirror', ['--version'], { cwd: work, env });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(readFileSync(none).length).toBeGreaterThan(1000); // made anew
+    expect(commands()).toHaveLength(4);
+  });
 
   const cases = [
     { command: ['daemon', '--metrics-port', '0', '--run-at-start', 'all'], exit: 0 },

@@ -1,0 +1,87 @@
+// The shipped CLI's start (bundled as dist/src/bundle/main.js, which bin/ds-mirror.js imports): the command
+// line is one CommonJS bundle (dist/src/bundle/main.cjs, scripts/bundle-cli.mjs) compiled with V8's code
+// cache, so a start does not parse and compile again what the same command compiled the last time. Node 20
+// caches no compiled code of its own (module.enableCompileCache came in Node 22), and its ES module loader
+// takes no cached data: vm.Script does, for a CommonJS source, as v8-compile-cache has done for years.
+// One cache per command (a sync compiles other functions than --help), made after the command's first run
+// (so it holds the functions that ran, not only the top level) in dist/code-cache/, outside what the package
+// ships. Its name holds a hash of the bundle's bytes, Node's version and flags: a rebuilt bundle or another
+// Node finds none and makes its own; one V8 rejects is compiled from source and made anew; a folder the
+// user cannot write (a read-only install) runs from source every time, as before.
+import { hash } from 'node:crypto';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { requestedCommand } from './command-word.js';
+import type { CliIo } from './io.js';
+
+type Cli = { main(argv: readonly string[], io?: CliIo): Promise<number> };
+type Wrapper = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  file: string,
+  dir: string,
+  importDynamic: (specifier: string) => Promise<unknown>,
+) => void;
+
+// The same from dist/src/cli/ (compiled) and dist/src/bundle/ (bundled): both sit two folders below dist/.
+const BUNDLE = fileURLToPath(new URL('../bundle/main.cjs', import.meta.url));
+const CACHE_DIR = fileURLToPath(new URL('../../code-cache/', import.meta.url));
+
+/**
+ * Node's CommonJS wrapper, and one more: the bundle's import() of a module named at run time (the migrations)
+ * calls this module's import() (scripts/bundle-cli.mjs hands it over), as a vm.Script has no loader of its
+ * own without Node's experimental flag or warning.
+ */
+const WRAPPER_PARAMETERS = 'exports, require, module, __filename, __dirname, __importDynamic';
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const source = readFileSync(BUNDLE);
+  const cacheFile = join(CACHE_DIR, cacheName(source, argv));
+  const cachedData = readCache(cacheFile);
+  const script = new vm.Script(`(function (${WRAPPER_PARAMETERS}) {${source.toString('utf8')}\n})`, { filename: BUNDLE, cachedData });
+  const code = await run(script).main(argv);
+  if (cachedData === undefined || script.cachedDataRejected) writeCache(cacheFile, script);
+  return code;
+}
+
+/** Runs the bundle as Node runs a CommonJS file, and returns its exports. */
+function run(script: vm.Script): Cli {
+  const wrapper = script.runInThisContext() as Wrapper;
+  const module = { exports: {} };
+  const importDynamic = (specifier: string) => import(specifier);
+  wrapper.call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE), importDynamic);
+  return module.exports as Cli;
+}
+
+/** `<hash of the bundle, Node and its flags>-<command>.bin`: what V8 checks of it, and more. */
+function cacheName(source: Buffer, argv: readonly string[]): string {
+  const node = [process.version, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''].join('\0');
+  const key = hash('sha1', Buffer.concat([source, Buffer.from(`\0${node}`)]), 'hex').slice(0, 16);
+  const command = requestedCommand(argv.slice(2)) ?? 'none';
+  return `${key}-${/^[a-z-]{1,20}$/.test(command) ? command : 'other'}.bin`;
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined; // none yet: compiled from source, and made after the run
+  }
+}
+
+/** Written whole under a temporary name, then renamed: a start beside it reads the old file or the new one. */
+function writeCache(file: string, script: vm.Script): void {
+  const temporary = `${file}.${process.pid}`;
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    accessSync(CACHE_DIR, constants.W_OK);
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true }); // a folder the user cannot write: the next start compiles from source
+  }
+}
