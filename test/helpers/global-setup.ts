@@ -22,7 +22,11 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // Vitest calls a global setup once for the root project and once for each project that runs files
+  // (vitest.config.ts has two, which inherit it): three clusters and three sets of templates a run. The
+  // projects read what the root provides (TestProject.getProvidedContext merges the root's in).
+  if (!project.isRootProject()) return undefined;
   const given = process.env.DS_TEST_PG_URL;
   let url: string;
   let stopServer: () => Promise<void>;

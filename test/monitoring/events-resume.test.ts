@@ -13,7 +13,9 @@ import { sandboxWithStore } from '../helpers/sandbox-store.js';
 const FULL_PASS = { stream: 'monitoring-events', part: 'full-pass' };
 
 describe.each(dialects)('events pass resumed on %s', (dialect) => {
-  const fx = sandboxWithStore(dialect, { start: PINNED_START, scale: 0.15, seed: 21 });
+  // Scale 0.11: 220 events (past the two pages the stopped run writes) and some 1,200 developments, whose
+  // details the resumed run fetches one request each.
+  const fx = sandboxWithStore(dialect, { start: PINNED_START, scale: 0.11, seed: 21 });
 
   it('stops at a checkpoint after two pages and the next run finishes the pass from page 3', async () => {
     const events = fx.sandbox.monitoring.events();
@@ -47,22 +49,24 @@ describe.each(dialects)('events pass resumed on %s', (dialect) => {
 describe.each(dialects)('a first events pass killed at any page, on %s', (dialect) => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ start: PINNED_START, scale: 1, seed: 22 });
+    // Scale 0.75: 1,500 events, 15 pages; stopped after the first, the resumed pass reads 14 more.
+    sb = await startSandbox({ start: PINNED_START, scale: 0.75, seed: 22 });
   });
   afterAll(() => sb?.close());
 
-  // One case per stopping page, each with its own bound: the four pairs of syncs on PostgreSQL at load 20
-  // passed one test's bound together.
+  // One case per stopping page, each with its own bound: the pairs of syncs on PostgreSQL at load 20
+  // passed one test's bound together. The first page (the least written, so the smallest guard a count of
+  // pages written would give), the middle and the last but one; a stop after page 2 proved nothing the
+  // first page does not, at a full pass of 2,000 events on each store.
   const stops: readonly [string, (pages: number) => number][] = [
     ['after the first page', () => 1],
-    ['after the second page', () => 2],
     ['half way', (pages) => Math.floor(pages / 2)],
     ['before the last page', (pages) => pages - 1],
   ];
   it.each(stops)('resumes and finishes when stopped %s', async (_, stopAt) => {
     const events = sb.monitoring.events();
     const pages = Math.ceil(events.length / 100);
-    expect(pages).toBeGreaterThanOrEqual(17); // a guard sized from one or two pages written (2 × pages + 10) would stop it
+    expect(pages).toBeGreaterThanOrEqual(15); // a guard sized from the one page written (2 × 1 + 10 pages) would stop it
     const stopAfter = stopAt(pages);
     const none = { details: { minimumImportance: 'high', maxAgeDays: 0, maxPerRun: 0 } } as const;
     const t = await openTestStore(dialect);
