@@ -42,8 +42,26 @@ export function publishedRows(stream: StreamDef): number | undefined {
 }
 
 /** Tables whose versions view lifts every column from raw: their history keeps no typed_row (schema/history/triggers.ts). */
-export function liftedFromRaw(): ReadonlySet<string> {
-  return new Set(registered.filter((s) => s.kind !== 'fanout' && s.versionsFromRaw).map((s) => s.table));
+export function liftedFromRaw(streams: readonly StreamDef[] = registered): ReadonlySet<string> {
+  return new Set(streams.filter((s) => s.kind !== 'fanout' && s.versionsFromRaw).map((s) => s.table));
+}
+
+/** Whether a stream's live rows are those not soft-deleted: a fan-out of rows per parent replaces them and deletes none. */
+export function softDeletes(stream: StreamDef): boolean {
+  return stream.kind !== 'fanout' || stream.shape === 'record';
+}
+
+/** A table the streams fill, once however many streams fill it, and whether its live rows are those not soft-deleted. */
+export interface StreamTable {
+  table: string;
+  softDeleted: boolean;
+}
+
+/** The tables `streams` fill, in catalog order (v_streams counts their live rows, as `ds-mirror status` does). */
+export function streamTables(streams: readonly StreamDef[] = registered): readonly StreamTable[] {
+  const tables = new Map<string, boolean>();
+  for (const s of streams) if (!tables.has(s.table)) tables.set(s.table, softDeletes(s));
+  return [...tables].map(([table, softDeleted]) => ({ table, softDeleted }));
 }
 
 /** A stream as the store's catalog_streams describes it (v_streams reads it). */
