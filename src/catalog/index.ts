@@ -1,7 +1,7 @@
 // The catalog: every stream ds-mirror knows, by name. A new endpoint is one entry here plus one migration
 // (test/sync/catalog-schema.test.ts checks that they agree).
 import { ConfigError } from '../errors.js';
-import type { StreamDef } from './types.js';
+import type { ListStream, StreamDef } from './types.js';
 import { assetsTop, v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
 import { monitoringStreams } from './monitoring.js';
@@ -62,6 +62,17 @@ export function streamTables(streams: readonly StreamDef[] = registered): readon
   const tables = new Map<string, boolean>();
   for (const s of streams) if (!tables.has(s.table)) tables.set(s.table, softDeletes(s));
   return [...tables].map(([table, softDeleted]) => ({ table, softDeleted }));
+}
+
+/** The partial tier of a list (the top of a ranking over the same table, `assets-top` of `assets`), if the catalog has one. */
+export function topTierOf(stream: StreamDef): ListStream | undefined {
+  if (stream.kind !== 'list' || stream.maxRecords) return undefined;
+  return registered.find((s): s is ListStream => s.kind === 'list' && s.maxRecords !== undefined && s.table === stream.table);
+}
+
+/** Whether a stream's path is served without a key (a list marked `keyless`): its requests count in no key's quota. */
+export function keyless(stream: StreamDef): boolean {
+  return stream.kind === 'list' && stream.keyless === true;
 }
 
 /** A stream as the store's catalog_streams describes it (v_streams reads it). */
