@@ -2,7 +2,8 @@
 // and whether a checkpoint will resume an interrupted pass; the totals the daemon's /metrics exports
 // (rows synced, requests, errors over every run, webhook deliveries received).
 import type { Command } from 'commander';
-import { allStreams, softDeletes, type StreamDef } from '../catalog/index.js';
+import { allStreams } from '../catalog/index.js';
+import { liveRows } from '../observability/status-page/status-queries.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
@@ -100,16 +101,6 @@ async function streamRows(
     });
   }
   return rows;
-}
-
-/** Rows not soft-deleted, where the stream soft-deletes (the catalog's word, which v_streams counts by too). */
-async function liveRows(store: Store, stream: StreamDef): Promise<number> {
-  const live = (await store.db
-    .selectFrom(stream.table)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .$if(softDeletes(stream), (q) => q.where('deleted_at', 'is', null))
-    .executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(live?.n ?? 0);
 }
 
 /** The receiver's deliveries, a stream of their own for whoever reads this table. */

@@ -74,31 +74,6 @@ export async function recentRuns(store: Store, limit: number): Promise<RunLine[]
   });
 }
 
-export interface AlertRow {
-  viewId: string;
-  viewName: string | null;
-  at: string;
-  webhook: boolean;
-  backfill: boolean;
-}
-
-/** The alerts matched (or, without a match time, first seen) since `since`. */
-export async function alertsSince(store: Store, since: string): Promise<AlertRow[]> {
-  const at = sql<string>`coalesce(matched_at, first_seen_at)`;
-  const rows = await store.db
-    .selectFrom('alert_history')
-    .select(['view_id', 'view_name', at.as('at'), 'webhook_at', 'backfill_at'])
-    .where(at, '>=', since)
-    .execute();
-  return rows.map((r) => ({
-    viewId: String(r.view_id),
-    viewName: r.view_name ?? null,
-    at: iso(r.at)!,
-    webhook: r.webhook_at !== null,
-    backfill: r.backfill_at !== null,
-  }));
-}
-
 function streamList(value: unknown): string[] {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   return Array.isArray(parsed) ? parsed.map(String) : [];
