@@ -124,9 +124,9 @@ module.exports = {
       name: 'cli-calls-the-mirror',
       severity: 'error',
       comment:
-        'The CLI parses, calls and prints: a run is put together by the mirror (src/mirror/); the scheduler, budget and sync are reached through their faces (index.ts) only.',
+        'The CLI parses, calls and prints: a run is put together by the mirror (src/mirror/); the scheduler, budget and sync are reached through their faces (index.ts) only, and what sync plans and pages with (src/requests/, src/paging/) not at all.',
       from: { path: '^src/cli/' },
-      to: { path: '^src/(scheduler|budget|sync)/', pathNot: '^src/(scheduler|budget|sync)/index\\.ts$' },
+      to: { path: '^src/(scheduler|budget|sync|requests|paging)/', pathNot: '^src/(scheduler|budget|sync)/index\\.ts$' },
     },
     {
       name: 'cli-is-the-top',

@@ -9,9 +9,9 @@ import { mirrorViews } from './mirror-views.js';
 import { monitoringViews } from './monitoring-views.js';
 import { shapeViews } from './shape-views.js';
 import { tableHistoryViews } from './table-history-views.js';
-import type { ViewSpec } from './view.js';
+import type { ViewCatalog, ViewSpec } from './view.js';
 
-export type { ViewSpec, ViewColumn } from './view.js';
+export type { ViewSpec, ViewColumn, ViewCatalog } from './view.js';
 export type { ValueKind, ViewDialect } from './lift.js';
 
 export const ANALYST_VIEWS: readonly ViewSpec[] = [
@@ -23,8 +23,8 @@ export const ANALYST_VIEWS: readonly ViewSpec[] = [
   ...shapeViews,
 ];
 
-export function createViewSql(view: ViewSpec, d: ViewDialect): string {
-  return `create view ${view.name} as\n${d.typedView(view.sql(d), view.columns)}`;
+export function createViewSql(view: ViewSpec, d: ViewDialect, catalog: ViewCatalog): string {
+  return `create view ${view.name} as\n${d.typedView(view.sql(d, catalog), view.columns)}`;
 }
 
 /** Drops every analyst view, newest first (a view may read an older one). */
@@ -33,10 +33,10 @@ export async function dropViews(db: Kysely<unknown>): Promise<void> {
 }
 
 /** Drops (newest first) and creates every analyst view, in one round trip where the store allows. */
-export async function recreateViews(db: Kysely<unknown>, d: ViewDialect): Promise<void> {
+export async function recreateViews(db: Kysely<unknown>, d: ViewDialect, catalog: ViewCatalog): Promise<void> {
   const statements = [
     ...[...ANALYST_VIEWS].reverse().map((view) => `drop view if exists ${view.name}`),
-    ...ANALYST_VIEWS.map((view) => createViewSql(view, d)),
+    ...ANALYST_VIEWS.map((view) => createViewSql(view, d, catalog)),
   ];
   await d.runAll(db, statements);
 }

@@ -2,7 +2,7 @@
 // and its jobs, as configured and as run. The catalog and the jobs are code and files, so sync and the
 // scheduler record what these views read (catalog_streams, scheduled_jobs, stream_schedules).
 import { isoColumn, type ViewDialect } from './lift.js';
-import type { ViewColumn, ViewSpec } from './view.js';
+import type { ViewCatalog, ViewColumn, ViewSpec } from './view.js';
 
 /** Whole seconds from a time to now. */
 function ageOf(d: ViewDialect, time: string): string {
@@ -67,44 +67,16 @@ const streamColumns: readonly ViewColumn[] = [
 ];
 
 /**
- * The tables the catalog's streams fill, and whether their live rows are the ones not soft-deleted (a
- * fan-out of rows per parent replaces them and has no deletions). schema/ cannot read the catalog (it is
- * code above the store); test/analyst/streams-status.test.ts keeps this list equal to it.
+ * Live rows per table the catalog's streams fill (handed in: schema/ cannot read the catalog), counted once each
+ * when the view is read (a partial index on live keys makes most a count of an index).
  */
-export const STREAM_TABLES: readonly (readonly [table: string, softDeleted: boolean])[] = [
-  ['assets', true],
-  ['transparency_ratings', true],
-  ['projects', true],
-  ['chains', true],
-  ['sectors', true],
-  ['groups', true],
-  ['industries', true],
-  ['glossary', true],
-  ['market_stats', true],
-  ['metrics', true],
-  ['sec_filings', true],
-  ['charts', true],
-  ['asset_markets', true],
-  ['asset_ohlcv', true],
-  ['asset_price', true],
-  ['asset_market_cap', true],
-  ['asset_supply', true],
-  ['asset_transparency', true],
-  ['project_chains', false],
-  ['metric_series', false],
-  ['chart_rows', false],
-  ['token_unlock_assets', true],
-  ['monitoring_categories', true],
-  ['monitoring_events', true],
-  ['monitoring_views', true],
-];
-
-/** Live rows per table, counted once each when the view is read (a partial index on live keys makes most a count of an index). */
-function liveRowsPerTable(d: ViewDialect): string {
-  return STREAM_TABLES.map(
-    ([table, soft]) =>
-      `select '${table}' as table_name, cast(count(*) as ${d.integerType}) as live_rows from ${table}${soft ? ' where deleted_at is null' : ''}`,
-  ).join('\n    union all ');
+function liveRowsPerTable(d: ViewDialect, catalog: ViewCatalog): string {
+  return catalog.streamTables
+    .map(
+      ({ table, softDeleted: soft }) =>
+        `select '${table}' as table_name, cast(count(*) as ${d.integerType}) as live_rows from ${table}${soft ? ' where deleted_at is null' : ''}`,
+    )
+    .join('\n    union all ');
 }
 
 const jobColumns: readonly ViewColumn[] = [
@@ -155,7 +127,7 @@ const runColumns: readonly ViewColumn[] = [
 ];
 
 /** The streams of the catalog as the last sync recorded them, with their tables' live rows now. */
-function catalogStreams(d: ViewDialect): string {
+function catalogStreams(d: ViewDialect, catalog: ViewCatalog): string {
   const success = isoColumn(d, 's.last_success_at');
   return `select c.stream, c.table_name, c.kind, c.opt_in, c.description,
   k.jobs, k.schedules, k.interval_seconds, k.stale_after_seconds,
@@ -168,7 +140,7 @@ from catalog_streams c
   left join stream_state s on s.stream = c.stream
   left join sync_run_streams rs on rs.run_id = s.last_run_id and rs.stream = c.stream
   left join (
-    ${liveRowsPerTable(d)}
+    ${liveRowsPerTable(d, catalog)}
   ) n on n.table_name = c.table_name`;
 }
 
@@ -193,9 +165,9 @@ export const mirrorViews: readonly ViewSpec[] = [
       "recorded by every sync, jobs by the daemon and every `ds-mirror sync`; the receiver's deliveries are the stream " +
       '`webhook-deliveries`.',
     columns: streamColumns,
-    sql: (d) =>
+    sql: (d, catalog) =>
       // Computed columns, not bare ones: each is typed on its own (a compound's columns carry no declared type before 3.44).
-      `select ${streamColumns.map((c) => `(u.${c.name}) as ${c.name}`).join(', ')}\nfrom (\n${d.unionSource([catalogStreams(d), deliveriesStream(d)], streamColumns)}\n) u`,
+      `select ${streamColumns.map((c) => `(u.${c.name}) as ${c.name}`).join(', ')}\nfrom (\n${d.unionSource([catalogStreams(d, catalog), deliveriesStream(d)], streamColumns)}\n) u`,
   },
   {
     name: 'v_jobs',

@@ -11,11 +11,20 @@ export interface ViewColumn {
   description: string;
 }
 
+/**
+ * What the views are made for, handed in by whoever makes them (src/mirror-schema/, from the catalog): schema/
+ * imports nothing above the store, so that a migration (frozen) can never reach code that changes later.
+ */
+export interface ViewCatalog {
+  /** Each table the streams fill, once, and whether its live rows are the ones not soft-deleted. */
+  streamTables: readonly { table: string; softDeleted: boolean }[];
+}
+
 export interface ViewSpec {
   name: string;
   description: string;
   columns: readonly ViewColumn[];
-  sql(d: ViewDialect): string;
+  sql(d: ViewDialect, catalog: ViewCatalog): string;
   /** For a versions view: the mirrored table whose versions it shows. */
   versionsOf?: string;
 }

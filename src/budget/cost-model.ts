@@ -4,8 +4,8 @@
 // what the mirror does not hold yet (then marked as an estimate). `intervalDays` is the time since the
 // stream's previous run: the growth a date window reads on top of its lookback.
 import { apiFamilyOf } from '../client/index.js';
+import { keyless } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
-import { fanoutPath } from '../requests/fanout-parents.js';
 import type { SyncSettings } from '../requests/run-settings.js';
 import type { Store } from '../store/types.js';
 import { plannerOf } from '../sync/index.js';
@@ -23,9 +23,9 @@ export interface StreamCost {
   readAhead?: number;
 }
 
+/** The quota a stream's requests count in: its path's API family (a fan-out's template names its family as each parent's path does). */
 export function familyOf(stream: StreamDef): QuotaFamily {
-  const path = stream.kind === 'fanout' ? fanoutPath(stream, { idOrSlug: 'x' }) : stream.path;
-  return quotaFamilyOf(apiFamilyOf(path.split('?')[0], stream.kind === 'list' && stream.keyless));
+  return quotaFamilyOf(apiFamilyOf(stream.path.split('?')[0], keyless(stream)));
 }
 
 export async function runCost(store: Store, settings: SyncSettings, stream: StreamDef, intervalDays = 0): Promise<StreamCost> {

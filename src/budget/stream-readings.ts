@@ -3,8 +3,8 @@
 // complete pass (more than half the month's /v1 quota): a plain run reads the top of each class, as the
 // frequent tier does, and the complete pass only when the mirror never finished one, when the job that
 // schedules it has fired since the last one ended (the month's pass is due), or under --full.
-import { allStreams } from '../catalog/index.js';
-import type { ListStream, StreamDef } from '../catalog/types.js';
+import { topTierOf } from '../catalog/index.js';
+import type { StreamDef } from '../catalog/types.js';
 import { DEFAULT_TOP_ASSETS } from '../catalog/v1.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../requests/run-settings.js';
@@ -23,12 +23,6 @@ export interface StreamReading {
 }
 
 const when = (at: Date | string) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-/** The partial tier of a list (the top of a ranking over the same table), if the catalog has one. */
-function topTierOf(stream: StreamDef): ListStream | undefined {
-  if (stream.kind !== 'list' || stream.maxRecords) return undefined;
-  return allStreams().find((s): s is ListStream => s.kind === 'list' && s.maxRecords !== undefined && s.table === stream.table);
-}
 
 export async function streamReadings(
   store: Store,

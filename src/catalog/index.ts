@@ -1,7 +1,7 @@
 // The catalog: every stream ds-mirror knows, by name. A new endpoint is one entry here plus one migration
 // (test/sync/catalog-schema.test.ts checks that they agree).
 import { ConfigError } from '../errors.js';
-import type { StreamDef } from './types.js';
+import type { ListStream, StreamDef } from './types.js';
 import { assetsTop, v1Lists } from './v1.js';
 import { v1Fanouts } from './v1-fanouts.js';
 import { monitoringStreams } from './monitoring.js';
@@ -42,8 +42,37 @@ export function publishedRows(stream: StreamDef): number | undefined {
 }
 
 /** Tables whose versions view lifts every column from raw: their history keeps no typed_row (schema/history/triggers.ts). */
-export function liftedFromRaw(): ReadonlySet<string> {
-  return new Set(registered.filter((s) => s.kind !== 'fanout' && s.versionsFromRaw).map((s) => s.table));
+export function liftedFromRaw(streams: readonly StreamDef[] = registered): ReadonlySet<string> {
+  return new Set(streams.filter((s) => s.kind !== 'fanout' && s.versionsFromRaw).map((s) => s.table));
+}
+
+/** Whether a stream's live rows are those not soft-deleted: a fan-out of rows per parent replaces them and deletes none. */
+export function softDeletes(stream: StreamDef): boolean {
+  return stream.kind !== 'fanout' || stream.shape === 'record';
+}
+
+/** A table the streams fill, once however many streams fill it, and whether its live rows are those not soft-deleted. */
+export interface StreamTable {
+  table: string;
+  softDeleted: boolean;
+}
+
+/** The tables `streams` fill, in catalog order (v_streams counts their live rows, as `ds-mirror status` does). */
+export function streamTables(streams: readonly StreamDef[] = registered): readonly StreamTable[] {
+  const tables = new Map<string, boolean>();
+  for (const s of streams) if (!tables.has(s.table)) tables.set(s.table, softDeletes(s));
+  return [...tables].map(([table, softDeleted]) => ({ table, softDeleted }));
+}
+
+/** The partial tier of a list (the top of a ranking over the same table, `assets-top` of `assets`), if the catalog has one. */
+export function topTierOf(stream: StreamDef): ListStream | undefined {
+  if (stream.kind !== 'list' || stream.maxRecords) return undefined;
+  return registered.find((s): s is ListStream => s.kind === 'list' && s.maxRecords !== undefined && s.table === stream.table);
+}
+
+/** Whether a stream's path is served without a key (a list marked `keyless`): its requests count in no key's quota. */
+export function keyless(stream: StreamDef): boolean {
+  return stream.kind === 'list' && stream.keyless === true;
 }
 
 /** A stream as the store's catalog_streams describes it (v_streams reads it). */

@@ -7,7 +7,6 @@ import { splitList } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { count, counted } from '../figures.js';
 import { openMirror, type ViewMatchCounts } from '../mirror/index.js';
-import { boundMillis } from '../requests/time-bound.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext } from './context.js';
 import { logProgress } from './progress-bars.js';
@@ -40,9 +39,6 @@ export function backfillCommand(program: Command, io: CliIo, setExit: SetExit): 
 /** One backfill run over the views, with its summary and exit code. */
 async function backfillAlerts(flags: BackfillFlags, command: Command, io: CliIo, setExit: SetExit): Promise<void> {
   const ctx = commandContext(command, io);
-  if (flags.since !== undefined && boundMillis(flags.since) === null) {
-    throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${flags.since}"`);
-  }
   const mirror = openMirror(ctx.config, { logger: ctx.logger });
   const views = flags.view ?? mirror.settings.monitoring.views;
   if (views.length === 0) {

@@ -2,7 +2,8 @@
 // and whether a checkpoint will resume an interrupted pass; the totals the daemon's /metrics exports
 // (rows synced, requests, errors over every run, webhook deliveries received).
 import type { Command } from 'commander';
-import { allStreams, type StreamDef } from '../catalog/index.js';
+import { allStreams } from '../catalog/index.js';
+import { liveRows } from '../observability/status-page/status-queries.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/types.js';
 import type { CliIo } from './io.js';
@@ -10,10 +11,9 @@ import { readMirrorStats, type MirrorStats } from '../scheduler/index.js';
 import { commandContext, openMirrorToRead } from './context.js';
 import { formatTable } from './table.js';
 import { FAMILY_NAMES, planQuotas, UsageLedger, usageOf } from '../budget/index.js';
-import { DEFAULT_DETAILS, detailsBacklog } from '../requests/details-backlog.js';
 import { renderUsage } from './budget-command.js';
 import { writeStatusHtml } from './status-html.js';
-import { allHolds, syncSettings, type Hold } from '../sync/index.js';
+import { allHolds, DEFAULT_DETAILS, detailsBacklog, syncSettings, type Hold } from '../sync/index.js';
 import { unresolvedViewLine, unresolvedViews } from '../receiver/index.js';
 import { changeLine, readSchemaChanges, type SchemaChange } from '../sync/index.js';
 import { count } from '../figures.js';
@@ -100,16 +100,6 @@ async function streamRows(
     });
   }
   return rows;
-}
-
-/** Rows not soft-deleted; a fan-out's replaced rows have no deleted_at. */
-async function liveRows(store: Store, stream: StreamDef): Promise<number> {
-  const live = (await store.db
-    .selectFrom(stream.table)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
-    .executeTakeFirst()) as { n: number | string } | undefined;
-  return Number(live?.n ?? 0);
 }
 
 /** The receiver's deliveries, a stream of their own for whoever reads this table. */

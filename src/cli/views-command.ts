@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { MONITORING_PATHS } from '../catalog/monitoring.js';
 import { NotFoundError } from '../client/index.js';
+import { alertsPerView } from '../receiver/index.js';
 import { syncSettings } from '../sync/index.js';
 import { EXIT, type CliIo, type SetExit } from './io.js';
 import { commandContext, mirrorExists, openMirrorToRead, type CommandContext, configuredClient } from './context.js';
@@ -61,12 +62,8 @@ async function mirroredViews(ctx: CommandContext, tokens: readonly string[]): Pr
       .selectFrom('monitoring_views')
       .select(['id', 'slug', 'name', 'match_count_24h', 'deleted_at'])
       .execute()) as { id: string; slug: string | null; name: string | null; match_count_24h: number | null; deleted_at: string | null }[];
-    const alerts = (await store.db
-      .selectFrom('alert_history')
-      .select((eb) => ['view_id', eb.fn.countAll().as('n')])
-      .groupBy('view_id')
-      .execute()) as { view_id: string; n: number | string }[];
-    const alertsOf = (id: string) => Number(alerts.find((a) => a.view_id === id)?.n ?? 0);
+    const alerts = await alertsPerView(store);
+    const alertsOf = (id: string) => alerts.get(id) ?? 0;
     const used = new Set<string>();
     const rows: ViewRow[] = tokens.map((token) => {
       const view = views.find((v) => sameView(v, token));

@@ -3,6 +3,8 @@
 // its record, its client through the quota gate, the same preflight of the service the mirror holds);
 // it is asked for by name, so no schedule refuses it.
 import { viewsStream } from '../catalog/monitoring.js';
+import { ConfigError } from '../errors.js';
+import { boundMillis } from '../requests/time-bound.js';
 import type { Progress } from '../sync/context.js';
 import { emptyViewCounts, type ViewMatchCounts } from '../sync/monitoring/views-sync.js';
 import type { MirrorParts } from './mirror-parts.js';
@@ -30,6 +32,10 @@ export interface BackfillRun extends SyncRun {
 }
 
 export async function backfillMirror(mirror: MirrorParts, request: BackfillRequest = {}): Promise<BackfillRun> {
+  // Said before anything is opened or asked of the service, as a flag the command line refuses.
+  if (request.since !== undefined && boundMillis(request.since) === null) {
+    throw new ConfigError(`--since must be RFC 3339, YYYY-MM-DD or Unix seconds; got "${request.since}"`);
+  }
   const { config, logger } = mirror;
   const settings = syncSettings(config);
   const check = preflight({ config, logger, force: request.force });

@@ -2,7 +2,10 @@
 // only the SQLite file, and the daemon's /metrics exports the same numbers.
 import { sql } from 'kysely';
 import { allStreams } from '../catalog/index.js';
+import { deliveryTotals, type DeliveryTotals } from '../receiver/index.js';
 import type { Store } from '../store/types.js';
+
+export type { DeliveryTotals };
 
 export interface StreamTotals {
   stream: string;
@@ -27,18 +30,13 @@ export interface StreamTotals {
   resumes: boolean;
 }
 
-export interface DeliveryTotals {
-  received: number;
-  lastReceivedAt: string | null;
-}
-
 export interface MirrorStats {
   streams: StreamTotals[];
   deliveries: DeliveryTotals;
 }
 
 export async function readMirrorStats(store: Store, now: number = Date.now()): Promise<MirrorStats> {
-  const [sums, states, deliveries] = await Promise.all([passSums(store.db), streamStates(store.db), deliveryTotals(store.db)]);
+  const [sums, states, deliveries] = await Promise.all([passSums(store.db), streamStates(store.db), deliveryTotals(store)]);
   const byName = new Map(states.map((s) => [String(s.stream), s]));
   // The catalog's streams only: a stream an earlier version had (or a name a test made up) is not reported.
   const known = new Set(allStreams().map((s) => s.name));
@@ -82,14 +80,6 @@ function streamStates(db: Db) {
     .leftJoin('sync_run_streams as r', (j) => j.onRef('r.run_id', '=', 's.last_run_id').onRef('r.stream', '=', 's.stream'))
     .select(['s.stream', 's.last_success_at', 's.last_error', 's.last_error_code', 's.checkpoint', 'r.outcome', 'r.duration_ms'])
     .execute();
-}
-
-async function deliveryTotals(db: Db): Promise<DeliveryTotals> {
-  const row = (await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('received_at').as('last')])
-    .executeTakeFirst()) as { n: number | string; last: string | Date | null } | undefined;
-  return { received: num(row?.n), lastReceivedAt: iso(row?.last) };
 }
 
 type PassSums = Awaited<ReturnType<typeof passSums>>[number];

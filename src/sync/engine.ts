@@ -14,7 +14,7 @@ import { emptyStats, silentProgress, type Progress, type StreamContext, type Syn
 import { checkService, recordService, recordingService } from './mirrored-service.js';
 import { runnerOf } from './runners.js';
 import type { RunnerOutput } from './stream-runner.js';
-import { recordStreams } from './record-streams.js';
+import { recordCatalog } from '../mirror-schema/stream-catalog.js';
 import { ParseBudget, PARSED_RECORDS_AT_ONCE } from './parse-budget.js';
 import { acquireStreamLease, LEASE_TTL_MS, leaseOwner, ownerDied, ownerRunning } from './stream-lease.js';
 
@@ -128,7 +128,9 @@ async function finishRun(
       failures.push(`${what}: ${describeStoreError(err, store.location)}`);
       opts.logger.debug({ err: failures.at(-1) }, 'a write of the run failed');
     });
-  await attempt('the streams and their live rows could not be recorded', () => recordStreams(store, allStreams(), opts.streams, now()));
+  await attempt('the streams and their live rows could not be recorded', () =>
+    recordCatalog(store.db, [...allStreams(), ...opts.streams], now()),
+  );
   await attempt('history retention could not be applied', () => pruneHistory(store.db, opts.clock?.() ?? new Date()));
   const outcome = failures.length > 0 ? 'failed' : worst;
   await attempt('the run could not be recorded as finished', () => bookkeep(() => store.finishRun(runId, outcome, now())));

@@ -9,3 +9,5 @@ export { changeLine, readSchemaChanges, type SchemaChange } from './shape/read-c
 export { plannerOf } from './runners.js';
 export type { StreamPlan, StreamPlanner } from './stream-runner.js';
 export { resumePoints } from './list-plan.js';
+// The development details waiting (monitoring events' backlog), which `status` reports.
+export { DEFAULT_DETAILS, detailsBacklog } from '../requests/details-backlog.js';

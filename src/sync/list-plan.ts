@@ -3,8 +3,10 @@
 // for what the mirror does not hold yet (then marked as an estimate). `intervalDays` is the time since
 // the stream's previous run: the growth a date window reads on top of its lookback.
 import type { ListStream, StreamDef } from '../catalog/types.js';
+import { buildUrl } from '../client/index.js';
+import { count } from '../figures.js';
 import { windowStart } from '../requests/date-window.js';
-import { listPaginator, readAheadExtra } from '../requests/list-requests.js';
+import { listPaginator, listRequests, readAheadExtra } from '../requests/list-requests.js';
 import { rowsExpected } from '../requests/list-size.js';
 import type { SyncSettings } from '../requests/run-settings.js';
 import type { Store } from '../store/types.js';
@@ -96,4 +98,15 @@ export function listReading(stream: ListStream, settings: SyncSettings, synced: 
   if (!synced) return 'first read: every page';
   if (stream.window) return `date window: the last ${settings.lookbackDays[stream.name] ?? stream.window.defaultLookbackDays} days`;
   return 'every page (no change filter)';
+}
+
+/** The next run's first page: where an interrupted pass resumes (inside the window it began with), else page 1 of the first class. */
+export async function listFirstRequest(store: Store, settings: SyncSettings, stream: ListStream, baseUrl: string): Promise<string> {
+  const resume = await resumePoints(store, settings, stream);
+  const variant = stream.variants?.find((v) => resume?.next[v.name] !== null) ?? stream.variants?.[0];
+  const page = resume?.next[variant?.name ?? ''] ?? 1;
+  const start = resume ? resume.windowStart : await windowStart(store, settings, stream);
+  const query = listRequests(stream, settings, variant, start).query(page);
+  const more = stream.variants && stream.variants.length > 1 ? ` (and ${stream.variants.length - 1} more classes)` : '';
+  return `GET ${buildUrl(baseUrl, stream.path, query)}${more}${page > 1 ? ` (resumes at page ${count(page)})` : ''}`;
 }

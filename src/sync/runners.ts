@@ -1,9 +1,10 @@
 // Every stream's runner, found by its catalog entry: the list runner, the fan-out runner, or the
 // hand-written runner a custom entry names (monitoring/runners.ts). The one place a stream meets its runner.
 import type { FanoutStream, ListStream, StreamDef } from '../catalog/types.js';
-import { selectionFor, selectParents } from '../requests/fanout-parents.js';
+import { buildUrl } from '../client/index.js';
+import { fanoutPath, fanoutQuery, selectionFor, selectParents } from '../requests/fanout-parents.js';
 import { syncFanout } from './fanout-stream.js';
-import { listPlan, listReading } from './list-plan.js';
+import { listFirstRequest, listPlan, listReading } from './list-plan.js';
 import { syncList } from './list-stream.js';
 import { customRunners } from './monitoring/runners.js';
 import { type BoundRunner, bindRunner, type StreamPlanner, type StreamRunner } from './stream-runner.js';
@@ -16,6 +17,7 @@ const listRunner: StreamRunner<ListStream> = {
   },
   plan: listPlan,
   reading: listReading,
+  firstRequest: listFirstRequest,
 };
 
 /** One request per selected parent (more for a paged parent's rows, so at least that many). */
@@ -29,6 +31,13 @@ const fanoutRunner: StreamRunner<FanoutStream> = {
     return { requests: parents.length, atLeast: stream.paginator !== undefined };
   },
   reading: () => 'one request per parent',
+  // The first parent's request: the fan-out's path and query, for each parent mirrored.
+  async firstRequest(store, settings, stream, baseUrl) {
+    const [example] = await selectParents(store, stream, selectionFor(settings, stream));
+    return example
+      ? `GET ${buildUrl(baseUrl, fanoutPath(stream, example), fanoutQuery(stream, settings.fanout))} (one per parent)`
+      : '(no parents mirrored yet: sync their list first)';
+  },
 };
 
 /** The runner of a stream, with the stream: what runs it, plans it and says how it is read. */
@@ -45,6 +54,6 @@ export function runnerOf(stream: StreamDef): BoundRunner {
 
 /** The runner's plan of a stream, without the means to run it: what the rooms above sync may ask. */
 export function plannerOf(stream: StreamDef): StreamPlanner {
-  const { plan, reading } = runnerOf(stream);
-  return { plan, reading };
+  const { plan, reading, firstRequest } = runnerOf(stream);
+  return { plan, reading, firstRequest };
 }

@@ -1,5 +1,6 @@
 // What runs a stream, as one object: it reads the stream (run), says what a run of it would request
-// (plan: what the budget prices and `sync --plan` prints) and how a plain run reads it (reading). Lists
+// (plan: what the budget prices and `sync --plan` prints), how a plain run reads it (reading) and the
+// request it begins with (firstRequest: what `sync --plan` shows). Lists
 // and fan-outs have one each (runners.ts); a custom catalog entry names its hand-written one
 // (monitoring/runners.ts). The engine runs and the budget prices every stream through `runnerOf`, so no
 // room switches on a stream's name.
@@ -33,12 +34,18 @@ export interface StreamRunner<S extends StreamDef> {
   plan(store: Store, settings: SyncSettings, stream: S, intervalDays: number): Promise<StreamPlan>;
   /** How an incremental run reads it, in a few words, after a first sync or before one. */
   reading(stream: S, settings: SyncSettings, synced: boolean): string;
+  /**
+   * The next run's first request as it would be sent (no key), with a word on what follows it, for
+   * `sync --plan`; null when the run would request nothing (no monitoring view configured).
+   */
+  firstRequest(store: Store, settings: SyncSettings, stream: S, baseUrl: string): Promise<string | null>;
 }
 
 /** What a runner says of its stream without running it: what the budget and `sync --plan` ask. */
 export interface StreamPlanner {
   plan(store: Store, settings: SyncSettings, intervalDays?: number): Promise<StreamPlan>;
   reading(settings: SyncSettings, synced: boolean): string;
+  firstRequest(store: Store, settings: SyncSettings, baseUrl: string): Promise<string | null>;
 }
 
 /** A runner with its stream: what the engine holds. */
@@ -51,5 +58,6 @@ export function bindRunner<S extends StreamDef>(runner: StreamRunner<S>, stream:
     run: (ctx) => runner.run(ctx, stream),
     plan: (store, settings, intervalDays = 0) => runner.plan(store, settings, stream, intervalDays),
     reading: (settings, synced) => runner.reading(stream, settings, synced),
+    firstRequest: (store, settings, baseUrl) => runner.firstRequest(store, settings, stream, baseUrl),
   };
 }

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYST_VIEWS, createViewSql } from '../../schema/views/index.js';
+import { streamTables } from '../../src/catalog/index.js';
 import { SQLITE_ANALYST_SQL } from '../../src/store/sqlite/sqlite-analyst-sql.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -71,7 +72,7 @@ describe("counting a view in the operating system's SQLite (Python's sqlite3)", 
 
   it('passes a live row of a versions view as its index holds it, every other column looked up by rowid', () => {
     for (const view of ANALYST_VIEWS.filter((v) => v.versionsOf)) {
-      const text = createViewSql(view, SQLITE_ANALYST_SQL);
+      const text = createViewSql(view, SQLITE_ANALYST_SQL, { streamTables: streamTables() });
       const live = new RegExp(`select ([^()]*?)\\s+from ${view.versionsOf} r where r\\.deleted_at is null`).exec(text);
       expect(live, view.name).not.toBeNull();
       const wrong = live![1]!.split(', ').filter((c) => !/^(r\.\w+|null|1) as \w+$/.test(c.trim()));
@@ -85,6 +86,6 @@ describe("counting a view in the operating system's SQLite (Python's sqlite3)", 
   // against the lifts of raw in test/analyst/views.test.ts.
   it.each(['v_assets', 'v_events', 'v_developments'])('%s reads stored columns, no raw', (name) => {
     const view = ANALYST_VIEWS.find((v) => v.name === name)!;
-    expect(createViewSql(view, SQLITE_ANALYST_SQL)).not.toMatch(/\braw\b/);
+    expect(createViewSql(view, SQLITE_ANALYST_SQL, { streamTables: streamTables() })).not.toMatch(/\braw\b/);
   });
 });

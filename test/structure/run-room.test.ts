@@ -1,5 +1,6 @@
 // The run has one room (src/mirror/): the CLI parses, calls the mirror and prints. It imports no file of
-// the scheduler, the budget or sync but their faces (index.ts), and no file outside the mirror's room
+// the scheduler, the budget or sync but their faces (index.ts), none of requests/ or paging/ (what sync
+// plans and pages with), and no file outside the mirror's room
 // puts a run together: starts the engine, checks the service the mirror holds, records the jobs, opens
 // the quota gate or starts the daemon (the files that define those, and the faces that pass them on, aside).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -26,11 +27,14 @@ const RUN_PARTS: [RegExp, RegExp][] = [
 ];
 
 describe('the run has one room', () => {
-  it('the CLI reaches the scheduler, budget and sync through their faces only', () => {
+  it('the CLI reaches the scheduler, budget and sync through their faces only, and requests and paging not at all', () => {
     const internals = sourceFiles(join(ROOT, 'src/cli')).flatMap((file) =>
       importsOf(readFileSync(file, 'utf8'))
         .map((spec) => rel(resolve(dirname(file), spec.replace(/\.js$/, '.ts'))))
-        .filter((target) => /^src\/(scheduler|budget|sync)\//.test(target) && !/\/index\.ts$/.test(target))
+        .filter(
+          (target) =>
+            /^src\/(scheduler|budget|sync|requests|paging)\//.test(target) && !/^src\/(scheduler|budget|sync)\/index\.ts$/.test(target),
+        )
         .map((target) => `${rel(file)} -> ${target}`),
     );
     expect(internals).toEqual([]);

@@ -12,7 +12,8 @@ import type { Store } from '../../store/types.js';
 import type { SyncSettings } from '../../sync/context.js';
 import { readMirrorStats, type MirrorStats } from '../mirror-stats.js';
 import { freshnessOf } from './freshness.js';
-import { alertsSince, liveRows, recentRuns, streamExtras, type AlertRow } from './status-queries.js';
+import { alertsSince, type AlertRow } from '../../receiver/index.js';
+import { liveRows, recentRuns, streamExtras } from './status-queries.js';
 import type { AlertsData, Arrival, FamilyLine, JobLine, StatusData, StreamLine } from './status-data.js';
 
 export interface StatusSources {

@@ -1,17 +1,17 @@
 // The status page's reads that no other module makes: live rows, notices and quarantine per stream,
 // the recent runs with their totals, and the alerts of the last days. Plain Kysely, both dialects.
 import { sql } from 'kysely';
-import type { StreamDef } from '../../catalog/types.js';
+import { softDeletes, type StreamDef } from '../../catalog/index.js';
 import { mirrorTables } from '../../store/database.js';
 import type { Store } from '../../store/types.js';
 import type { RunLine } from './status-data.js';
 
-/** Rows not soft-deleted; a fan-out's replaced rows have no deleted_at. */
+/** Rows not soft-deleted, where the stream soft-deletes (the catalog's word, which v_streams counts by too). */
 export async function liveRows(store: Store, stream: StreamDef): Promise<number> {
   const row = (await mirrorTables(store.db)
     .selectFrom(stream.table)
     .select((eb) => eb.fn.countAll().as('n'))
-    .$if(stream.kind !== 'fanout' || stream.shape === 'record', (q) => q.where('deleted_at', 'is', null))
+    .$if(softDeletes(stream), (q) => q.where('deleted_at', 'is', null))
     .executeTakeFirst()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
@@ -72,31 +72,6 @@ export async function recentRuns(store: Store, limit: number): Promise<RunLine[]
       error: (r.error as string | null) ?? null,
     };
   });
-}
-
-export interface AlertRow {
-  viewId: string;
-  viewName: string | null;
-  at: string;
-  webhook: boolean;
-  backfill: boolean;
-}
-
-/** The alerts matched (or, without a match time, first seen) since `since`. */
-export async function alertsSince(store: Store, since: string): Promise<AlertRow[]> {
-  const at = sql<string>`coalesce(matched_at, first_seen_at)`;
-  const rows = await store.db
-    .selectFrom('alert_history')
-    .select(['view_id', 'view_name', at.as('at'), 'webhook_at', 'backfill_at'])
-    .where(at, '>=', since)
-    .execute();
-  return rows.map((r) => ({
-    viewId: String(r.view_id),
-    viewName: r.view_name ?? null,
-    at: iso(r.at)!,
-    webhook: r.webhook_at !== null,
-    backfill: r.backfill_at !== null,
-  }));
 }
 
 function streamList(value: unknown): string[] {

@@ -5,6 +5,7 @@
 // down to a bound, beside the webhook receiver's. Neither is a list the generic runner reads.
 import { RUNNERS, type RunnerName } from '../../catalog/runner-names.js';
 import type { CustomStream } from '../../catalog/types.js';
+import { buildUrl } from '../../client/index.js';
 import type { StreamRunner } from '../stream-runner.js';
 import { eventsPlan } from './events-plan.js';
 import { syncEvents } from './events-sync.js';
@@ -17,6 +18,7 @@ const eventsRunner: StreamRunner<CustomStream> = {
   },
   plan: eventsPlan,
   reading: (_stream, _settings, synced) => (synced ? 'recent window, re-reads, new details' : 'first read: every event'),
+  firstRequest: async (_store, _settings, stream, baseUrl) => `GET ${buildUrl(baseUrl, stream.path)}`,
 };
 
 const viewsRunner: StreamRunner<CustomStream> = {
@@ -24,6 +26,9 @@ const viewsRunner: StreamRunner<CustomStream> = {
   // Each view, then its matches since the last pass: a page, more on its daily full pass.
   plan: async (_store, settings) => ({ requests: settings.monitoring.views.length * 2 }),
   reading: () => "each view's matches since its last pass",
+  // Views are configured, not listed: nothing is requested (or said) when there are none.
+  firstRequest: async (_store, settings, stream, baseUrl) =>
+    settings.monitoring.views.length === 0 ? null : `GET ${buildUrl(baseUrl, stream.path)}`,
 };
 
 export const customRunners: Readonly<Record<RunnerName, StreamRunner<CustomStream>>> = {
