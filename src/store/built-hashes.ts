@@ -7,13 +7,12 @@
 // no such file beside schema/migrations/, and the definitions are hashed as before.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DIALECTS } from './dialects.js';
 import { hashOf, type Migrations } from './migrations.js';
 import type { Dialect } from './types.js';
 
 /** Repeatable name → dialect → hash of its definition. */
 export type BuiltHashes = Record<string, Partial<Record<Dialect, string>>>;
-
-const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
 
 /** Beside the migrations folder: dist/schema/repeatable-hashes.json once built. */
 export function builtHashesFile(migrationsDir: string): string {
@@ -35,7 +34,7 @@ export async function writeBuiltHashes(migrations: Migrations): Promise<string> 
   for (const r of migrations.repeatables) {
     if (!('codeDefinition' in r)) continue;
     const byDialect: Partial<Record<Dialect, string>> = {};
-    for (const dialect of DIALECTS) byDialect[dialect] = hashOf(r.codeDefinition(dialect));
+    for (const { name } of DIALECTS) byDialect[name] = hashOf(r.codeDefinition(name));
     hashes[r.name] = byDialect;
   }
   const file = builtHashesFile(migrations.folder);
