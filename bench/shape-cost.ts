@@ -6,7 +6,7 @@
 // goal, under 3%), and of the CPU time this process spent (the sync's and the shape's): a machine shared with
 // other work stretches wall times unevenly (the sync waits on the sandbox's process, which shares the cores),
 // CPU time much less, so the CPU share is the one that holds under load (and the stricter: the sync's CPU
-// is less than its wall time).
+// is less than its wall time). And the observer's time inside the sync itself, its calls timed one by one.
 //   npx tsx bench/shape-cost.ts [--scale 10] [--runs 3] [--reps 5]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 import { openStore } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
 import { syncSettings } from '../src/sync/settings.js';
+import { PassShape } from '../src/sync/shape/pass-shape.js';
 import { startShape } from '../src/sync/shape/shape-record.js';
 import { startSandboxProcess } from './sandbox-process.js';
 
@@ -47,11 +48,49 @@ const cpuSince = (from: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1e6;
 };
 
+/**
+ * Times the observer's calls inside `work` (a record taken, a page judged or held), call by call: its time in
+ * the sync itself, among the sync's other work. Wall time, so the load stretches it as it stretches the
+ * sync's wall time: compare the two. The clock's own cost, measured over as many calls of nothing, is taken off.
+ */
+async function timedInside(work: () => Promise<unknown>): Promise<number> {
+  const methods = ['take', 'holdPage', 'judgePage', 'noteMissing'] as const;
+  type Method = (this: unknown, a: unknown, b: unknown) => unknown;
+  const proto = PassShape.prototype as unknown as Record<string, Method>;
+  const originals = methods.map((m) => proto[m]!);
+  let spent = 0;
+  let calls = 0;
+  const timed = (f: Method): Method =>
+    function (a, b) {
+      calls++;
+      const t0 = performance.now();
+      const result = f.call(this, a, b);
+      spent += performance.now() - t0;
+      return result;
+    };
+  methods.forEach((m, i) => {
+    proto[m] = timed(originals[i]!);
+  });
+  try {
+    await work();
+  } finally {
+    methods.forEach((m, i) => {
+      proto[m] = originals[i]!;
+    });
+  }
+  const inSync = { spent, calls };
+  spent = 0;
+  const nothing = timed(() => null);
+  for (let k = 0; k < inSync.calls; k++) nothing.call(null, k, k);
+  return Math.max(0, inSync.spent - spent) / 1000;
+}
+
 interface Run {
   syncWall: number;
   syncCpu: number;
   shapeWall: number;
   shapeCpu: number;
+  inside: number;
   load: number;
 }
 const done: Run[] = [];
@@ -63,7 +102,7 @@ for (let run = 0; run < runs; run++) {
   const settings = { ...syncSettings({}), mode: 'full' as const };
   const started = performance.now();
   const cpu = process.cpuUsage();
-  await runSync({ client, store, logger, settings, streams });
+  const inside = await timedInside(() => runSync({ client, store, logger, settings, streams }));
   const syncCpu = cpuSince(cpu);
   const syncWall = (performance.now() - started) / 1000;
   await client.close();
@@ -87,7 +126,7 @@ for (let run = 0; run < runs; run++) {
     cpus.push(cpuSince(c0));
     walls.push((performance.now() - t0) / 1000);
   }
-  done.push({ syncWall, syncCpu, shapeWall: median(walls), shapeCpu: median(cpus), load: loadavg()[0]! });
+  done.push({ syncWall, syncCpu, shapeWall: median(walls), shapeCpu: median(cpus), inside, load: loadavg()[0]! });
   records = served.reduce((n, s) => n + s.records.length, 0);
   await store.close();
   rmSync(dir, { recursive: true, force: true });
@@ -97,14 +136,16 @@ await sandbox.stop();
 const pct = (part: number, whole: number) => `${((part / whole) * 100).toFixed(2)}%`;
 console.log(`## Watching the service's shape (bench/shape-cost.ts, scale ${scale}, ${records} records, the shape median of ${reps})\n`);
 console.log(
-  '| run | load (1 min) | first `sync v1` wall (s) | its CPU (s) | the shape wall (s) | its CPU (s) | share of wall | share of CPU |',
+  '| run | load (1 min) | first `sync v1` wall (s) | its CPU (s) | the shape wall (s) | its CPU (s) | share of wall | share of CPU | the shape inside the sync, wall (s) | its share of the sync’s wall |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 done.forEach((r, i) => {
   const cells = [r.load.toFixed(1), r.syncWall.toFixed(2), r.syncCpu.toFixed(2), r.shapeWall.toFixed(3), r.shapeCpu.toFixed(3)];
-  console.log(`| ${i + 1} | ${cells.join(' | ')} | ${pct(r.shapeWall, r.syncWall)} | ${pct(r.shapeCpu, r.syncCpu)} |`);
+  console.log(
+    `| ${i + 1} | ${cells.join(' | ')} | ${pct(r.shapeWall, r.syncWall)} | ${pct(r.shapeCpu, r.syncCpu)} | ${r.inside.toFixed(3)} | ${pct(r.inside, r.syncWall)} |`,
+  );
 });
 const shares = (f: (r: Run) => number) => median(done.map(f));
 console.log(
-  `\nMedian shares: ${(shares((r) => r.shapeWall / r.syncWall) * 100).toFixed(2)}% of wall, ${(shares((r) => r.shapeCpu / r.syncCpu) * 100).toFixed(2)}% of CPU; the shape ${((shares((r) => r.shapeCpu) / records) * 1e6).toFixed(2)} µs of CPU a record.`,
+  `\nMedian shares: ${(shares((r) => r.shapeWall / r.syncWall) * 100).toFixed(2)}% of wall, ${(shares((r) => r.shapeCpu / r.syncCpu) * 100).toFixed(2)}% of CPU; inside the sync ${(shares((r) => r.inside / r.syncWall) * 100).toFixed(2)}% of its wall; the shape ${((shares((r) => r.shapeCpu) / records) * 1e6).toFixed(2)} µs of CPU a record.`,
 );
