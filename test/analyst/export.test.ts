@@ -12,7 +12,7 @@ import { exportRelation } from '../../src/export/export-relation.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import type { Store } from '../../src/store/index.js';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { syncOnce } from '../helpers/mirror.js';
+import { NO_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 
@@ -46,7 +46,9 @@ describe.each(dialects)('export on %s', (dialect) => {
   beforeAll(async () => {
     sb = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 3 });
     t = await openTestStore(dialect);
-    await syncOnce(t.store, sb, ['assets', 'market-stats', 'monitoring-events', 'token-unlocks']);
+    // The views exported read no development's detail: none is fetched (a request each).
+    const monitoring = { ...settings().monitoring, details: NO_DETAILS };
+    await syncOnce(t.store, sb, ['assets', 'market-stats', 'monitoring-events', 'token-unlocks'], { settings: { monitoring } });
     dir = mkdtempSync(join(tmpdir(), 'ds-export-'));
     duck = await (await DuckDBInstance.create(':memory:')).connect();
   }, 120_000);

@@ -13,8 +13,11 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { startFaultyProxy, type Fault } from './faulty-proxy.js';
 
-/** The most pages any honest list of this sandbox has (scale 1), with room: a list that never ends passes it. */
-const MAX_PAGES = 40;
+/**
+ * More pages than any honest list of this sandbox has (scale 0.3: the token assets' 5), with room: a list
+ * that never ends passes it, and an honest list that reached it would fail its case.
+ */
+const MAX_PAGES = 15;
 
 type Record = { id: string } & { [field: string]: unknown };
 
@@ -52,7 +55,9 @@ const v1 = resolveStreams(['v1']);
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 33 });
+  // Scale 0.3: 462 token assets (the fault is on page 2 of them), every other list a page or more to parse
+  // meanwhile; twelve runs of every /v1 list at scale 1 cost the suite 16 CPU-seconds.
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 33 });
 });
 afterAll(async () => {
   await sandbox?.close();

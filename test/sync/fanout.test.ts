@@ -31,7 +31,9 @@ for (const dialect of dialects) {
     let test: TestStore;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 5 });
+      // Seed 6: its one big chart has 106,879 rows (seed 5's had 147,159), past the 100,000 of a page, and the
+      // chart rows, read three times over, are most of this file's cost.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 6 });
       test = await openTestStore(dialect);
       expect((await syncOnce(test.store, sandbox, ['assets', 'projects', 'metrics', 'charts'])).outcome).toBe('success');
     });
@@ -114,13 +116,17 @@ for (const dialect of dialects) {
     });
 
     it('mirrors project chains and metric series for a selection', async () => {
-      const projects = await test.store.db.selectFrom('projects').select(['id', 'slug']).orderBy('id').limit(3).execute();
       const metric = await test.store.db
         .selectFrom('metrics')
         .select('identifier')
         .orderBy('identifier')
         .limit(1)
         .executeTakeFirstOrThrow();
+      // Three projects the metric has a series for (a metric covers most projects, not all).
+      const candidates = await test.store.db.selectFrom('projects').select(['id', 'slug']).orderBy('id').limit(10).execute();
+      const covered = await served(sandbox, `/v1/metrics/${metric.identifier}?project=${candidates.map((p) => p.slug).join(',')}`);
+      const projects = candidates.filter((p) => covered[String(p.slug)]?.length > 0).slice(0, 3);
+      expect(projects.length).toBe(3);
       const slugs = projects.map((p) => String(p.slug));
       const result = await syncOnce(test.store, sandbox, ['project-chains', 'metric-series'], {
         settings: {
