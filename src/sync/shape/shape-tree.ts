@@ -18,13 +18,11 @@ interface WalkNode extends FieldNode {
   readonly key: string;
   /** The children in the order the last object walked here gave its keys. */
   readonly order: WalkNode[];
-  /** The type index a typed field must come in (null does not count), or ANY. */
-  expect: number;
+  /** The types a typed field must not come in, a bit per type index (0: any type, and null always does). */
+  other: number;
   /** The node of a list's items (the `[]` child), once a list came here. */
   items: WalkNode | undefined;
 }
-
-const ANY = -1;
 
 /** The key of a list's items in the tree of counters (a path reads `assets[].id`). */
 export const ITEMS = '[]';
@@ -37,7 +35,7 @@ function newNode(name: string): WalkNode {
   // The key as V8 keeps a property's name (interned): a record's key compares with it by identity, not by its
   // characters (a path's parts come from split(), not interned).
   const key = Object.keys({ [name]: 0 })[0]!;
-  return { key, counts: [0, 0, 0, 0, 0, 0], examples: [], children: new Map(), order: [], expect: ANY, items: undefined };
+  return { key, counts: [0, 0, 0, 0, 0, 0], examples: [], children: new Map(), order: [], other: 0, items: undefined };
 }
 
 /**
@@ -47,7 +45,7 @@ function newNode(name: string): WalkNode {
 export function expectAt(tree: FieldNode, parts: readonly string[], type: (typeof JSON_TYPES)[number]): void {
   let node = tree as WalkNode;
   for (const part of parts) node = part.endsWith(ITEMS) ? itemsOf(childOf(node, part.slice(0, -ITEMS.length))) : childOf(node, part);
-  node.expect = JSON_TYPES.indexOf(type);
+  node.other = ((1 << JSON_TYPES.length) - 1) & ~(1 << JSON_TYPES.indexOf(type)) & ~(1 << NULL);
 }
 
 /**
@@ -61,7 +59,7 @@ export function observe(record: Record<string, unknown>, tree: FieldNode): boole
 
 function walkObject(object: Record<string, unknown>, node: WalkNode): boolean {
   const { order } = node;
-  let other = false;
+  let other = 0;
   let i = 0;
   for (const key in object) {
     let child = order[i];
@@ -70,10 +68,10 @@ function walkObject(object: Record<string, unknown>, node: WalkNode): boolean {
     const value = object[key];
     const t = typeIndex(value);
     if (++child.counts[t]! === 1) child.examples[t] = exampleOf(key, value);
-    if (t !== child.expect && child.expect !== ANY && t !== NULL) other = true;
-    if (t >= OBJECT && t !== NULL && below(value, t, child, key)) other = true;
+    other |= child.other & (1 << t);
+    if ((t === OBJECT || t === ARRAY) && below(value, t, child, key)) other = 1;
   }
-  return other;
+  return other !== 0;
 }
 
 /** An object's fields or a list's items, into the nodes below the value's; whether another type came. */
@@ -82,15 +80,15 @@ function below(value: unknown, t: number, node: WalkNode, name: string): boolean
   const list = value as unknown[];
   if (list.length === 0) return false;
   const items = node.items ?? itemsOf(node);
-  let other = false;
+  let other = 0;
   for (let k = 0; k < list.length; k++) {
     const item = list[k];
     const u = typeIndex(item);
     if (++items.counts[u]! === 1) items.examples[u] = exampleOf(name, item);
-    if (u !== items.expect && items.expect !== ANY && u !== NULL) other = true;
-    if (u >= OBJECT && u !== NULL && below(item, u, items, name)) other = true;
+    other |= items.other & (1 << u);
+    if ((u === OBJECT || u === ARRAY) && below(item, u, items, name)) other = 1;
   }
-  return other;
+  return other !== 0;
 }
 
 function itemsOf(node: WalkNode): WalkNode {
