@@ -11,9 +11,12 @@
 // The sandbox runs in its own process (its memory is not the mirror's).
 //   npx tsx bench/year.ts [--profile real | --scale 10] [--months 12] [--step-days 1] [--views 3] [--update 0.02] [--add 0.001] [--remove 0.0008] [--trace]
 //     (--trace: each step's seconds per job on stderr, to see where a simulated day goes)
+//   npx tsx bench/year.ts --scale 10 --step-days 7 --trace --keep DIR
+//     (the year as measured in bench/RESULTS.md: one tick a simulated week, the daily rates compounded; a
+//     daily tick at scale 10 costs about 75 s on two shared cores, its full passes of events and alerts
+//     the most, so a year of them takes hours; a weekly tick keeps about 80% of the history's bytes)
 //   npx tsx bench/year.ts --profile real --days 21 --keep DIR
-//     (the first 21 days only, reported per week: at real sizes a day takes minutes on two cores, so a year
-//     is measured as its first weeks and extrapolated at the measured growth; DIR/mirror.db is kept)
+//     (the first 21 days only, reported per week; DIR/mirror.db is kept)
 //   npx tsx bench/year.ts --report DIR/mirror.db [--retention 7,14]
 //     (the end of the year measured again on a kept mirror, as of its last run: retention, VACUUM, views)
 import { spawn, spawnSync } from 'node:child_process';

@@ -8,9 +8,10 @@ const DAY_MS = 86_400_000;
 
 /**
  * Days of versions a table without a history_settings row keeps. At real sizes the kept versions grow a
- * mirror by about 24 MB a day (99% of it monitoring events and developments, whose raw changes as
+ * mirror by about 24 MB a day (most of it monitoring events and developments, whose raw changes as
  * developments arrive): every version kept, a SQLite file reaches about 9 GB in a year; with 90 days it
- * levels off under 3 GB (about 0.7 GB of live rows and alerts plus 90 days of versions), and a quarter
+ * levels off in the fourth month at about 3.5 GB, under 4 GB (measured at scale 10: 2.2 GB, 74% of it
+ * versions; bench/RESULTS.md states the real sizes from it), and a quarter
  * back is as far as the as-of questions of docs/analyst.md usually reach (bench/RESULTS.md, bench/year.ts).
  */
 export const DEFAULT_RETENTION_DAYS = 90;
