@@ -54,8 +54,11 @@ describe('npm run sandbox', () => {
       const view = await fetch(`${url}/monitoring/v2/monitoring-views/${expected[1].id}`, { headers: { 'x-service-api-key': key } });
       expect(((await view.json()) as any).data.name).toBe(expected[1].name);
       const call = () => fetch(`${url}/token-unlocks/v1/assets`, { headers: { 'x-service-api-key': key } }).then((r) => r.status);
-      expect(await call()).toBe(200);
-      expect(await call()).toBe(429);
+      // The sandbox's minute counts on wall time: three quick calls cross at most one minute's edge, so at
+      // least one of them is refused however slowly this machine runs them.
+      const statuses = [await call(), await call(), await call()];
+      expect(statuses[0]).toBe(200);
+      expect(statuses).toContain(429);
     });
   }, 120_000);
 
