@@ -17,7 +17,7 @@
 // code cache, not compiled again at every start (pg's 0.07 s of CPU in a command on PostgreSQL).
 import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const entry = (name) => fileURLToPath(new URL(`../dist/src/${name}`, import.meta.url));
@@ -38,9 +38,25 @@ const handOverImports = {
     });
   },
 };
-await build({
+/**
+ * undici's cookie helpers (which nothing here calls) accept Node's global Headers beside their own, and
+ * reading that global at load makes Node compile its own copy of undici: 40-60 ms of CPU in every
+ * command that sends a request. Their own Headers class is all they need here.
+ */
+const COOKIES = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/;
+const GLOBAL_HEADERS = '[Headers, globalThis.Headers].filter(Boolean)';
+const ownHeadersOnly = {
+  name: 'undici-own-headers',
+  setup(b) {
+    b.onLoad({ filter: COOKIES }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      if (!text.includes(GLOBAL_HEADERS)) throw new Error(`bundle-cli: ${path} no longer reads ${GLOBAL_HEADERS}: look again`);
+      return { contents: text.replace(GLOBAL_HEADERS, '[Headers]'), loader: 'js' };
+    });
+  },
+};
+const commandLine = {
   ...common,
-  entryPoints: { main: entry('cli/main.js') },
   outdir,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -51,10 +67,34 @@ await build({
   // import.meta is empty in CommonJS: the bundle's own URL stands for the URL of each module in it.
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [handOverImports],
-});
-const left = readFileSync(`${outdir}main.cjs`, 'utf8').match(/[^\w$.]import\(.{0,60}/g);
-if (left) throw new Error(`bundle-cli: an import() is left in main.cjs, which runs as a vm.Script: ${left.join('; ')}`);
+};
+/**
+ * light.cjs holds the command list and the light commands alone (src/cli/command-word.ts): every other
+ * command's import() from the list becomes a module that throws, never loaded there, as the list loads
+ * only the command named, and cached-start.ts starts the full bundle for those.
+ */
+const { LIGHT_COMMANDS } = await import(pathToFileURL(entry('cli/command-word.js')).href);
+const lightOnly = {
+  name: 'light-commands-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z-]+-command\.js$/ }, ({ path, kind, importer }) => {
+      if (kind !== 'dynamic-import' || !/[\\/]cli[\\/]commands\.js$/.test(importer)) return undefined;
+      return LIGHT_COMMANDS.includes(path.slice(2, -'-command.js'.length)) ? undefined : { path, namespace: 'not-light' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'not-light' }, ({ path }) => ({
+      contents: `throw new Error(${JSON.stringify(`${path} is not in the light bundle (scripts/bundle-cli.mjs)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+for (const [name, plugins] of [
+  ['main', [handOverImports, ownHeadersOnly]],
+  ['light', [handOverImports, lightOnly]],
+]) {
+  await build({ ...commandLine, entryPoints: { [name]: entry('cli/main.js') }, plugins });
+  const left = readFileSync(`${outdir}${name}.cjs`, 'utf8').match(/[^\w$.]import\(.{0,60}/g);
+  if (left) throw new Error(`bundle-cli: an import() is left in ${name}.cjs, which runs as a vm.Script: ${left.join('; ')}`);
+}
 await build({
   ...common,
   entryPoints: { main: entry('cli/cached-start.js'), 'sqlite-writer-thread': entry('store/sqlite/sqlite-writer-thread.js') },

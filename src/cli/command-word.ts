@@ -18,3 +18,10 @@ export function requestedCommand(args: readonly string[]): string | null {
   }
   return words[0] === 'help' ? (words[1] ?? null) : (words[0] ?? null);
 }
+
+/**
+ * The commands that need neither the store, the client nor the schedule: they run from a small bundle
+ * (scripts/bundle-cli.mjs, src/cli/cached-start.ts), as does a command line naming none (--help,
+ * --version, a mistyped option).
+ */
+export const LIGHT_COMMANDS: readonly string[] = ['streams'];
