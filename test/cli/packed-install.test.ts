@@ -5,7 +5,7 @@
 // need the network). Then the daemon and a sync, started that way, stop cleanly on SIGTERM and SIGINT with
 // their documented exit codes: the run recorded as stopped, no lease left.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,6 +101,20 @@ describe('the packed package, installed', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(readFileSync(none).length).toBeGreaterThan(1000); // made anew
     expect(commands()).toHaveLength(4);
+    // A run that fails compiled part of its command: its cache stands until the command first succeeds,
+    // which writes the whole one in its place.
+    const failed = await run('ds-mirror', ['--db', 'nosuch:x', 'migrate'], { cwd: work, env }).then(
+      () => ({ code: 0 }),
+      (e: { code: number }) => e,
+    );
+    expect(failed.code).toBe(2);
+    const partial = readdirSync(cacheDir).find((f) => f.endsWith('-migrate.partial.bin'));
+    expect(partial).toBeDefined();
+    const partialSize = statSync(join(cacheDir, partial!)).size;
+    await run('ds-mirror', ['--db', `sqlite:${join(work, 'migrated.db')}`, 'migrate'], { cwd: work, env });
+    expect(commands().filter((f) => f.startsWith('migrate'))).toEqual(['migrate.bin']);
+    const whole = readdirSync(cacheDir).find((f) => f.endsWith('-migrate.bin'))!;
+    expect(statSync(join(cacheDir, whole)).size).toBeGreaterThan(partialSize);
   });
 
   const cases = [
