@@ -6,12 +6,16 @@
 // were (exit 4) and ends its hold when it returns; the key gone fails the stream (exit 5) with no deletion
 // held. Contracts: `fail` fails the stream at the first change with DS_DRIFT, recorded where runs are
 // (sync_run_streams.error_code) and said by `status` and the status page; `accept` writes what comes and reports it.
+// The mirror before the changes is synced once, in this process; a CLI run that fails token unlocks' key
+// also fails the assets' contract, and the one that takes token unlocks back takes the assets back too (a
+// run judges its streams one by one, and each outcome is read from its summary and the mirror).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { type CliResult, mirrorCli, readWithShellTool } from '../helpers/cli-user.js';
+import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -42,11 +46,21 @@ for (const dialect of dialects) {
       ).map((r) => r.filter((v) => v !== '').join(' '));
     }
 
+    /** What the mirror held before the service changed: the typed values every case below keeps. */
+    let unlocksBefore: Record<string, number>;
+    let assetsBefore: Record<string, number>;
+
     beforeAll(async () => {
       // 0.2: 60 token unlocks and 400 assets (four pages): every change below is judged on a page, at a fifth of the cost.
       sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 9 });
       t = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-contracts-cli-'));
+      const first = await syncOnce(t.store, sandbox, ['token-unlocks', 'assets'], { settings: { mode: 'full' } });
+      expect(first.streams.map((s) => s.outcome)).toEqual(['success', 'success']);
+      unlocksBefore = typed('v_token_unlocks', UNLOCK_COLUMNS);
+      expect(unlocksBefore.genesis_date).toBeGreaterThan(0);
+      assetsBefore = typed('v_assets', ASSET_COLUMNS);
+      expect(assetsBefore.price_usd).toBeGreaterThan(0);
     });
     afterAll(async () => {
       await t?.cleanup();
@@ -55,10 +69,6 @@ for (const dialect of dialects) {
     });
 
     it('token unlocks: a new field, a number as text, an ISO time as Unix seconds: exit 0, reported, no typed value lost', async () => {
-      const first = await cli(['sync', 'token-unlocks', '--full']);
-      expect([first.code, first.stderr]).toEqual([0, '']);
-      const before = typed('v_token_unlocks', UNLOCK_COLUMNS);
-      expect(before.genesis_date).toBeGreaterThan(0);
       sandbox.setChaos({
         shape: [
           { path: UNLOCKS, kind: 'add', field: 'unlockCadence', value: 'monthly' },
@@ -70,7 +80,7 @@ for (const dialect of dialects) {
       sandbox.setChaos(null);
       expect([changed.code, changed.stderr]).toEqual([0, '']);
       expect(changed.stdout).toMatch(/the service changed shape: .*new field unlockCadence/);
-      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(unlocksBefore);
       expect(changes('token-unlocks')).toEqual([
         'genesisDate other type number coerced',
         'serialId other type string coerced',
@@ -78,62 +88,42 @@ for (const dialect of dialects) {
       ]);
     });
 
-    it('token unlocks: a typed field removed, then one renamed: rows kept as they were (exit 4) until it returns', async () => {
-      const before = typed('v_token_unlocks', UNLOCK_COLUMNS);
-      sandbox.setChaos({ shape: [{ path: UNLOCKS, kind: 'remove', field: 'projectedEndDate' }] });
-      const removed = await cli(['sync', 'token-unlocks', '--full']);
-      expect(removed.code).toBe(4);
-      expect(removed.stdout).toMatch(/projectedEndDate missing in \d+ records \(held\)/);
-      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
-
-      sandbox.setChaos({ shape: [{ path: UNLOCKS, kind: 'rename', field: 'symbol', to: 'ticker' }] });
-      const renamed = await cli(['sync', 'token-unlocks', '--full']);
+    it('token unlocks: a typed field removed and another renamed: rows kept as they were (exit 4)', async () => {
+      sandbox.setChaos({
+        shape: [
+          { path: UNLOCKS, kind: 'remove', field: 'projectedEndDate' },
+          { path: UNLOCKS, kind: 'rename', field: 'symbol', to: 'ticker' },
+        ],
+      });
+      const held = await cli(['sync', 'token-unlocks', '--full']);
       sandbox.setChaos(null);
-      expect(renamed.code).toBe(4);
-      expect(renamed.stdout).toMatch(/symbol missing in \d+ records \(held\)/);
-      expect(renamed.stdout).toMatch(/new field ticker/);
-      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
-
-      const back = await cli(['sync', 'token-unlocks', '--full']);
-      expect([back.code, back.stderr]).toEqual([0, '']);
-      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
-      // Each change once: the hold ended, and the field the rename brought is gone again (reported).
-      expect(changes('token-unlocks')).toEqual([
-        'genesisDate other type number coerced',
-        'projectedEndDate missing returned',
-        'serialId other type string coerced',
-        'symbol missing returned',
-        'ticker missing reported',
-        'ticker new string reported',
-        'unlockCadence missing reported',
-        'unlockCadence new string reported',
-      ]);
+      expect(held.code).toBe(4);
+      expect(held.stdout).toMatch(/projectedEndDate missing in \d+ records \(held\)/);
+      expect(held.stdout).toMatch(/symbol missing in \d+ records \(held\)/);
+      expect(held.stdout).toMatch(/new field ticker/);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(unlocksBefore);
     });
 
-    it('token unlocks: the key gone: exit 5 naming it, no deletion held, every row kept', async () => {
-      const before = typed('v_token_unlocks', UNLOCK_COLUMNS);
-      sandbox.setChaos({ shape: [{ path: UNLOCKS, kind: 'remove', field: 'id' }] });
-      const gone = await cli(['sync', 'token-unlocks', '--full']);
-      sandbox.setChaos(null);
-      expect(gone.code).toBe(5);
-      expect(gone.stdout).toMatch(/token-unlocks: required field "id" missing in \d+ of \d+ records of a page: the service changed shape/);
-      expect(gone.stdout).not.toMatch(/held back/);
-      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(before);
-      expect(readWithShellTool(t, 'select count(*) from held_deletions')).toEqual([['0']]);
-    });
-
-    it('contract fail: the first change fails the stream (exit 5, DS_DRIFT recorded with the run), nothing written', async () => {
-      const first = await cli(['sync', 'assets', '--full']);
-      expect([first.code, first.stderr]).toEqual([0, '']);
-      const before = typed('v_assets', ASSET_COLUMNS);
-      sandbox.setChaos({ shape: [{ path: '/v1/assets', kind: 'numberAsString', field: 'price.usd' }] });
-      const failed = await cli(['sync', 'assets', '--full'], { schemaChanges: { streams: { assets: 'fail' } } });
+    it("token unlocks' key gone, and the assets' contract fail at the first change: exit 5 naming each, DS_DRIFT recorded with the run, nothing written", async () => {
+      sandbox.setChaos({
+        shape: [
+          { path: UNLOCKS, kind: 'remove', field: 'id' },
+          { path: '/v1/assets', kind: 'numberAsString', field: 'price.usd' },
+        ],
+      });
+      const failed = await cli(['sync', 'token-unlocks', 'assets', '--full'], { schemaChanges: { streams: { assets: 'fail' } } });
       sandbox.setChaos(null);
       expect(failed.code).toBe(5);
       expect(failed.stdout).toMatch(
+        /token-unlocks: required field "id" missing in \d+ of \d+ records of a page: the service changed shape/,
+      );
+      expect(failed.stdout).toMatch(
         /assets: field "price\.usd" came as string where the mirror keeps number \(e\.g\. "[\d.]+"\), and the stream's contract is fail/,
       );
-      expect(typed('v_assets', ASSET_COLUMNS)).toEqual(before);
+      expect(failed.stdout).not.toMatch(/held back/);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(unlocksBefore);
+      expect(readWithShellTool(t, 'select count(*) from held_deletions')).toEqual([['0']]);
+      expect(typed('v_assets', ASSET_COLUMNS)).toEqual(assetsBefore);
       expect(changes('assets')).toEqual(['price.usd other type string failed']);
       const [run] = readWithShellTool(
         t,
@@ -153,8 +143,7 @@ for (const dialect of dialects) {
       );
     });
 
-    it('contract accept: what comes is written as it came and reported (exit 0); the default contract takes the old shape back', async () => {
-      const before = typed('v_assets', ASSET_COLUMNS);
+    it('contract accept: what comes is written as it came and reported (exit 0)', async () => {
       sandbox.setChaos({
         shape: [
           { path: '/v1/assets', kind: 'add', field: 'risk_score', value: 0.5 },
@@ -175,11 +164,26 @@ for (const dialect of dialects) {
           : "select count(*), sum(((raw->>'risk_score')::numeric = 0.5)::int), sum((jsonb_typeof(raw->'price'->'usd') = 'string')::int) from assets where deleted_at is null",
       );
       expect(Number(raw![1])).toBe(Number(raw![0]));
-      expect(Number(raw![2])).toBe(before.price_usd);
+      expect(Number(raw![2])).toBe(assetsBefore.price_usd);
+    });
 
-      const again = await cli(['sync', 'assets', '--full']);
-      expect([again.code, again.stderr]).toEqual([0, '']);
-      expect(typed('v_assets', ASSET_COLUMNS)).toEqual(before);
+    it('the old shape back: token unlocks end their holds and the default contract takes the assets back (exit 0)', async () => {
+      const back = await cli(['sync', 'token-unlocks', 'assets', '--full']);
+      expect([back.code, back.stderr]).toEqual([0, '']);
+      expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(unlocksBefore);
+      expect(typed('v_assets', ASSET_COLUMNS)).toEqual(assetsBefore);
+      // Each change once: the holds ended, and the field the rename brought is gone again (reported).
+      expect(changes('token-unlocks')).toEqual([
+        'genesisDate other type number coerced',
+        'id missing failed',
+        'projectedEndDate missing returned',
+        'serialId other type string coerced',
+        'symbol missing returned',
+        'ticker missing reported',
+        'ticker new string reported',
+        'unlockCadence missing reported',
+        'unlockCadence new string reported',
+      ]);
     });
   });
 }
