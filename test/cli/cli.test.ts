@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
@@ -20,7 +21,7 @@ interface Outcome {
 let sandbox: Sandbox;
 let dir: string;
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = {
     DS_BASE_URL: sandbox.url,
     DS_API_KEY: sandbox.apiKey,
@@ -28,9 +29,19 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ou
     DS_CONFIG: join(dir, 'config.json'),
     DS_LOG_LEVEL: 'warn',
   };
+  return { ...process.env, ...base, ...env };
+}
+
+/**
+ * Input refused before any file, request or thread: `main` in this process (test/helpers/cli-in-process.ts),
+ * the refusal the same; each test of such input keeps one case spawned, the contract through a process.
+ */
+const refusal = (args: string[], env: Record<string, string> = {}) => cliInProcess(args, environment(env));
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], {
-      env: { ...process.env, ...base, ...env },
+      env: environment(env),
       timeout: 240_000,
     });
     return { code: 0, stdout, stderr };
@@ -58,17 +69,17 @@ describe('ds-mirror CLI', () => {
   // --help and sync --help: test/cli/compiled.test.ts.
   it('refuses bad input with one line and exit code 2', { timeout: 120_000 }, async () => {
     // An unknown command is `synk` below; a missing config file, the last case of the bad-URL test.
-    for (const args of [
+    for (const [i, args] of [
       ['sync', '--max-requests', 'many'],
       ['sync', 'no-such-stream'],
       ['sync', '--select', 'assets'],
-    ]) {
-      const out = await cli(args);
+    ].entries()) {
+      const out = i === 0 ? await cli(args) : await refusal(args);
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
     }
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ pageWindow: 'four' }));
-    const invalid = await cli(['status'], { DS_CONFIG: join(dir, 'bad.json') });
+    const invalid = await refusal(['status'], { DS_CONFIG: join(dir, 'bad.json') });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/pageWindow/);
   });
@@ -82,13 +93,13 @@ describe('ds-mirror CLI', () => {
       ['jobs', '--next', '0'],
       ['synk'],
     ];
-    for (const [args, out] of cases.map((args) => [args, cli(args)] as const)) {
-      const { code, stderr } = await out;
+    for (const [i, args] of cases.entries()) {
+      const { code, stderr } = i === 0 ? await cli(args) : await refusal(args);
       expect(code, args.join(' ')).toBe(2);
       expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
     writeFileSync(join(dir, 'top0.json'), JSON.stringify({ selection: { assets: 'top:0' } }));
-    const top0 = await cli(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
+    const top0 = await refusal(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
     expect(top0.code).toBe(2);
     expect(top0.stderr).toMatch(/selection\.assets/);
   });
@@ -102,7 +113,7 @@ describe('ds-mirror CLI', () => {
     expect(existsSync(join(dir, 'typo'))).toBe(false);
 
     const fresh = join(dir, 'fresh.db');
-    const noService = await cli(['sync', 'assets', '--no-progress'], { DS_DB: `sqlite:${fresh}`, DS_BASE_URL: '' });
+    const noService = await refusal(['sync', 'assets', '--no-progress'], { DS_DB: `sqlite:${fresh}`, DS_BASE_URL: '' });
     expect(noService.code).toBe(2);
     expect(noService.stderr).toMatch(/DS_BASE_URL/);
     expect(existsSync(fresh)).toBe(false);
@@ -123,8 +134,8 @@ describe('ds-mirror CLI', () => {
       [['status'], { DS_CONFIG: join(dir, 'nowhere.json') }, /cannot read the config file .*nowhere\.json: no such file/],
     ];
     writeFileSync(join(dir, 'quota0.json'), JSON.stringify({ limits: { v1: { requestsPerMonth: 0 } } }));
-    for (const [args, extra, said] of cases) {
-      const out = await cli(args, { ...env, ...extra });
+    for (const [i, [args, extra, said]] of cases.entries()) {
+      const out = i === 0 ? await cli(args, { ...env, ...extra }) : await refusal(args, { ...env, ...extra });
       expect([out.code, out.stderr.trim().split('\n').length], args.join(' ')).toEqual([2, 1]);
       expect(out.stderr, args.join(' ')).toMatch(said);
       expect(existsSync(fresh), args.join(' ')).toBe(false);
