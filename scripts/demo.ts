@@ -20,8 +20,9 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 mkdirSync('data', { recursive: true });
 // The default demo file is the demo's alone: each run starts it afresh (its sandbox listens on a new port).
 if (!process.env.DS_DEMO_DB) for (const suffix of ['', '-wal', '-shm']) rmSync(`${DEFAULT_DB}${suffix}`, { force: true });
-const sandbox = await startSandbox({ scale: 1, seed: 42 });
-say(`sandbox: ${sandbox.url} (scale 1, seed 42)`);
+const scale = demoScale(process.env.DS_DEMO_SCALE);
+const sandbox = await startSandbox({ scale, seed: 42 });
+say(`sandbox: ${sandbox.url} (scale ${scale}, seed 42)`);
 const secret = randomBytes(24).toString('hex');
 const views = sandbox.monitoring.views();
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -71,6 +72,14 @@ try {
   await receiver.close();
   await mirror.close();
   await sandbox.close();
+}
+
+/** DS_DEMO_SCALE: the sandbox's size (1, the default, is about 2,000 assets; 0.2 a fifth): a number above 0. */
+function demoScale(text: string | undefined): number {
+  if (text === undefined || text === '') return 1;
+  const scale = Number(text);
+  if (!(scale > 0)) throw new Error(`DS_DEMO_SCALE: got "${text}"; expected a number above 0, e.g. 0.2`);
+  return scale;
 }
 
 /** The run, or its refusal said as the CLI says it (e.g. DS_DEMO_DB pointed at a mirror of another service). */

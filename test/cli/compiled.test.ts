@@ -30,7 +30,7 @@ describe('the compiled CLI', () => {
 
   it("lists every command in --help without loading them, and each command's own help in full", async () => {
     const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', '--help']);
-    for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy'])
+    for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy', 'migrate', 'streams'])
       expect(stdout).toContain(command);
     const views = await run(process.execPath, ['bin/ds-mirror.js', '--db', 'sqlite:x.db', 'help', 'views']);
     expect(views.stdout).toContain('--fetch');
@@ -38,6 +38,8 @@ describe('the compiled CLI', () => {
     expect(jobs.stdout).toMatch(/--next <n>\s+how many next run times to show \(default: 1\)/);
     const sync = await run(process.execPath, ['bin/ds-mirror.js', 'sync', '--help']);
     expect(sync.stdout).toMatch(/all, v1, monitoring, fanouts/);
+    expect(sync.stdout).toContain('--max-requests');
+    expect(sync.stdout).toContain('--plan');
     expect(sync.stdout + jobs.stdout).not.toMatch(/default: \[\]|\(default 1\)/);
   });
 

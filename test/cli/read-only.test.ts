@@ -43,8 +43,14 @@ async function cli(args: string[], cwd: string, user?: string): Promise<Outcome>
   }
 }
 
+let asked: Promise<string | null> | undefined;
 /** A user other than root that `runuser` can switch to and run ds-mirror as, or null (then permissions cannot be tested). */
-async function otherUser(): Promise<string | null> {
+function otherUser(): Promise<string | null> {
+  asked ??= findOtherUser(); // asked once per file: each asking spawns the CLI
+  return asked;
+}
+
+async function findOtherUser(): Promise<string | null> {
   if (process.getuid?.() !== 0) return null;
   try {
     // The checkout must be readable by that user too (not so under a 0700 home folder).
@@ -62,7 +68,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('read-only commands on a missing mirror', () => {
-  it('say where they looked, exit 2 and create nothing; schema, jobs and budget (a schedule) need no mirror', async () => {
+  it('say where they looked, exit 2 and create nothing; schema, jobs, budget (a schedule) and streams need no mirror', async () => {
     const empty = mkdtempSync(join(dir, 'empty-'));
     const reading = [['status'], ['budget', '--release', 'v1'], ['export', 'v_assets', '--out', 'x.csv'], ['views']];
     for (const args of reading) {
@@ -74,7 +80,7 @@ describe('read-only commands on a missing mirror', () => {
     }
     const named = await cli(['--db', 'sqlite:elsewhere/m.db', 'status'], empty);
     expect(named.stderr).toContain(`no mirror at ${join(empty, 'elsewhere/m.db')} (--db sqlite:elsewhere/m.db)`);
-    for (const args of [['schema'], ['jobs'], ['budget']]) {
+    for (const args of [['schema', 'chains'], ['jobs'], ['budget'], ['streams']]) {
       const out = await cli(args, empty);
       expect(out.code, args.join(' ')).toBe(0);
       expect(out.stdout.length).toBeGreaterThan(100);
