@@ -1,19 +1,13 @@
 // Opt-in (DS_TEST_CPU_LOG=<file>): one line per test file with its wall time and the CPU the worker spent on
 // it, its own and its finished child processes' (spawned CLIs, sqlite3, psql), read from /proc/self/stat.
-// The PostgreSQL server's CPU is not in it (read the postmaster's counters for that). Workers run files one
-// at a time (isolate: false), so the deltas between a file's first and last hook are that file's.
-import { appendFileSync, readFileSync } from 'node:fs';
+// Workers run files one at a time (isolate: false), so the deltas between a file's first and last hook are
+// that file's. The run's other CPU (vitest's main process, global setup, the PostgreSQL server, the whole
+// machine) global-setup.ts appends as lines whose name starts with `#`.
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
+import { processCpu } from './process-cpu.js';
 
-const TICKS_PER_SECOND = 100;
-
-/** utime, stime, cutime, cstime of this process, in seconds. */
-function cpu(): { own: number; children: number } {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const at = (field: number) => Number(fields[field - 3]) / TICKS_PER_SECOND; // fields numbered from pid = 1
-  return { own: at(14) + at(15), children: at(16) + at(17) };
-}
+const cpu = () => processCpu('self')!;
 
 const log = process.env.DS_TEST_CPU_LOG;
 if (log) {

@@ -3,7 +3,9 @@
 // dialects, so no PostgreSQL is a loud failure, never a skip.
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
+import { appendFileSync } from 'node:fs';
 import { startPgCluster } from './pg-cluster.js';
+import { machineCpu, processCpu, serverCpu } from './process-cpu.js';
 import { makeStoreTemplates } from './store-templates.js';
 
 /**
@@ -27,6 +29,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   // (vitest.config.ts has two, which inherit it): three clusters and three sets of templates a run. The
   // projects read what the root provides (TestProject.getProvidedContext merges the root's in).
   if (!project.isRootProject()) return undefined;
+  const hidden = hiddenCpu();
   const given = process.env.DS_TEST_PG_URL;
   let url: string;
   let stopServer: () => Promise<void>;
@@ -46,13 +49,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     }
     url = cluster.url;
     stopServer = () => cluster.stop();
+    hidden.server = cluster.pid;
   }
   const templates = await makeStoreTemplates(url);
+  hidden.setupDone();
   project.provide('pgUrl', url);
   project.provide('sqliteTemplate', templates.sqliteFile);
   project.provide('pgTemplate', templates.pgDatabase);
   project.provide('pgPrefix', templates.pgPrefix);
   return async () => {
+    hidden.runDone();
     await templates.drop();
     await stopServer();
   };
@@ -68,4 +74,36 @@ async function dropTestSchemas(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * DS_TEST_CPU_LOG: the run's CPU the per-file lines (file-cpu.ts) do not hold, as lines of the same form
+ * (name, wall s, own CPU s, children's CPU s): vitest's main process (it transforms and collects every file
+ * for the workers) during global setup and over the run, the PostgreSQL server (its backends and background
+ * processes) during setup and over the run, and every process of the machine over the run (others' too).
+ */
+function hiddenCpu(): { server?: number; setupDone(): void; runDone(): void } {
+  const log = process.env.DS_TEST_CPU_LOG;
+  const start = { wall: performance.now(), main: processCpu('self')!, machine: machineCpu() };
+  const line = (name: string, own: number, children = 0) =>
+    log &&
+    appendFileSync(
+      log,
+      `${[name, ((performance.now() - start.wall) / 1000).toFixed(2), own.toFixed(2), children.toFixed(2)].join('\t')}\n`,
+    );
+  const state = {
+    server: undefined as number | undefined,
+    setupDone() {
+      const main = processCpu('self')!;
+      line('#global-setup: vitest main', main.own - start.main.own, main.children - start.main.children);
+      if (state.server) line('#global-setup: postgres server', serverCpu(state.server) ?? 0);
+    },
+    runDone() {
+      const main = processCpu('self')!;
+      line('#run: vitest main', main.own - start.main.own, main.children - start.main.children);
+      if (state.server) line('#run: postgres server', serverCpu(state.server) ?? 0);
+      line('#run: machine, every process', machineCpu() - start.machine);
+    },
+  };
+  return state;
 }

@@ -11,6 +11,8 @@ const OWNER_FILE = 'owner.pid';
 
 export interface PgCluster {
   url: string;
+  /** The postmaster's process id (its first line of postmaster.pid): its CPU is the server's. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function startPgCluster(settings: readonly string[] = []): Promise<
         await tool('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', server, 'start']);
         return {
           url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+          pid: Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]),
           async stop() {
             await tool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
             rmSync(dir, { recursive: true, force: true });

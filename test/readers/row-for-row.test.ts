@@ -74,6 +74,7 @@ describe('every view and worked example, read through Python and psql as ds-mirr
   let lite: TestStore;
   let pg: TestStore;
   let python: Record<string, Record<string, unknown>[]>;
+  let psql: Record<string, Record<string, unknown>[]>;
 
   beforeAll(async () => {
     sb = await analystSandbox();
@@ -89,6 +90,17 @@ describe('every view and worked example, read through Python and psql as ds-mirr
     if (r.error) throw new Error(`python3 is not runnable (${r.error.message}): install it (apt-get install python3)`);
     expect(r.stderr).toBe('');
     python = JSON.parse(r.stdout);
+    // One psql process for every query (as Python's one process reads them all): each result one line of
+    // JSON (json_agg's own line breaks fall between elements; a string's are escaped).
+    const queries = QUERIES.map(
+      (q) => `select replace(coalesce(json_agg(row_to_json(q)), '[]')::text, chr(10), ' ') from (${q.sql.postgres}) q`,
+    );
+    const out = run('psql', ['-X', '-q', '-A', '-t', pg.url, ...queries.flatMap((q) => ['-c', q])], {
+      PGOPTIONS: `-c search_path=${pg.schema}`,
+    });
+    const lines = out.trimEnd().split('\n');
+    expect(lines.length).toBe(QUERIES.length);
+    psql = Object.fromEntries(QUERIES.map((q, i) => [q.sql.postgres, JSON.parse(lines[i]!)]));
   }, 600_000);
   afterAll(async () => {
     await lite?.cleanup();
@@ -103,9 +115,6 @@ describe('every view and worked example, read through Python and psql as ds-mirr
 
   it.each(QUERIES.map((q) => [q.name, q] as const))("%s: psql gives the store's rows", async (_name, q) => {
     const own = await ownRows(pg, q.sql.postgres);
-    const query = `select coalesce(json_agg(row_to_json(q)), '[]') from (${q.sql.postgres}) q`;
-    const out = run('psql', ['-X', '-q', '-A', '-t', pg.url, '-c', query], { PGOPTIONS: `-c search_path=${pg.schema}` });
-    const theirs = JSON.parse(out) as Record<string, unknown>[];
-    expect(rowsOf(theirs)).toEqual(rowsOf(own));
+    expect(rowsOf(psql[q.sql.postgres]!)).toEqual(rowsOf(own));
   });
 });

@@ -218,10 +218,13 @@ for (const dialect of dialects) {
       const again = totals(await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } }));
       expect(again.inserted + again.updated).toBe(0);
 
+      // The charts that change are the small ones read below: the big one's 100,000 rows, read twice above, would
+      // be read a third time for nothing this case checks.
       await sandbox.advance({ seconds: 86_400, updateFraction: 0.3, addFraction: 0, removeFraction: 0 });
-      const changed = await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids } } } });
+      const small = ids.filter((id) => id !== String(biggest.chart_id));
+      const changed = await syncOnce(test.store, sandbox, ['chart-rows'], { settings: { selection: { charts: { ids: small } } } });
       expect(totals(changed).updated).toBeGreaterThan(0);
-      for (const c of counts.slice(0, 3)) {
+      for (const c of counts.filter((c) => c.chart_id !== biggest.chart_id).slice(0, 3)) {
         const want = await servedRows(sandbox, c.chart_id);
         const got = await test.store.db
           .selectFrom('chart_rows')

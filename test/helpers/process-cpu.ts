@@ -1,0 +1,52 @@
+// CPU-seconds of a process (its own, and its reaped children's) and of the whole machine, read from /proc:
+// the per-file log (file-cpu.ts) and the run's hidden costs (global-setup.ts: vitest's main process, the
+// PostgreSQL server) are measured alike.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100;
+
+export interface ProcessCpu {
+  own: number;
+  children: number;
+}
+
+/** utime + stime and cutime + cstime of `pid` in seconds; null once the process is gone. */
+export function processCpu(pid: number | 'self'): ProcessCpu | null {
+  const fields = statFields(pid);
+  if (!fields) return null;
+  const at = (field: number) => Number(fields[field - 3]) / TICKS_PER_SECOND; // fields numbered from pid = 1
+  return { own: at(14) + at(15), children: at(16) + at(17) };
+}
+
+/**
+ * A server's CPU so far: its own, its finished children's (a PostgreSQL backend ends with its connection
+ * and is reaped by the postmaster) and its live children's (checkpointer, writers, open connections).
+ */
+export function serverCpu(pid: number): number | null {
+  const server = processCpu(pid);
+  if (!server) return null;
+  let live = 0;
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    const fields = statFields(Number(name));
+    if (fields && Number(fields[1]) === pid) live += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  }
+  return server.own + server.children + live;
+}
+
+/** CPU-seconds every process of the machine has spent (not idle, not waiting on I/O) since boot. */
+export function machineCpu(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
+}
+
+/** The fields of /proc/<pid>/stat after the command's name (field 3, the state, first). */
+function statFields(pid: number | 'self'): string[] | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
