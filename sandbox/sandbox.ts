@@ -42,6 +42,11 @@ export interface SandboxOptions {
   /** Advance the clock by this many seconds every this many real seconds. */
   tickSeconds?: number;
   webhooks?: { timeFactor?: number; defaultPolicy?: AlertPolicy };
+  /**
+   * How many monitoring views to generate instead of the scale's: a small test sandbox (few events, so few
+   * development details to fetch) that still has views with predicates.
+   */
+  monitoringViews?: number;
   /** Routes served beside the /v1 routes (sandbox/routes/router.ts): a test's made-up list. */
   routes?: readonly Route[];
 }
@@ -103,6 +108,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     seed: world.seed,
     scale,
     profile: world.profile,
+    views: opts.monitoringViews,
     apiKey,
     now,
     webhooks: opts.webhooks,

@@ -36,6 +36,8 @@ export interface MonitoringServiceOptions {
   seed: number;
   scale: number;
   profile: Profile;
+  /** Views to generate instead of the scale's. */
+  views?: number;
   apiKey: string;
   now: () => Date;
   webhooks?: { timeFactor?: number; defaultPolicy?: AlertPolicy; concurrency?: number };
@@ -95,7 +97,7 @@ export function partnerUniverse(seed: number, scale: number, profile: Profile) {
 }
 
 export function createMonitoringService(opts: MonitoringServiceOptions): MonitoringService {
-  const sizes = sizesFor(opts.profile, opts.scale);
+  const sizes = { ...sizesFor(opts.profile, opts.scale), ...(opts.views === undefined ? {} : { views: opts.views }) };
   const anchor = seconds(opts.now());
   const universe = new AssetUniverse(opts.seed, sizes.assets);
   const world = new EventWorld(opts.seed, universe, sizes.events, anchor);
