@@ -11,7 +11,7 @@ import { liftedFromRaw, streamTables, type StreamDef } from '../catalog/index.js
 import { applyComments } from '../dictionary/comments.js';
 import { DICTIONARY } from '../dictionary/index.js';
 import { analystSql } from '../store/dialects.js';
-import type { Repeatable } from '../store/index.js';
+import { DEFERRED_INDEXES, type Repeatable } from '../store/index.js';
 import { definitionFromCode } from './code-definition.js';
 import { streamCatalog } from './stream-catalog.js';
 
@@ -49,5 +49,7 @@ export function repeatables(streams: readonly StreamDef[]): readonly Repeatable[
     },
     // The catalog's streams as rows of catalog_streams (v_streams lists them before any sync).
     streamCatalog(streams),
+    // The indexes a first load into an empty table left out and a killed process never built (src/store/deferred-indexes.ts).
+    DEFERRED_INDEXES,
   ];
 }

@@ -6,6 +6,7 @@ export { LeaseHeldError } from './store-lease.js';
 export { describeLocation, locationFile, parseStoreUrl, redactUrl, sameLocation } from './store-url.js';
 export type { StoreLocation } from './store-url.js';
 export type { Migrations, Repeatable } from './migrations.js';
+export { DEFERRED_INDEXES } from './deferred-indexes.js';
 export { keyString } from './types.js';
 export type { Counter, StoredBoolean } from './database.js';
 export { describeStoreError, mayAnswerLater, storageCause } from './storage-errors.js';

@@ -37,6 +37,17 @@ export interface MigratorSupport {
   lockRepeatables(trx: Kysely<any>): Promise<void>;
   /** Whether the current schema holds the table. */
   hasTable(db: Kysely<any>, table: string): Promise<boolean>;
+  /**
+   * Indexes a first load into an empty table leaves out and builds at its end (sqlite/sqlite-first-load.ts),
+   * as the repeatable object `deferred-indexes` sees them: made again at an open when a load that never
+   * ended left one out. Absent where a dialect leaves none out.
+   */
+  deferredIndexes?: {
+    /** Their text, what the repeatable's hash is taken of. */
+    definition: string;
+    missing(db: Kysely<any>): Promise<boolean>;
+    build(db: Kysely<any>): Promise<void>;
+  };
   /** A new database made from the prepared schema instead of replaying every migration, where the dialect keeps one. */
   freshSchema?: {
     read(migrationsFolder: string): Promise<FreshSchema | undefined>;

@@ -261,6 +261,12 @@ export interface StoreAdapter {
    * whose values the store refuses is left out and returned in `rejected`: the rest of the page is written.
    */
   upsertPage(trx: Kysely<Database>, page: UpsertPage): Promise<{ inserted: number; updated: number; rejected: RejectedRow[] }>;
+  /**
+   * Runs `load`, the writes of a pass over `table`, with the table's indexes that a first load may build at
+   * its end left out while the table is empty at its start (SQLite: sqlite/sqlite-first-load.ts). Absent
+   * where a dialect keeps every index as rows come.
+   */
+  firstLoad?<T>(table: string, load: () => Promise<T>): Promise<T>;
   /** Every table of the store with its columns, key and parents, read from the database itself. */
   listTables(): Promise<TableInfo[]>;
   /** Every row of a table or view, a batch at a time, memory flat at any size. */

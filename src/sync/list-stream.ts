@@ -39,20 +39,23 @@ async function listPass(ctx: StreamContext, stream: ListStream, shape: PassShape
   // One variant failing stops the others at their next page, before the stream reports the failure.
   const failed = new AbortController();
   const variantCtx: StreamContext = { ...ctx, signal: AbortSignal.any([ctx.signal, failed.signal]), requestSignal: ctx.signal };
-  const outcomes = await Promise.allSettled(
-    variants.map(async (variant, v) => {
-      const progress = checkpoints.places.get(variant.name)!;
-      if (progress.nextToRead() === null) return;
-      const checkpointAfter = (pages: readonly number[]) => checkpoints.after(variant.name, pages);
-      const rows = expectedRows[v]!;
-      const readAhead = start === null && rows === 0; // nothing known of its length: hide the round trips
-      const run = { progress, start, expectedRows: rows, readAhead, guardRows: lengthKnown ? rows : 0, checkpointAfter, shape };
-      await syncVariant(variantCtx, stream, variant, run).catch((error: unknown) => {
-        failed.abort();
-        throw error;
-      });
-    }),
-  );
+  // A first pass into an empty table builds some of its indexes at its end (StoreAdapter.firstLoad).
+  const load = () =>
+    Promise.allSettled(
+      variants.map(async (variant, v) => {
+        const progress = checkpoints.places.get(variant.name)!;
+        if (progress.nextToRead() === null) return;
+        const checkpointAfter = (pages: readonly number[]) => checkpoints.after(variant.name, pages);
+        const rows = expectedRows[v]!;
+        const readAhead = start === null && rows === 0; // nothing known of its length: hide the round trips
+        const run = { progress, start, expectedRows: rows, readAhead, guardRows: lengthKnown ? rows : 0, checkpointAfter, shape };
+        await syncVariant(variantCtx, stream, variant, run).catch((error: unknown) => {
+          failed.abort();
+          throw error;
+        });
+      }),
+    );
+  const outcomes = await (store.adapter.firstLoad?.(stream.table, load) ?? load());
   // The variant that failed, not a sibling that stopped because of it.
   const rejected = outcomes.filter((o) => o.status === 'rejected');
   const failure = rejected.find((o) => errorAction(o.reason) !== 'stop') ?? rejected[0];

@@ -10,6 +10,7 @@ import type { ColumnTypes, Row, StoreAdapter } from '../types.js';
 import { openSqlite } from './sqlite-connection.js';
 import { openSqliteReadOnly } from './sqlite-read-only.js';
 import { IdleTriggers } from './sqlite-idle-triggers.js';
+import { loadWithoutIndexes } from './sqlite-first-load.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { statementCache } from './sqlite-statement-cache.js';
 import { sqliteTables } from './sqlite-tables.js';
@@ -55,6 +56,7 @@ export function createSqliteAdapter(path: string, readOnly = false, busyMs?: num
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,
     upsertPage: (_trx, page) => upserter.upsertPage(page),
+    ...(readOnly ? {} : { firstLoad: (table, load) => loadWithoutIndexes(db, table, load) }),
     listTables: () => sqliteTables(db),
     readBatches: (relation, batchRows) => sqliteBatches(db, sqlite, relation, batchRows),
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power

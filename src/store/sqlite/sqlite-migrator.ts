@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { MigratorSupport } from '../store-dialect.js';
 import { applyFreshSchema, isEmptySqlite, readFreshSchema } from './fresh-schema.js';
+import { buildDeferredIndexes, DEFERRED_INDEXES, deferredIndexMissing } from './sqlite-first-load.js';
 
 export const SQLITE_MIGRATOR: MigratorSupport = {
   currentSchema: async () => undefined,
@@ -12,6 +13,11 @@ export const SQLITE_MIGRATOR: MigratorSupport = {
   async hasTable(db: Kysely<any>, table: string) {
     const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${table}`.execute(db);
     return Number(rows[0]?.n) > 0;
+  },
+  deferredIndexes: {
+    definition: DEFERRED_INDEXES.map((i) => i.sql).join(';\n'),
+    missing: deferredIndexMissing,
+    build: (db) => buildDeferredIndexes(db),
   },
   freshSchema: { read: readFreshSchema, isEmpty: isEmptySqlite, apply: applyFreshSchema },
 };
