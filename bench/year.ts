@@ -19,8 +19,13 @@
 //     (the first 21 days only, reported per week; DIR/mirror.db is kept)
 //   npx tsx bench/year.ts --report DIR/mirror.db [--retention 7,14]
 //     (the end of the year measured again on a kept mirror, as of its last run: retention, VACUUM, views)
+//   npx tsx bench/year.ts --store postgres [--db postgres://.../empty] --scale 2 --json FILE
+//     (a PostgreSQL year: into --db, else a throwaway cluster of the installed server; sizes from
+//     pg_database_size; retention on template copies; the readers through bench/analyst-queries.ts)
+// --json FILE: the results so far, rewritten after every simulated day (each day's file size and each
+// job's CPU seconds, this process's and the sandbox's), every month and at the end.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,6 +42,8 @@ import { openStore, type Store } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
 import { DEFAULT_RETENTION_DAYS } from '../src/sync/prune-history.js';
 import { syncSettings } from '../src/sync/settings.js';
+import { startPgCluster, type PgCluster } from '../test/helpers/pg-cluster.js';
+import { cpuMark, cpuSince, postgresBytes, postgresRetention, readersAtTheEnd } from './year-measure.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,8 +60,12 @@ const { values: args } = parseArgs({
     report: { type: 'string' },
     retention: { type: 'string' },
     trace: { type: 'boolean', default: false },
+    store: { type: 'string', default: 'sqlite' },
+    db: { type: 'string' },
+    json: { type: 'string' },
   },
 });
+const PG = args.store === 'postgres';
 const REAL = args.profile === 'real';
 const MONTHS = Number(args.months);
 const CHANGE = { updateFraction: Number(args.update), addFraction: Number(args.add), removeFraction: Number(args.remove) };
@@ -69,6 +80,7 @@ const MB = 1024 * 1024;
 const DAYS = args.days ? Number(args.days) : undefined;
 
 interface Sandbox {
+  pid: number;
   url: string;
   apiKey: string;
   views: string[];
@@ -110,6 +122,7 @@ async function startSandbox(): Promise<Sandbox> {
   };
   return {
     ...found,
+    pid: child.pid!,
     now: async () => new Date(String((await control('clock')).now)),
     advance: async (seconds) => {
       const per = (f: number) => 1 - (1 - f) ** (seconds / 86_400); // the daily rates over the step
@@ -196,21 +209,60 @@ interface Month {
   versions: number;
   alerts: number;
   liveAssets: number;
+  /** Per job: runs, wall seconds, CPU seconds of this process and of the sandbox. */
+  cpu: Record<string, JobCost>;
+}
+
+interface JobCost {
+  runs: number;
+  wall: number;
+  self: number;
+  sandbox: number;
+}
+
+/** Each simulated day: its date, the store's size after it, and the CPU seconds its jobs cost. */
+interface Day {
+  day: string;
+  bytes: number;
+  wall: number;
+  self: number;
+  sandbox: number;
+}
+
+/** What --json holds: rewritten after every day, so a run stopped early leaves what it measured. */
+const results: { args: typeof args; started: string; days: Day[]; months: Month[]; end?: Record<string, unknown> } = {
+  args,
+  started: new Date().toISOString(),
+  days: [],
+  months: [],
+};
+
+function saveResults(): void {
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(results, null, 1)}\n`);
 }
 
 const count = async (store: Store, query: string) => Number((await sql.raw<{ n: number }>(query).execute(store.db)).rows[0]!.n);
 
-async function monthFigures(store: Store, file: string, month: string, days: number, runs: number, seconds: number): Promise<Month> {
+/** The store's size and its history tables' (SQLite: the file and dbstat; PostgreSQL: relation sizes). */
+async function storeBytes(store: Store, file: string): Promise<{ bytes: number; rowHistory: number; alertHistory: number }> {
+  if (PG) return postgresBytes(store);
   await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
   const tables = tableBytes(file);
+  return {
+    bytes: fileBytes(file),
+    rowHistory: tables.get('row_history') ?? 0,
+    alertHistory: (tables.get('alert_history') ?? 0) + (tables.get('alert_days') ?? 0),
+  };
+}
+
+async function monthFigures(store: Store, file: string, month: string, days: number, runs: number, seconds: number): Promise<Month> {
   return {
     month,
     days,
     runs,
     seconds,
-    bytes: fileBytes(file),
-    rowHistory: tables.get('row_history') ?? 0,
-    alertHistory: (tables.get('alert_history') ?? 0) + (tables.get('alert_days') ?? 0),
+    ...(await storeBytes(store, file)),
+    cpu: {},
     versions: await count(store, 'select count(*) as n from row_history'),
     alerts: await count(store, 'select count(*) as n from alert_history'),
     liveAssets: await count(store, 'select count(*) as n from assets where deleted_at is null'),
@@ -226,18 +278,21 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     const end = Math.min(last, DAYS === undefined ? Date.UTC(2025, m + 1, 1) : START + (m + 1) * 7 * DAY_MS);
     const started = performance.now();
     let [days, runs] = [0, 0];
+    const cost: Record<string, JobCost> = {};
     for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
-      let t = performance.now();
-      if (day > START) await sb.advance((STEP_DAYS * DAY_MS) / 1000);
+      const dayStart = { t: performance.now(), cpu: cpuMark(sb.pid) };
+      const trace = [await timed(sb, cost, 'advance', () => (day > START ? sb.advance((STEP_DAYS * DAY_MS) / 1000) : Promise.resolve()))];
       const clock = await sb.now();
-      const trace = [`advance ${((performance.now() - t) / 1000).toFixed(1)}`];
       for (const entry of jobsOfStep(day)) {
-        t = performance.now();
-        await runJob(store, sb, entry, clock);
-        trace.push(`${entry.job.name} ${((performance.now() - t) / 1000).toFixed(1)}`);
+        trace.push(await timed(sb, cost, entry.job.name, () => runJob(store, sb, entry, clock)));
         runs++;
       }
-      if (args.trace) process.stderr.write(`year: ${new Date(day).toISOString().slice(0, 10)}: ${trace.join(', ')} s\n`);
+      const spent = cpuSince(dayStart.cpu, sb.pid);
+      const date = new Date(day).toISOString().slice(0, 10);
+      const wall = (performance.now() - dayStart.t) / 1000;
+      results.days.push({ day: date, bytes: PG ? (await postgresBytes(store)).bytes : fileBytes(file), wall, ...spent });
+      saveResults();
+      if (args.trace) process.stderr.write(`year: ${date}: ${trace.join(', ')} (wall s / CPU s this process + sandbox)\n`);
     }
     const month = await monthFigures(
       store,
@@ -247,13 +302,30 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
       runs,
       (performance.now() - started) / 1000,
     );
+    month.cpu = cost;
     months.push(month);
+    results.months = months;
+    saveResults();
     process.stderr.write(
       `year: ${month.month}: ${(month.bytes / MB).toFixed(1)} MB (row_history ${(month.rowHistory / MB).toFixed(1)}, alerts ${(month.alertHistory / MB).toFixed(1)}), ` +
         `${month.versions} versions, ${month.alerts} alerts, ${month.liveAssets} live assets, ${month.seconds.toFixed(0)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`,
     );
   }
   return months;
+}
+
+/** Runs one step of a day, adding its wall and CPU seconds to `cost`; its trace entry. */
+async function timed(sb: Sandbox, cost: Record<string, JobCost>, name: string, step: () => Promise<unknown>): Promise<string> {
+  const from = { t: performance.now(), cpu: cpuMark(sb.pid) };
+  await step();
+  const wall = (performance.now() - from.t) / 1000;
+  const cpu = cpuSince(from.cpu, sb.pid);
+  const c = (cost[name] ??= { runs: 0, wall: 0, self: 0, sandbox: 0 });
+  c.runs++;
+  c.wall += wall;
+  c.self += cpu.self;
+  c.sandbox += cpu.sandbox;
+  return `${name} ${wall.toFixed(1)}/${cpu.self.toFixed(1)}+${cpu.sandbox.toFixed(1)}`;
 }
 
 /** What a retention of `days` keeps the file to, on a copy: pruned as the sync prunes, then VACUUM. */
@@ -381,7 +453,51 @@ const RETENTION_DAYS = (args.retention ?? '30,90,180').split(',').map(Number);
 /** The end of the year (or of --report's file): retention on copies, the views' times, the report. */
 async function atTheEnd(file: string, end: Date, periods: string[]): Promise<void> {
   const retention = RETENTION_DAYS.map((days) => [days, withRetention(file, days, end)] as [number, ReturnType<typeof withRetention>]);
-  process.stdout.write(`${[...periods, ...endReport(file, retention, viewTimes(file))].join('\n')}\n`);
+  const times = viewTimes(file);
+  const readers = readersAtTheEnd({ file });
+  results.end = {
+    retention,
+    python: Object.fromEntries(times.python),
+    bundled: Object.fromEntries(times.bundled),
+    readers,
+    peakRssMb: peakRss(),
+  };
+  saveResults();
+  process.stdout.write(`${[...periods, ...endReport(file, retention, times), '', readers].join('\n')}\n`);
+}
+
+const peakRss = () => process.resourceUsage().maxRSS / 1024;
+
+/** A PostgreSQL year's end: versions per table, retention and VACUUM FULL on copies, the readers. */
+async function atTheEndPostgres(store: Store, url: string, end: Date, periods: string[]): Promise<void> {
+  const { rows: perTable } = await sql<{
+    table: string;
+    versions: string;
+    bytes: string;
+  }>`select table_name as "table", count(*) as versions,
+      sum(pg_column_size(raw) + coalesce(pg_column_size(typed_row), 0)) as bytes from row_history group by 1 order by 3 desc`.execute(
+    store.db,
+  );
+  const size = await postgresBytes(store);
+  await store.close();
+  const retention = RETENTION_DAYS.map((days) => [days, postgresRetention(url, days, end)] as const);
+  const readers = readersAtTheEnd({ url });
+  results.end = { perTable, size, retention, readers, peakRssMb: peakRss() };
+  saveResults();
+  const mb = (n: number) => (n / MB).toFixed(1);
+  const out = [
+    ...periods,
+    '\nVersions kept per table at the end (bytes as stored, pg_column_size):\n',
+    '| table | versions | MB |',
+    '|---|---:|---:|',
+  ];
+  for (const t of perTable) out.push(`| \`${t.table}\` | ${t.versions} | ${mb(Number(t.bytes))} |`);
+  out.push('\nRetention on template copies: versions pruned, pg_database_size after VACUUM, after VACUUM FULL.\n');
+  out.push('| retention | versions pruned | database (MB) | after VACUUM FULL (MB) |', '|---|---:|---:|---:|');
+  out.push(`| none | 0 | ${mb(size.bytes)} | – |`);
+  for (const [days, r] of retention) out.push(`| ${days} days | ${r.pruned} | ${mb(r.bytes)} | ${mb(r.vacuumed)} |`);
+  out.push(`\nPeak RSS of this process: ${peakRss().toFixed(0)} MB.\n`, readers);
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 if (args.report) {
@@ -393,17 +509,38 @@ if (args.report) {
   process.exit(0);
 }
 
+/** Where the year is written: a SQLite file in DIR, or a PostgreSQL database (--db, else a new cluster's `year`). */
+async function openYearStore(dir: string): Promise<{ store: Store; url: string; cluster?: PgCluster }> {
+  if (!PG) {
+    const url = `sqlite:${join(dir, 'mirror.db')}`;
+    return { store: await openStore({ migrations: MIRROR_SCHEMA, url }), url };
+  }
+  const cluster = args.db ? undefined : await startPgCluster();
+  let url = args.db ?? cluster!.url;
+  if (cluster) {
+    spawnSync('psql', [cluster.url, '-X', '-c', 'create database year'], { encoding: 'utf8' });
+    url = url.replace(/\/postgres$/, '/year');
+  }
+  return { store: await openStore({ migrations: MIRROR_SCHEMA, url }), url, cluster };
+}
+
 const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'ds-bench-year-'));
 const file = join(dir, 'mirror.db');
 const sb = await startSandbox();
-const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${file}` });
+const opened = await openYearStore(dir);
+const store = opened.store;
 try {
   const months = await simulate(store, sb, file);
   const end = await sb.now();
-  await store.close();
-  await atTheEnd(file, end, periodsReport(sb.views.length, months));
+  const periods = periodsReport(sb.views.length, months);
+  if (PG) await atTheEndPostgres(store, opened.url, end, periods);
+  else {
+    await store.close();
+    await atTheEnd(file, end, periods);
+  }
 } finally {
   await store.close().catch(() => {});
   await sb.stop();
+  await opened.cluster?.stop();
   if (!args.keep) rmSync(dir, { recursive: true, force: true });
 }
