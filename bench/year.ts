@@ -22,10 +22,13 @@
 //   npx tsx bench/year.ts --store postgres [--db postgres://.../empty] --scale 2 --json FILE
 //     (a PostgreSQL year: into --db, else a throwaway cluster of the installed server; sizes from
 //     pg_database_size; retention on template copies; the readers through bench/analyst-queries.ts)
+// --cpu-prof-day N: this process's CPU profile of the N-th simulated day alone (its jobs), written to
+// year-day-N.cpuprofile (open it in Chrome's DevTools): where a day of the schedule goes, first load excluded.
 // --json FILE: the results so far, rewritten after every simulated day (each day's file size and each
 // job's CPU seconds, this process's and the sandbox's), every month and at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -63,6 +66,7 @@ const { values: args } = parseArgs({
     store: { type: 'string', default: 'sqlite' },
     db: { type: 'string' },
     json: { type: 'string' },
+    'cpu-prof-day': { type: 'string' },
   },
 });
 const PG = args.store === 'postgres';
@@ -280,6 +284,7 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     let [days, runs] = [0, 0];
     const cost: Record<string, JobCost> = {};
     for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
+      const profiling = await startDayProfile(1 + (day - START) / DAY_MS);
       const dayStart = { t: performance.now(), cpu: cpuMark(sb.pid) };
       const trace = [await timed(sb, cost, 'advance', () => (day > START ? sb.advance((STEP_DAYS * DAY_MS) / 1000) : Promise.resolve()))];
       const clock = await sb.now();
@@ -288,6 +293,7 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
         runs++;
       }
       const spent = cpuSince(dayStart.cpu, sb.pid);
+      await profiling?.stop();
       const date = new Date(day).toISOString().slice(0, 10);
       const wall = (performance.now() - dayStart.t) / 1000;
       results.days.push({ day: date, bytes: PG ? (await postgresBytes(store)).bytes : fileBytes(file), wall, ...spent });
@@ -312,6 +318,22 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     );
   }
   return months;
+}
+
+/** With --cpu-prof-day N, on day N: the inspector's profiler started; stop() writes the profile. */
+async function startDayProfile(dayNumber: number): Promise<{ stop(): Promise<void> } | null> {
+  if (Number(args['cpu-prof-day']) !== dayNumber) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`year-day-${dayNumber}.cpuprofile`, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 /** Runs one step of a day, adding its wall and CPU seconds to `cost`; its trace entry. */
