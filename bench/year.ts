@@ -153,7 +153,27 @@ function jobsOfStep(from: number): typeof jobs {
   return jobs.filter(({ job }) => nextRuns(job, 1, new Date(from - 1))[0]!.getTime() < from + STEP_DAYS * DAY_MS);
 }
 
+/** Times a job may run again after a failed run (under heavy load a run can stop: a lease or a request timed out). */
+const RETRIES = 2;
+
+/**
+ * A job, run again after a failure as the daemon runs it again at its next time (a stopped pass resumes
+ * at its checkpoint); each failure said on stderr and kept in --json's `failures`.
+ */
 async function runJob(store: Store, sb: Sandbox, entry: (typeof jobs)[number], clock: Date): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runJobOnce(store, sb, entry, clock);
+    } catch (err) {
+      if (attempt >= RETRIES) throw err;
+      const failure = { day: clock.toISOString(), job: entry.job.name, error: (err as Error).message };
+      results.failures.push(failure);
+      process.stderr.write(`year: ${failure.day}: ${failure.error}; running it again\n`);
+    }
+  }
+}
+
+async function runJobOnce(store: Store, sb: Sandbox, entry: (typeof jobs)[number], clock: Date): Promise<number> {
   const fast = { requestsPerMinute: 100_000_000, concurrency: 8 };
   const client = createClient({
     baseUrl: sb.url,
@@ -168,7 +188,7 @@ async function runJob(store: Store, sb: Sandbox, entry: (typeof jobs)[number], c
     const result = await runSync({
       client,
       store,
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: 'warn' }, pino.destination(2)),
       settings,
       streams: entry.streams,
       clock: () => clock,
@@ -234,9 +254,17 @@ interface Day {
 }
 
 /** What --json holds: rewritten after every day, so a run stopped early leaves what it measured. */
-const results: { args: typeof args; started: string; days: Day[]; months: Month[]; end?: Record<string, unknown> } = {
+const results: {
+  args: typeof args;
+  started: string;
+  days: Day[];
+  months: Month[];
+  failures: { day: string; job: string; error: string }[];
+  end?: Record<string, unknown>;
+} = {
   args,
   started: new Date().toISOString(),
+  failures: [],
   days: [],
   months: [],
 };
