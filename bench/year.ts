@@ -24,6 +24,10 @@
 //     pg_database_size; retention on template copies; the readers through bench/analyst-queries.ts)
 // --cpu-prof-day N: this process's CPU profile of the N-th simulated day alone (its jobs), written to
 // year-day-N.cpuprofile (open it in Chrome's DevTools): where a day of the schedule goes, first load excluded.
+// --resume FILE: a SQLite mirror an earlier run of this bench kept (the same --scale, --step-days and
+// rates), continued from its last tick: the sandbox is advanced tick by tick to that day (its changes
+// are seeded, so it serves what it served then), that tick runs again (its stopped pass resumes at its
+// checkpoint) and the year goes on. Back up FILE first: the run writes to it.
 // --json FILE: the results so far, rewritten after every simulated day (each day's file size and each
 // job's CPU seconds, this process's and the sandbox's), every month and at the end.
 import { spawn, spawnSync } from 'node:child_process';
@@ -67,6 +71,7 @@ const { values: args } = parseArgs({
     db: { type: 'string' },
     json: { type: 'string' },
     'cpu-prof-day': { type: 'string' },
+    resume: { type: 'string' },
   },
 });
 const PG = args.store === 'postgres';
@@ -260,6 +265,7 @@ const results: {
   days: Day[];
   months: Month[];
   failures: { day: string; job: string; error: string }[];
+  resumedFrom?: { tick: string; bytes: number };
   end?: Record<string, unknown>;
 } = {
   args,
@@ -302,11 +308,12 @@ async function monthFigures(store: Store, file: string, month: string, days: num
 }
 
 /** The compressed year: returns the figures of each month. */
-async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[]> {
+async function simulate(store: Store, sb: Sandbox, file: string, from: number): Promise<Month[]> {
   const months: Month[] = [];
-  let day = START;
+  let day = from;
   const last = DAYS === undefined ? Date.UTC(2025, MONTHS, 1) : START + DAYS * DAY_MS;
-  for (let m = 0; day < last; m++) {
+  const first = DAYS === undefined ? new Date(from).getUTCMonth() : Math.floor((from - START) / (7 * DAY_MS));
+  for (let m = first; day < last; m++) {
     const end = Math.min(last, DAYS === undefined ? Date.UTC(2025, m + 1, 1) : START + (m + 1) * 7 * DAY_MS);
     const started = performance.now();
     let [days, runs] = [0, 0];
@@ -314,7 +321,7 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
     for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
       const profiling = await startDayProfile(1 + (day - START) / DAY_MS);
       const dayStart = { t: performance.now(), cpu: cpuMark(sb.pid) };
-      const trace = [await timed(sb, cost, 'advance', () => (day > START ? sb.advance((STEP_DAYS * DAY_MS) / 1000) : Promise.resolve()))];
+      const trace = [await timed(sb, cost, 'advance', () => (day > from ? sb.advance((STEP_DAYS * DAY_MS) / 1000) : Promise.resolve()))];
       const clock = await sb.now();
       for (const entry of jobsOfStep(day)) {
         trace.push(await timed(sb, cost, entry.job.name, () => runJob(store, sb, entry, clock)));
@@ -445,7 +452,7 @@ function periodsReport(sbViews: number, months: Month[]): string[] {
   );
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   months.forEach((m, i) => {
-    const growth = m.bytes - (i > 0 ? months[i - 1]!.bytes : 0);
+    const growth = m.bytes - (i > 0 ? months[i - 1]!.bytes : (results.resumedFrom?.bytes ?? 0));
     const share = (n: number) => `${mb(n)} (${((100 * n) / m.bytes).toFixed(0)}%)`;
     out.push(
       `| ${m.month} | ${m.days} | ${m.runs} | ${m.seconds.toFixed(0)} | ${mb(m.bytes)} | ${mb(growth)} | ${share(m.rowHistory)} | ${share(m.alertHistory)} | ${m.versions} | ${m.alerts} | ${m.liveAssets} |`,
@@ -559,10 +566,24 @@ if (args.report) {
   process.exit(0);
 }
 
+/** With --resume, the tick to go on from (the kept mirror's last), the sandbox advanced to it; else START. */
+async function resumeFrom(store: Store, sb: Sandbox): Promise<number> {
+  if (!args.resume) return START;
+  const { rows } = await sql<{ t: string }>`select max(started_at) as t from sync_runs`.execute(store.db);
+  const step = STEP_DAYS * DAY_MS;
+  const from = START + Math.floor((Date.parse(rows[0]!.t) - START) / step) * step;
+  for (let tick = START + step; tick <= from; tick += step) await sb.advance(step / 1000);
+  results.resumedFrom = { tick: new Date(from).toISOString(), bytes: fileBytes(args.resume) };
+  process.stderr.write(
+    `year: resuming ${args.resume} at the tick of ${new Date(from).toISOString().slice(0, 10)}, sandbox at ${(await sb.now()).toISOString()}\n`,
+  );
+  return from;
+}
+
 /** Where the year is written: a SQLite file in DIR, or a PostgreSQL database (--db, else a new cluster's `year`). */
 async function openYearStore(dir: string): Promise<{ store: Store; url: string; cluster?: PgCluster }> {
   if (!PG) {
-    const url = `sqlite:${join(dir, 'mirror.db')}`;
+    const url = `sqlite:${args.resume ?? join(dir, 'mirror.db')}`;
     return { store: await openStore({ migrations: MIRROR_SCHEMA, url }), url };
   }
   const cluster = args.db ? undefined : await startPgCluster();
@@ -575,12 +596,12 @@ async function openYearStore(dir: string): Promise<{ store: Store; url: string; 
 }
 
 const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'ds-bench-year-'));
-const file = join(dir, 'mirror.db');
+const file = args.resume ?? join(dir, 'mirror.db');
 const sb = await startSandbox();
 const opened = await openYearStore(dir);
 const store = opened.store;
 try {
-  const months = await simulate(store, sb, file);
+  const months = await simulate(store, sb, file, await resumeFrom(store, sb));
   const end = await sb.now();
   const periods = periodsReport(sb.views.length, months);
   if (PG) await atTheEndPostgres(store, opened.url, end, periods);
