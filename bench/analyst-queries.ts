@@ -24,7 +24,7 @@ import { startSandbox } from '../sandbox/index.js';
 import { MIRROR_SCHEMA } from '../src/mirror-schema/index.js';
 import { startPgCluster, type PgCluster } from '../test/helpers/pg-cluster.js';
 import { buildMirrors } from './analyst-mirror.js';
-import { bundledReader, postgresCpuReader, postgresReader, pythonReader, type Reader, type Timing } from './analyst-readers.js';
+import { bundledReader, postgresCpuReader, postgresReader, psqlReader, pythonReader, type Reader, type Timing } from './analyst-readers.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -75,8 +75,10 @@ async function measure(reader: Reader, dialect: Dialect, list: readonly Query[],
 }
 
 /** Wall time as a client waits, and the server's CPU time where the server runs on this machine. */
-async function measurePostgres(store: Store, list: readonly Query[], label = ''): Promise<Column[]> {
+async function measurePostgres(store: Store, list: readonly Query[], label = '', url?: string): Promise<Column[]> {
   const columns = [await measure(await postgresReader(store), 'postgres', list, label)];
+  // psql as the analyst runs it: only for a database given by URL (a bench's own schema is not psql's default).
+  if (url) columns.push(await measure(psqlReader(url), 'postgres', list, label));
   const local = ['localhost', '127.0.0.1', '::1'].includes(
     String((await sql<{ a: string | null }>`select inet_server_addr()::text as a`.execute(store.db)).rows[0]!.a).replace(/\/.*/, ''),
   );
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
     const store = await openStore({ migrations: MIRROR_SCHEMA, url, migrate: false });
     try {
       const label = databases.length > 1 ? `${new URL(url).pathname.slice(1)}: ` : '';
-      columns.push(...(await measurePostgres(store, list, label)));
+      columns.push(...(await measurePostgres(store, list, label, url)));
     } finally {
       await store.close();
     }

@@ -132,3 +132,34 @@ export async function postgresCpuReader(store: Store): Promise<Reader> {
       }),
   };
 }
+
+/**
+ * PostgreSQL through `psql` as an analyst runs it: one session, `\timing` (the client's wall time of each
+ * query, its result received), the rows sent to /dev/null and counted by psql's ROW_COUNT.
+ */
+export function psqlReader(url: string): Reader {
+  const version = spawnSync('psql', [url, '-X', '-At', '-c', 'show server_version'], { encoding: 'utf8' });
+  if (version.status !== 0) throw new Error(`psql: ${version.stderr.trim()}`);
+  return {
+    name: `psql ${version.stdout.trim().split(' ')[0]}`,
+    async time(queries, runs) {
+      const script = ['\\timing on', '\\o /dev/null'];
+      for (const query of queries) for (let i = 0; i <= runs; i++) script.push(`${query.replace(/;\s*$/, '')};`, '\\echo rows :ROW_COUNT');
+      const r = spawnSync('psql', [url, '-X', '-q', '-v', 'ON_ERROR_STOP=1'], {
+        input: `${script.join('\n')}\n`,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      if (r.status !== 0) throw new Error(`psql: ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`);
+      const times = [...r.stdout.matchAll(/^Time: ([\d.]+) ms/gm)].map((m) => Number(m[1]));
+      const rows = [...r.stdout.matchAll(/^rows (\d+)/gm)].map((m) => Number(m[1]));
+      if (times.length !== queries.length * (runs + 1))
+        throw new Error(`psql: ${times.length} timings for ${queries.length * (runs + 1)} queries`);
+      return queries.map((_, q) => {
+        const at = q * (runs + 1);
+        const warm = times.slice(at + 1, at + runs + 1).sort((a, b) => a - b);
+        return { ms: warm[Math.floor(warm.length / 2)]!, rows: rows[at]! };
+      });
+    },
+  };
+}

@@ -19,8 +19,20 @@
 //     (the first 21 days only, reported per week; DIR/mirror.db is kept)
 //   npx tsx bench/year.ts --report DIR/mirror.db [--retention 7,14]
 //     (the end of the year measured again on a kept mirror, as of its last run: retention, VACUUM, views)
+//   npx tsx bench/year.ts --store postgres [--db postgres://.../empty] --scale 2 --json FILE
+//     (a PostgreSQL year: into --db, else a throwaway cluster of the installed server; sizes from
+//     pg_database_size; retention on template copies; the readers through bench/analyst-queries.ts)
+// --cpu-prof-day N: this process's CPU profile of the N-th simulated day alone (its jobs), written to
+// year-day-N.cpuprofile (open it in Chrome's DevTools): where a day of the schedule goes, first load excluded.
+// --resume FILE: a SQLite mirror an earlier run of this bench kept (the same --scale, --step-days and
+// rates), continued from its last tick: the sandbox is advanced tick by tick to that day (its changes
+// are seeded, so it serves what it served then), that tick runs again (its stopped pass resumes at its
+// checkpoint) and the year goes on. Back up FILE first: the run writes to it.
+// --json FILE: the results so far, rewritten after every simulated day (each day's file size and each
+// job's CPU seconds, this process's and the sandbox's), every month and at the end.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,6 +49,8 @@ import { openStore, type Store } from '../src/store/index.js';
 import { runSync } from '../src/sync/engine.js';
 import { DEFAULT_RETENTION_DAYS } from '../src/sync/prune-history.js';
 import { syncSettings } from '../src/sync/settings.js';
+import { startPgCluster, type PgCluster } from '../test/helpers/pg-cluster.js';
+import { cpuMark, cpuSince, postgresBytes, postgresRetention, readersAtTheEnd } from './year-measure.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,8 +67,14 @@ const { values: args } = parseArgs({
     report: { type: 'string' },
     retention: { type: 'string' },
     trace: { type: 'boolean', default: false },
+    store: { type: 'string', default: 'sqlite' },
+    db: { type: 'string' },
+    json: { type: 'string' },
+    'cpu-prof-day': { type: 'string' },
+    resume: { type: 'string' },
   },
 });
+const PG = args.store === 'postgres';
 const REAL = args.profile === 'real';
 const MONTHS = Number(args.months);
 const CHANGE = { updateFraction: Number(args.update), addFraction: Number(args.add), removeFraction: Number(args.remove) };
@@ -69,6 +89,7 @@ const MB = 1024 * 1024;
 const DAYS = args.days ? Number(args.days) : undefined;
 
 interface Sandbox {
+  pid: number;
   url: string;
   apiKey: string;
   views: string[];
@@ -110,6 +131,7 @@ async function startSandbox(): Promise<Sandbox> {
   };
   return {
     ...found,
+    pid: child.pid!,
     now: async () => new Date(String((await control('clock')).now)),
     advance: async (seconds) => {
       const per = (f: number) => 1 - (1 - f) ** (seconds / 86_400); // the daily rates over the step
@@ -136,7 +158,27 @@ function jobsOfStep(from: number): typeof jobs {
   return jobs.filter(({ job }) => nextRuns(job, 1, new Date(from - 1))[0]!.getTime() < from + STEP_DAYS * DAY_MS);
 }
 
+/** Times a job may run again after a failed run (under heavy load a run can stop: a lease or a request timed out). */
+const RETRIES = 2;
+
+/**
+ * A job, run again after a failure as the daemon runs it again at its next time (a stopped pass resumes
+ * at its checkpoint); each failure said on stderr and kept in --json's `failures`.
+ */
 async function runJob(store: Store, sb: Sandbox, entry: (typeof jobs)[number], clock: Date): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runJobOnce(store, sb, entry, clock);
+    } catch (err) {
+      if (attempt >= RETRIES) throw err;
+      const failure = { day: clock.toISOString(), job: entry.job.name, error: (err as Error).message };
+      results.failures.push(failure);
+      process.stderr.write(`year: ${failure.day}: ${failure.error}; running it again\n`);
+    }
+  }
+}
+
+async function runJobOnce(store: Store, sb: Sandbox, entry: (typeof jobs)[number], clock: Date): Promise<number> {
   const fast = { requestsPerMinute: 100_000_000, concurrency: 8 };
   const client = createClient({
     baseUrl: sb.url,
@@ -151,7 +193,7 @@ async function runJob(store: Store, sb: Sandbox, entry: (typeof jobs)[number], c
     const result = await runSync({
       client,
       store,
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: 'warn' }, pino.destination(2)),
       settings,
       streams: entry.streams,
       clock: () => clock,
@@ -196,21 +238,69 @@ interface Month {
   versions: number;
   alerts: number;
   liveAssets: number;
+  /** Per job: runs, wall seconds, CPU seconds of this process and of the sandbox. */
+  cpu: Record<string, JobCost>;
+}
+
+interface JobCost {
+  runs: number;
+  wall: number;
+  self: number;
+  sandbox: number;
+}
+
+/** Each simulated day: its date, the store's size after it, and the CPU seconds its jobs cost. */
+interface Day {
+  day: string;
+  bytes: number;
+  wall: number;
+  self: number;
+  sandbox: number;
+}
+
+/** What --json holds: rewritten after every day, so a run stopped early leaves what it measured. */
+const results: {
+  args: typeof args;
+  started: string;
+  days: Day[];
+  months: Month[];
+  failures: { day: string; job: string; error: string }[];
+  resumedFrom?: { tick: string; bytes: number };
+  end?: Record<string, unknown>;
+} = {
+  args,
+  started: new Date().toISOString(),
+  failures: [],
+  days: [],
+  months: [],
+};
+
+function saveResults(): void {
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(results, null, 1)}\n`);
 }
 
 const count = async (store: Store, query: string) => Number((await sql.raw<{ n: number }>(query).execute(store.db)).rows[0]!.n);
 
-async function monthFigures(store: Store, file: string, month: string, days: number, runs: number, seconds: number): Promise<Month> {
+/** The store's size and its history tables' (SQLite: the file and dbstat; PostgreSQL: relation sizes). */
+async function storeBytes(store: Store, file: string): Promise<{ bytes: number; rowHistory: number; alertHistory: number }> {
+  if (PG) return postgresBytes(store);
   await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
   const tables = tableBytes(file);
+  return {
+    bytes: fileBytes(file),
+    rowHistory: tables.get('row_history') ?? 0,
+    alertHistory: (tables.get('alert_history') ?? 0) + (tables.get('alert_days') ?? 0),
+  };
+}
+
+async function monthFigures(store: Store, file: string, month: string, days: number, runs: number, seconds: number): Promise<Month> {
   return {
     month,
     days,
     runs,
     seconds,
-    bytes: fileBytes(file),
-    rowHistory: tables.get('row_history') ?? 0,
-    alertHistory: (tables.get('alert_history') ?? 0) + (tables.get('alert_days') ?? 0),
+    ...(await storeBytes(store, file)),
+    cpu: {},
     versions: await count(store, 'select count(*) as n from row_history'),
     alerts: await count(store, 'select count(*) as n from alert_history'),
     liveAssets: await count(store, 'select count(*) as n from assets where deleted_at is null'),
@@ -218,26 +308,32 @@ async function monthFigures(store: Store, file: string, month: string, days: num
 }
 
 /** The compressed year: returns the figures of each month. */
-async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[]> {
+async function simulate(store: Store, sb: Sandbox, file: string, from: number): Promise<Month[]> {
   const months: Month[] = [];
-  let day = START;
+  let day = from;
   const last = DAYS === undefined ? Date.UTC(2025, MONTHS, 1) : START + DAYS * DAY_MS;
-  for (let m = 0; day < last; m++) {
+  const first = DAYS === undefined ? new Date(from).getUTCMonth() : Math.floor((from - START) / (7 * DAY_MS));
+  for (let m = first; day < last; m++) {
     const end = Math.min(last, DAYS === undefined ? Date.UTC(2025, m + 1, 1) : START + (m + 1) * 7 * DAY_MS);
     const started = performance.now();
     let [days, runs] = [0, 0];
+    const cost: Record<string, JobCost> = {};
     for (; day < end; day += STEP_DAYS * DAY_MS, days += STEP_DAYS) {
-      let t = performance.now();
-      if (day > START) await sb.advance((STEP_DAYS * DAY_MS) / 1000);
+      const profiling = await startDayProfile(1 + (day - START) / DAY_MS);
+      const dayStart = { t: performance.now(), cpu: cpuMark(sb.pid) };
+      const trace = [await timed(sb, cost, 'advance', () => (day > from ? sb.advance((STEP_DAYS * DAY_MS) / 1000) : Promise.resolve()))];
       const clock = await sb.now();
-      const trace = [`advance ${((performance.now() - t) / 1000).toFixed(1)}`];
       for (const entry of jobsOfStep(day)) {
-        t = performance.now();
-        await runJob(store, sb, entry, clock);
-        trace.push(`${entry.job.name} ${((performance.now() - t) / 1000).toFixed(1)}`);
+        trace.push(await timed(sb, cost, entry.job.name, () => runJob(store, sb, entry, clock)));
         runs++;
       }
-      if (args.trace) process.stderr.write(`year: ${new Date(day).toISOString().slice(0, 10)}: ${trace.join(', ')} s\n`);
+      const spent = cpuSince(dayStart.cpu, sb.pid);
+      await profiling?.stop();
+      const date = new Date(day).toISOString().slice(0, 10);
+      const wall = (performance.now() - dayStart.t) / 1000;
+      results.days.push({ day: date, bytes: PG ? (await postgresBytes(store)).bytes : fileBytes(file), wall, ...spent });
+      saveResults();
+      if (args.trace) process.stderr.write(`year: ${date}: ${trace.join(', ')} (wall s / CPU s this process + sandbox)\n`);
     }
     const month = await monthFigures(
       store,
@@ -247,13 +343,46 @@ async function simulate(store: Store, sb: Sandbox, file: string): Promise<Month[
       runs,
       (performance.now() - started) / 1000,
     );
+    month.cpu = cost;
     months.push(month);
+    results.months = months;
+    saveResults();
     process.stderr.write(
       `year: ${month.month}: ${(month.bytes / MB).toFixed(1)} MB (row_history ${(month.rowHistory / MB).toFixed(1)}, alerts ${(month.alertHistory / MB).toFixed(1)}), ` +
         `${month.versions} versions, ${month.alerts} alerts, ${month.liveAssets} live assets, ${month.seconds.toFixed(0)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`,
     );
   }
   return months;
+}
+
+/** With --cpu-prof-day N, on day N: the inspector's profiler started; stop() writes the profile. */
+async function startDayProfile(dayNumber: number): Promise<{ stop(): Promise<void> } | null> {
+  if (Number(args['cpu-prof-day']) !== dayNumber) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`year-day-${dayNumber}.cpuprofile`, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/** Runs one step of a day, adding its wall and CPU seconds to `cost`; its trace entry. */
+async function timed(sb: Sandbox, cost: Record<string, JobCost>, name: string, step: () => Promise<unknown>): Promise<string> {
+  const from = { t: performance.now(), cpu: cpuMark(sb.pid) };
+  await step();
+  const wall = (performance.now() - from.t) / 1000;
+  const cpu = cpuSince(from.cpu, sb.pid);
+  const c = (cost[name] ??= { runs: 0, wall: 0, self: 0, sandbox: 0 });
+  c.runs++;
+  c.wall += wall;
+  c.self += cpu.self;
+  c.sandbox += cpu.sandbox;
+  return `${name} ${wall.toFixed(1)}/${cpu.self.toFixed(1)}+${cpu.sandbox.toFixed(1)}`;
 }
 
 /** What a retention of `days` keeps the file to, on a copy: pruned as the sync prunes, then VACUUM. */
@@ -323,7 +452,7 @@ function periodsReport(sbViews: number, months: Month[]): string[] {
   );
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   months.forEach((m, i) => {
-    const growth = m.bytes - (i > 0 ? months[i - 1]!.bytes : 0);
+    const growth = m.bytes - (i > 0 ? months[i - 1]!.bytes : (results.resumedFrom?.bytes ?? 0));
     const share = (n: number) => `${mb(n)} (${((100 * n) / m.bytes).toFixed(0)}%)`;
     out.push(
       `| ${m.month} | ${m.days} | ${m.runs} | ${m.seconds.toFixed(0)} | ${mb(m.bytes)} | ${mb(growth)} | ${share(m.rowHistory)} | ${share(m.alertHistory)} | ${m.versions} | ${m.alerts} | ${m.liveAssets} |`,
@@ -381,7 +510,51 @@ const RETENTION_DAYS = (args.retention ?? '30,90,180').split(',').map(Number);
 /** The end of the year (or of --report's file): retention on copies, the views' times, the report. */
 async function atTheEnd(file: string, end: Date, periods: string[]): Promise<void> {
   const retention = RETENTION_DAYS.map((days) => [days, withRetention(file, days, end)] as [number, ReturnType<typeof withRetention>]);
-  process.stdout.write(`${[...periods, ...endReport(file, retention, viewTimes(file))].join('\n')}\n`);
+  const times = viewTimes(file);
+  const readers = readersAtTheEnd({ file });
+  results.end = {
+    retention,
+    python: Object.fromEntries(times.python),
+    bundled: Object.fromEntries(times.bundled),
+    readers,
+    peakRssMb: peakRss(),
+  };
+  saveResults();
+  process.stdout.write(`${[...periods, ...endReport(file, retention, times), '', readers].join('\n')}\n`);
+}
+
+const peakRss = () => process.resourceUsage().maxRSS / 1024;
+
+/** A PostgreSQL year's end: versions per table, retention and VACUUM FULL on copies, the readers. */
+async function atTheEndPostgres(store: Store, url: string, end: Date, periods: string[]): Promise<void> {
+  const { rows: perTable } = await sql<{
+    table: string;
+    versions: string;
+    bytes: string;
+  }>`select table_name as "table", count(*) as versions,
+      sum(pg_column_size(raw) + coalesce(pg_column_size(typed_row), 0)) as bytes from row_history group by 1 order by 3 desc`.execute(
+    store.db,
+  );
+  const size = await postgresBytes(store);
+  await store.close();
+  const retention = RETENTION_DAYS.map((days) => [days, postgresRetention(url, days, end)] as const);
+  const readers = readersAtTheEnd({ url });
+  results.end = { perTable, size, retention, readers, peakRssMb: peakRss() };
+  saveResults();
+  const mb = (n: number) => (n / MB).toFixed(1);
+  const out = [
+    ...periods,
+    '\nVersions kept per table at the end (bytes as stored, pg_column_size):\n',
+    '| table | versions | MB |',
+    '|---|---:|---:|',
+  ];
+  for (const t of perTable) out.push(`| \`${t.table}\` | ${t.versions} | ${mb(Number(t.bytes))} |`);
+  out.push('\nRetention on template copies: versions pruned, pg_database_size after VACUUM, after VACUUM FULL.\n');
+  out.push('| retention | versions pruned | database (MB) | after VACUUM FULL (MB) |', '|---|---:|---:|---:|');
+  out.push(`| none | 0 | ${mb(size.bytes)} | – |`);
+  for (const [days, r] of retention) out.push(`| ${days} days | ${r.pruned} | ${mb(r.bytes)} | ${mb(r.vacuumed)} |`);
+  out.push(`\nPeak RSS of this process: ${peakRss().toFixed(0)} MB.\n`, readers);
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 if (args.report) {
@@ -393,17 +566,52 @@ if (args.report) {
   process.exit(0);
 }
 
+/** With --resume, the tick to go on from (the kept mirror's last), the sandbox advanced to it; else START. */
+async function resumeFrom(store: Store, sb: Sandbox): Promise<number> {
+  if (!args.resume) return START;
+  const { rows } = await sql<{ t: string }>`select max(started_at) as t from sync_runs`.execute(store.db);
+  const step = STEP_DAYS * DAY_MS;
+  const from = START + Math.floor((Date.parse(rows[0]!.t) - START) / step) * step;
+  for (let tick = START + step; tick <= from; tick += step) await sb.advance(step / 1000);
+  results.resumedFrom = { tick: new Date(from).toISOString(), bytes: fileBytes(args.resume) };
+  process.stderr.write(
+    `year: resuming ${args.resume} at the tick of ${new Date(from).toISOString().slice(0, 10)}, sandbox at ${(await sb.now()).toISOString()}\n`,
+  );
+  return from;
+}
+
+/** Where the year is written: a SQLite file in DIR, or a PostgreSQL database (--db, else a new cluster's `year`). */
+async function openYearStore(dir: string): Promise<{ store: Store; url: string; cluster?: PgCluster }> {
+  if (!PG) {
+    const url = `sqlite:${args.resume ?? join(dir, 'mirror.db')}`;
+    return { store: await openStore({ migrations: MIRROR_SCHEMA, url }), url };
+  }
+  const cluster = args.db ? undefined : await startPgCluster();
+  let url = args.db ?? cluster!.url;
+  if (cluster) {
+    spawnSync('psql', [cluster.url, '-X', '-c', 'create database year'], { encoding: 'utf8' });
+    url = url.replace(/\/postgres$/, '/year');
+  }
+  return { store: await openStore({ migrations: MIRROR_SCHEMA, url }), url, cluster };
+}
+
 const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'ds-bench-year-'));
-const file = join(dir, 'mirror.db');
+const file = args.resume ?? join(dir, 'mirror.db');
 const sb = await startSandbox();
-const store = await openStore({ migrations: MIRROR_SCHEMA, url: `sqlite:${file}` });
+const opened = await openYearStore(dir);
+const store = opened.store;
 try {
-  const months = await simulate(store, sb, file);
+  const months = await simulate(store, sb, file, await resumeFrom(store, sb));
   const end = await sb.now();
-  await store.close();
-  await atTheEnd(file, end, periodsReport(sb.views.length, months));
+  const periods = periodsReport(sb.views.length, months);
+  if (PG) await atTheEndPostgres(store, opened.url, end, periods);
+  else {
+    await store.close();
+    await atTheEnd(file, end, periods);
+  }
 } finally {
   await store.close().catch(() => {});
   await sb.stop();
+  await opened.cluster?.stop();
   if (!args.keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -62,21 +62,30 @@ const CHUNK = 1000;
 
 /**
  * New alerts inserted; those known before (a webhook's, an older backfill's) gain the reconstruction's
- * time and its unchecked predicates, and keep everything else. Returns how many were new.
+ * time and its unchecked predicates, and keep everything else. Returns how many were new. A known alert
+ * that already says all that is not written again: the daily full pass reads every match, and
+ * rewriting each unchanged alert (a page and its indexes per row) was most of that pass's writes.
  */
 export async function writeReconstructedAlerts(tx: StoreTx, viewId: string, alerts: readonly Row[]): Promise<number> {
   const eventIds = [...new Set(alerts.map((a) => String(a.event_id)))];
   const existing = await tx.db
     .selectFrom('alert_history')
-    .select(['event_id', 'development_id'])
+    .select(['event_id', 'development_id', 'reconstructed_at', 'backfill_at', 'unchecked_predicates'])
     .where('view_id', '=', viewId)
     .where('event_id', 'in', eventIds)
     .execute();
-  const known = new Set(existing.map((r) => `${r.event_id}|${r.development_id}`));
-  for (let i = 0; i < alerts.length; i += CHUNK) {
+  const known = new Map(existing.map((r) => [`${r.event_id}|${r.development_id}`, r]));
+  const isNew = (a: Row) => !known.has(`${a.event_id}|${a.development_id}`);
+  const toWrite = alerts.filter((a) => {
+    const stored = known.get(`${a.event_id}|${a.development_id}`);
+    return (
+      !stored || stored.reconstructed_at == null || stored.backfill_at == null || stored.unchecked_predicates !== a.unchecked_predicates
+    );
+  });
+  for (let i = 0; i < toWrite.length; i += CHUNK) {
     await tx.db
       .insertInto('alert_history')
-      .values(alerts.slice(i, i + CHUNK) as Row[])
+      .values(toWrite.slice(i, i + CHUNK) as Row[])
       .onConflict((oc) =>
         oc.columns([...KEY]).doUpdateSet((eb) => ({
           reconstructed_at: eb.fn.coalesce('alert_history.reconstructed_at', eb.ref('excluded.reconstructed_at')),
@@ -86,5 +95,5 @@ export async function writeReconstructedAlerts(tx: StoreTx, viewId: string, aler
       )
       .execute();
   }
-  return alerts.filter((a) => !known.has(`${a.event_id}|${a.development_id}`)).length;
+  return alerts.filter(isNew).length;
 }
