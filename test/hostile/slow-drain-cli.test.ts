@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { countWithShellTool, mirrorCli, readWithShellTool } from '../helpers/cli-user.js';
+import { NO_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -68,7 +69,8 @@ for (const dialect of dialects) {
     };
 
     it('the second small step is held, measured against the size the list was confirmed at', async () => {
-      expect((await sync(0)).code).toBe(0);
+      // The list confirmed at its full size by a first pass in this process (the first sync is not what is tested).
+      expect((await syncOnce(t.store, sandbox, ['chains'], { settings: { mode: 'full' } })).outcome).toBe('success');
       sizes.push(live('chains'));
       expect(sizes[0]).toBe(200);
 
@@ -89,10 +91,8 @@ for (const dialect of dialects) {
             'deleted when a complete pass from \\S+ finds them missing too',
         ),
       );
-      expect([live('chains'), await heldFor('chains')]).toEqual([s1, [s1 - s2]]);
-      expect((await cli(['status'])).stdout).toMatch(
-        new RegExp(`^- chains, \\S+: ${s1 - s2} rows of chains held back: the list would be down`, 'm'),
-      );
+      // status --json lists the hold (its text form, the same stored reason: held-deletions-cli, renamed-keys-cli).
+      expect([live('chains'), await heldFor('chains'), heldInMirror('chains')]).toEqual([s1, [s1 - s2], [s1 - s2]]);
     });
 
     // Each test goes on from the mirror the one before left (tests of a file run in order).
@@ -120,7 +120,7 @@ for (const dialect of dialects) {
       expect(confirmedAt - s5).toBeGreaterThan(0.05 * confirmedAt);
       expect([(await sync(11)).code, live('chains'), heldInMirror('chains')]).toEqual([4, s4, [s4 - s5]]);
       const confirmed = await sync(11.5, '--confirm-deletions');
-      expect([confirmed.code, confirmed.stdout, live('chains'), await heldFor('chains')]).toEqual([
+      expect([confirmed.code, confirmed.stdout, live('chains'), heldInMirror('chains')]).toEqual([
         0,
         expect.not.stringMatching(/held back/),
         s5,
@@ -153,7 +153,8 @@ for (const dialect of dialects) {
     });
 
     it('ids back upper-cased wait beside the events they rename, and the honest list forgets them', async () => {
-      expect((await sync(0)).code).toBe(0);
+      const monitoring = { ...settings().monitoring, details: NO_DETAILS };
+      expect((await syncOnce(t.store, sandbox, ['monitoring-events'], { settings: { mode: 'full', monitoring } })).outcome).toBe('success');
       const events = live();
       expect(events).toBe(sandbox.monitoring.events().length);
 

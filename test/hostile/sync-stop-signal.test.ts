@@ -1,6 +1,6 @@
 // @end-to-end
-// SIGTERM ends `ds-mirror sync v1 --full` (the CLI, a child process) within its stop bound whatever the
-// failing stream is doing: waiting out retries of a 503 (the run itself stops, records it and exits 3), or
+// SIGTERM ends `ds-mirror sync --full` (the CLI, a child process; the assets and two small lists beside
+// them) within its stop bound whatever the failing stream is doing: waiting out retries of a 503 (the run itself stops, records it and exits 3), or
 // a request that never answers (the bound exits the process with 3, and the next run takes the stream
 // back at once). The lie is told by a proxy in front of the sandbox, on both stores.
 import { spawn } from 'node:child_process';
@@ -23,7 +23,7 @@ const NEVER_MS = 600_000;
 let sandbox: Sandbox;
 let dir: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 8 });
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 8 }); // 150 tokens: two pages
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-stop-'));
 });
 afterAll(async () => {
@@ -31,8 +31,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The CLI's `sync v1 --full` (or `command`) through `proxyUrl`; resolves with its exit code and output once it exits. */
-function spawnSync(t: TestStore, proxyUrl: string, config: object, command = ['sync', 'v1', '--full', '--no-progress']) {
+/** The CLI's `sync assets chains glossary --full` (or `command`) through `proxyUrl`; resolves with its exit code and output once it exits. */
+function spawnSync(
+  t: TestStore,
+  proxyUrl: string,
+  config: object,
+  command = ['sync', 'assets', 'chains', 'glossary', '--full', '--no-progress'],
+) {
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ timeoutMs: NEVER_MS, ...config }));
   const db = t.schema ? ['--db', t.url, '--db-schema', t.schema] : ['--db', t.url];
@@ -63,7 +68,7 @@ async function faultOnAssets(fault: Fault) {
 }
 
 for (const dialect of dialects) {
-  describe(`SIGTERM ends sync v1 --full with a stream stuck (${dialect})`, () => {
+  describe(`SIGTERM ends sync --full with a stream stuck (${dialect})`, () => {
     it('while it waits out the retries of a 503: the run stops itself, records it and exits 3', async () => {
       const t = await openTestStore(dialect);
       const proxy = await faultOnAssets({ status: 503, body: '{"error":"unavailable"}' });
