@@ -177,7 +177,7 @@ describe('ds-mirror CLI', () => {
     expect(mirrored.stdout).toContain(view.name);
     expect(mirrored.stdout).toContain(view.id);
     expect(mirrored.stdout).toMatch(/another-view .*not mirrored yet/);
-    const none = await cli(['views'], { ...env, DS_MONITORING_VIEWS: '', DS_DB: `sqlite:${join(dir, 'no-views.db')}` });
+    const none = await refusal(['views'], { ...env, DS_MONITORING_VIEWS: '', DS_DB: `sqlite:${join(dir, 'no-views.db')}` }); // no mirror read
     expect(none.stdout).toMatch(/no monitoring view is configured.*URL/);
   });
 
