@@ -573,6 +573,8 @@ async function resumeFrom(store: Store, sb: Sandbox): Promise<number> {
   const step = STEP_DAYS * DAY_MS;
   const from = START + Math.floor((Date.parse(rows[0]!.t) - START) / step) * step;
   for (let tick = START + step; tick <= from; tick += step) await sb.advance(step / 1000);
+  // The same service (seed, scale, clock), restarted on another port: the mirror records the new address.
+  await sql`delete from mirrored_service`.execute(store.db);
   results.resumedFrom = { tick: new Date(from).toISOString(), bytes: fileBytes(args.resume) };
   process.stderr.write(
     `year: resuming ${args.resume} at the tick of ${new Date(from).toISOString().slice(0, 10)}, sandbox at ${(await sb.now()).toISOString()}\n`,
