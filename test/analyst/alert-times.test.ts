@@ -1,3 +1,4 @@
+// @end-to-end
 // True alert times: a webhook alert keeps the delivery's timestamp and the view's name (for a view the
 // mirror does not follow), a backfilled alert the start of the development that raised it; both beside
 // when the mirror learned of them, on both stores.

@@ -12,15 +12,8 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { readSection } from '../../src/dictionary/generated-sections.js';
 import { examplesMarkdown, workedExamples } from '../../src/dictionary/worked-examples.js';
 import type { Store } from '../../src/store/index.js';
-import { resolveStreams } from '../../src/catalog/index.js';
-import { monitoringParams } from '../../src/catalog/query-params.js';
-import { configureJobs } from '../../src/scheduler/configure-jobs.js';
-import { defaultJobs } from '../../src/scheduler/job-files.js';
-import { recordJobs } from '../../src/scheduler/record-jobs.js';
-import { runSync } from '../../src/sync/engine.js';
-import { fastClient, settings, silent } from '../helpers/mirror.js';
-import { openTestStore, type TestStore } from '../helpers/stores.js';
-import { analystSandbox, neutral, syncAll, viewIds } from './analyst-fixture.js';
+import type { TestStore } from '../helpers/stores.js';
+import { type AnalystMirror, analystMirror, neutral, quietMonitoringRun } from './analyst-fixture.js';
 
 const EXAMPLES = workedExamples();
 
@@ -39,51 +32,21 @@ async function answer(store: Store, name: string, { times = true } = {}): Promis
   );
 }
 
-/** A daemon's five-minute monitoring run, when nothing moved: the newest run, and a quiet one. */
-async function quietMonitoringRun(store: Store, sb: Sandbox): Promise<number> {
-  const client = fastClient(sb);
-  try {
-    const { runId } = await runSync({
-      client,
-      store,
-      logger: silent,
-      // The fixture's monitoring settings (syncAll's), as the daemon runs with one configuration.
-      settings: settings({
-        monitoring: { views: viewIds(sb), events: {}, tokenUnlocks: {}, fullPassEveryHours: 24, params: monitoringParams() },
-      }),
-      streams: resolveStreams(['monitoring-events']),
-      job: 'monitoring-events',
-    });
-    return runId;
-  } finally {
-    await client.close();
-  }
-}
-
 describe('worked examples', () => {
+  let mirror: AnalystMirror;
   let sb: Sandbox;
   let lite: TestStore;
   let pg: TestStore;
   let quiet: number[];
 
   beforeAll(async () => {
-    sb = await analystSandbox();
-    lite = await openTestStore('sqlite');
-    pg = await openTestStore('postgres');
-    const jobs = configureJobs(defaultJobs, {}, 'UTC');
-    for (const t of [lite, pg]) await recordJobs(t.store, jobs, new Date());
-    await syncAll(lite.store, sb);
-    await syncAll(pg.store, sb);
-    await sb.advance({ seconds: 86_400, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.005 });
-    await syncAll(lite.store, sb);
-    await syncAll(pg.store, sb);
+    mirror = await analystMirror();
+    ({ sb, lite, pg } = mirror);
+    // The shared mirror ends with a quiet monitoring run too; one more now keeps the five-minute job fresh
+    // however long ago the mirror was built.
     quiet = [await quietMonitoringRun(lite.store, sb), await quietMonitoringRun(pg.store, sb)];
   }, 300_000);
-  afterAll(async () => {
-    await lite?.cleanup();
-    await pg?.cleanup();
-    await sb?.close();
-  });
+  afterAll(() => mirror?.cleanup());
 
   it('the newest run is a quiet monitoring run, as on a mirror the daemon keeps', async () => {
     for (const [i, t] of [lite, pg].entries()) {

@@ -3,29 +3,21 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
-import { openTestStore, type TestStore } from '../helpers/stores.js';
-import { analystSandbox, syncAll } from './analyst-fixture.js';
+import type { TestStore } from '../helpers/stores.js';
+import { type AnalystMirror, analystMirror } from './analyst-fixture.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const FIRST_QUERY = /```sql\n(select [^\n]* from v_assets [^\n]*);\n```/.exec(README)?.[1];
 
 describe("the README's first query", () => {
-  let sb: Sandbox;
+  let mirror: AnalystMirror;
   const stores: TestStore[] = [];
 
   beforeAll(async () => {
-    sb = await analystSandbox();
-    for (const dialect of ['sqlite', 'postgres'] as const) {
-      const t = await openTestStore(dialect);
-      stores.push(t);
-      await syncAll(t.store, sb);
-    }
+    mirror = await analystMirror();
+    stores.push(mirror.lite, mirror.pg);
   }, 300_000);
-  afterAll(async () => {
-    for (const t of stores) await t.cleanup();
-    await sb?.close();
-  });
+  afterAll(() => mirror?.cleanup());
 
   it.each(['sqlite', 'postgres'])('on %s gives the ten best-ranked assets, unranked ones last', async (dialect) => {
     const { store } = stores.find((t) => t.store.dialect === dialect)!;

@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
 import type { Store } from '../../src/store/index.js';
 import { MIGRATIONS_DIR } from '../../src/mirror-schema/index.js';
 import { ColumnTypesMigrationProvider, schemaMigrator } from '../../src/store/run-migrations.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
-import { analystSandbox, syncAll } from './analyst-fixture.js';
+import { type AnalystMirror, analystMirror } from './analyst-fixture.js';
 
 const ISO_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z';
 const DAY_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]';
@@ -46,23 +45,16 @@ async function offForm(lite: Store, columns: readonly (readonly [string, string]
 }
 
 describe('one time form after a sync', () => {
-  let sb: Sandbox;
+  let mirror: AnalystMirror;
   let lite: TestStore;
   let pg: TestStore;
 
+  // Synced, the sandbox's clock advanced a day and synced again: history holds versions.
   beforeAll(async () => {
-    sb = await analystSandbox();
-    lite = await openTestStore('sqlite');
-    pg = await openTestStore('postgres');
-    for (const t of [lite, pg]) await syncAll(t.store, sb);
-    await sb.advance({ seconds: 86_400, updateFraction: 0.3, addFraction: 0.01, removeFraction: 0.01 });
-    for (const t of [lite, pg]) await syncAll(t.store, sb);
+    mirror = await analystMirror();
+    ({ lite, pg } = mirror);
   }, 300_000);
-  afterAll(async () => {
-    await lite?.cleanup();
-    await pg?.cleanup();
-    await sb?.close();
-  });
+  afterAll(() => mirror?.cleanup());
 
   it('base tables: every time is timestamptz on PostgreSQL and ISO text with milliseconds on SQLite, every day a date', async () => {
     const columns = await columnsOfType(pg.store, 'timestamp with time zone');

@@ -23,7 +23,13 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
-export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean } = {}): Promise<TestStore> {
+/** A store to copy instead of the run's empty template: a closed SQLite file, a PostgreSQL database nobody is connected to. */
+export interface StoreSource {
+  sqliteFile: string;
+  pgDatabase: string;
+}
+
+export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean; copyOf?: StoreSource } = {}): Promise<TestStore> {
   const opened: Store[] = [];
   const open = async (url: string, schema: string | undefined, migrate?: boolean) => {
     const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema, migrate });
@@ -36,7 +42,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-test-'));
     const file = join(dir, 'mirror.db');
-    if (migrated) copyFileSync(inject('sqliteTemplate'), file);
+    if (migrated) copyFileSync(opts.copyOf?.sqliteFile ?? inject('sqliteTemplate'), file);
     const url = `sqlite:${file}`;
     return {
       store: await open(url, undefined, opts.migrate),
@@ -51,7 +57,9 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   if (migrated && inject('pgTemplate')) {
     const server = inject('pgUrl');
     const database = `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`;
-    await withAdmin(server, (admin) => admin.query(`create database ${database} template ${inject('pgTemplate')}`));
+    await withAdmin(server, (admin) =>
+      admin.query(`create database ${database} template ${opts.copyOf?.pgDatabase ?? inject('pgTemplate')}`),
+    );
     const url = databaseUrl(server, database);
     return {
       store: await open(url, TEMPLATE_SCHEMA, opts.migrate),

@@ -6,9 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../sandbox/index.js';
-import { analystSandbox } from '../analyst/analyst-fixture.js';
-import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { type AnalystMirror, analystMirror } from '../analyst/analyst-fixture.js';
+import type { TestStore } from '../helpers/stores.js';
 import { ALWAYS_EMPTY, countOf, fillEveryTable, objectsOf } from './full-mirror.js';
 import { openOldCopy, rowCount } from './old-sqlite.js';
 
@@ -43,25 +42,22 @@ print(json.dumps(out))
 `;
 
 describe('the SQLite file in other readers', () => {
-  let sb: Sandbox;
+  let mirror: AnalystMirror;
   let t: TestStore;
   let file: string;
   const expected: Record<string, number> = {};
   let types = '';
 
   beforeAll(async () => {
-    sb = await analystSandbox();
-    t = await openTestStore('sqlite');
-    await fillEveryTable(t.store, sb);
+    mirror = await analystMirror();
+    t = mirror.lite;
+    await fillEveryTable(t.store);
     for (const { name } of await objectsOf(t.store)) expected[name] = await countOf(t.store, name);
     types = (await sql.raw<{ t: string }>(TYPES_QUERY).execute(t.store.db)).rows.map((r) => r.t).join('\n');
     await t.store.close(); // the last connection checkpoints the WAL into the file
     file = t.url.slice('sqlite:'.length);
   }, 600_000);
-  afterAll(async () => {
-    await t?.cleanup();
-    await sb?.close();
-  });
+  afterAll(() => mirror?.cleanup());
 
   it('has rows in every table and every view (but the one that is always empty)', () => {
     const empty = Object.entries(expected).filter(([, n]) => n === 0);

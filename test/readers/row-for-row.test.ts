@@ -8,11 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
-import type { Sandbox } from '../../sandbox/index.js';
 import { workedExamples } from '../../src/dictionary/worked-examples.js';
 import type { Dialect } from '../../src/store/index.js';
-import { analystSandbox, syncAll } from '../analyst/analyst-fixture.js';
-import { openTestStore, type TestStore } from '../helpers/stores.js';
+import { type AnalystMirror, analystMirror } from '../analyst/analyst-fixture.js';
+import type { TestStore } from '../helpers/stores.js';
 
 const QUERIES: readonly { name: string; sql: Record<Dialect, string> }[] = [
   ...ANALYST_VIEWS.map((v) => ({ name: v.name, sql: { sqlite: `select * from ${v.name}`, postgres: `select * from ${v.name}` } })),
@@ -70,18 +69,15 @@ async function ownRows(t: TestStore, query: string): Promise<Record<string, unkn
 }
 
 describe('every view and worked example, read through Python and psql as ds-mirror reads it', () => {
-  let sb: Sandbox;
+  let mirror: AnalystMirror;
   let lite: TestStore;
   let pg: TestStore;
   let python: Record<string, Record<string, unknown>[]>;
   let psql: Record<string, Record<string, unknown>[]>;
 
   beforeAll(async () => {
-    sb = await analystSandbox();
-    lite = await openTestStore('sqlite');
-    pg = await openTestStore('postgres');
-    await syncAll(lite.store, sb);
-    await syncAll(pg.store, sb);
+    mirror = await analystMirror();
+    ({ lite, pg } = mirror);
     const file = lite.url.slice('sqlite:'.length);
     await lite.store.close(); // the last connection checkpoints the WAL into the file
     lite = { ...lite, store: await lite.openAnother() };
@@ -102,11 +98,7 @@ describe('every view and worked example, read through Python and psql as ds-mirr
     expect(lines.length).toBe(QUERIES.length);
     psql = Object.fromEntries(QUERIES.map((q, i) => [q.sql.postgres, JSON.parse(lines[i]!)]));
   }, 600_000);
-  afterAll(async () => {
-    await lite?.cleanup();
-    await pg?.cleanup();
-    await sb?.close();
-  });
+  afterAll(() => mirror?.cleanup());
 
   it.each(QUERIES.map((q) => [q.name, q] as const))("%s: Python's sqlite3 gives better-sqlite3's rows", async (_name, q) => {
     const own = await ownRows(lite, q.sql.sqlite);
