@@ -3,8 +3,9 @@
 // moved; the mirror read with sqlite3 / psql). With 12 /v1 requests a month, a run under a clock at the
 // same day a year on spends the month; the requests it dated a year ahead count once, in the month the
 // mirror is in: `budget` says so before any run, the next run in that month sends nothing and says the
-// present renewal (the first of next month), and the runs of the two months after send requests again,
-// each saying its own month's renewal, with `budget` agreeing to the request.
+// present renewal (the first of next month), and the run of the next month sends requests again, saying
+// its own month's renewal, with `budget` agreeing to the request (a month later still is the same sum: the
+// renewal of each month is the first of the next, as the present's run already shows).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,11 +31,10 @@ for (const dialect of dialects) {
     let t: TestStore;
     let dir: string;
     let cli: ReturnType<typeof mirrorCli>;
-    // The present is the test's own; the later days are the 3rd and the 5th of the next two months.
+    // The present is the test's own; the later day is the 3rd of the next month.
     const present = new Date();
     const ahead = new Date(present.getTime() + 365 * 24 * HOUR);
     const nextMonth = new Date(firstOf(present, 1).getTime() + 2 * 24 * HOUR + 10 * HOUR);
-    const monthAfter = new Date(firstOf(present, 2).getTime() + 4 * 24 * HOUR + 10 * HOUR);
     const hoursTo = (at: Date) => (at.getTime() - Date.now()) / HOUR;
     const sync = (at: Date) => cli(['sync', 'v1', '--full', '--force', '--no-progress'], { hoursLater: hoursTo(at) });
     const budget = async (at: Date) => {
@@ -57,7 +57,7 @@ for (const dialect of dialects) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('spends the month once, in the month the mirror is in, and the next months renew on their first day', async () => {
+    it('spends the month once, in the month the mirror is in, and the next month renews on its first day', async () => {
       const first = await sync(ahead);
       expect(first.stdout).toMatch(new RegExp(`${SPENT}; it renews ${day(firstOf(ahead, 1))} 00:00 UTC`));
       const spentAhead = sent();
@@ -80,15 +80,14 @@ for (const dialect of dialects) {
         0,
       );
 
-      for (const at of [nextMonth, monthAfter]) {
-        const before = sent();
-        expect(await budget(at), day(at)).toMatchObject({ month: 0, left: QUOTA, renewsAt: firstOf(at, 1).toISOString() });
-        const run = await sync(at);
-        expect(run.stdout, day(at)).toMatch(new RegExp(`${SPENT}; it renews ${day(firstOf(at, 1))} 00:00 UTC`));
-        const spent = sent() - before;
-        expect(spent, day(at)).toBeGreaterThan(QUOTA / 2);
-        expect(await budget(at), day(at)).toMatchObject({ month: spent, left: QUOTA - spent, renewsAt: firstOf(at, 1).toISOString() });
-      }
+      // The next month's run sends again and says its own month's renewal; `budget` agrees before and after.
+      const before = sent();
+      expect(await budget(nextMonth)).toMatchObject({ month: 0, left: QUOTA, renewsAt: firstOf(nextMonth, 1).toISOString() });
+      const next = await sync(nextMonth);
+      expect(next.stdout).toMatch(new RegExp(`${SPENT}; it renews ${day(firstOf(nextMonth, 1))} 00:00 UTC`));
+      const spent = sent() - before;
+      expect(spent).toBeGreaterThan(QUOTA / 2);
+      expect(await budget(nextMonth)).toMatchObject({ month: spent, left: QUOTA - spent, renewsAt: firstOf(nextMonth, 1).toISOString() });
     });
   });
 }
