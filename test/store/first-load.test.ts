@@ -5,10 +5,6 @@
 // kept the store open. Each time the index is the migrations' own (same text, `integrity_check` finds its
 // entries equal to the rows) and the rows are those of an uninterrupted sync. PostgreSQL leaves none out
 // (the same names, its own definitions): the same runs end with the same rows and indexes.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
@@ -17,6 +13,7 @@ import { DEFERRED_INDEXES } from '../../src/store/sqlite/sqlite-first-load.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, tableSnapshot } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { killCliSyncMidList } from '../helpers/killed-cli-sync.js';
 
 /** The deferred indexes the store holds now, by name → definition (PostgreSQL's by the same names). */
 async function indexDefs(store: Store): Promise<Record<string, string>> {
@@ -39,54 +36,13 @@ async function integrity(store: Store): Promise<string> {
   return rows.map((r) => r.integrity_check).join('; ');
 }
 
-/** Runs `sync assets` in the built CLI until it has committed pages of the token class, then kills it (SIGKILL). */
-async function killMidLoad(test: TestStore, sandbox: Sandbox, whileHeld: () => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-first-load-'));
-  const config = join(dir, 'config.json');
-  const fast = { requestsPerMinute: 1_000_000, concurrency: 4 };
-  writeFileSync(config, JSON.stringify({ limits: { v1: fast, open: fast, charts: fast }, pageWindow: 1 }));
-  // Pages 7 and later of assets get no answer: the CLI commits the first pages, then waits mid-list.
-  sandbox.setChaos({ hold: { path: '/v1/assets', fromPage: 7 } });
-  try {
-    const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', 'assets', '--no-progress'], {
-      env: {
-        ...process.env,
-        DS_BASE_URL: sandbox.url,
-        DS_API_KEY: sandbox.apiKey,
-        DS_DB: test.url,
-        ...(test.schema ? { DS_DB_SCHEMA: test.schema } : {}),
-        DS_CONFIG: config,
-        DS_LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    let exit: number | null | undefined;
-    const exited = new Promise((resolve) => child.once('exit', resolve)).then((code) => {
-      exit = code as number | null;
-    });
-    const deadline = Date.now() + 240_000;
-    for (;;) {
-      const held = await test.store.db
-        .selectFrom('assets')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirst()
-        .catch(() => undefined);
-      if (Number(held?.n ?? 0) >= 300) break;
-      if (exit !== undefined) throw new Error(`the CLI exited (${exit}) before it committed pages of assets: ${stderr}`);
-      if (Date.now() > deadline) throw new Error('the CLI committed no pages of assets in 240 s');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await whileHeld();
-    child.kill('SIGKILL');
-    await exited;
-  } finally {
-    sandbox.setChaos(null);
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Whether the CLI has committed pages of the token class (300 assets). */
+async function pagesCommitted(test: TestStore): Promise<boolean> {
+  const held = await test.store.db
+    .selectFrom('assets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(held?.n ?? 0) >= 300;
 }
 
 for (const dialect of dialects) {
@@ -122,7 +78,13 @@ for (const dialect of dialects) {
       // Mid-load (pages committed, the list not read to its end), and once killed: left out on SQLite only.
       const leftOut = dialect === 'sqlite' ? {} : fresh;
       try {
-        await killMidLoad(test, sandbox, async () => expect(await indexDefs(test.store)).toEqual(leftOut));
+        await killCliSyncMidList(
+          test,
+          sandbox,
+          ['assets'],
+          () => pagesCommitted(test),
+          async () => expect(await indexDefs(test.store)).toEqual(leftOut),
+        );
         expect(await indexDefs(test.store)).toEqual(leftOut);
         const reopened = await test.openAnother();
         expect(await indexDefs(reopened)).toEqual(fresh);
