@@ -80,6 +80,28 @@ describe('worked examples', () => {
     expect(b).toEqual(a);
   });
 
+  it("yesterday's values: an asset the service gives no rank comes in the same place on both stores (last)", async () => {
+    // The service leaves a few assets unranked; one among the changed ones, made so on both copies (the rank
+    // alone: no row_hash change, so no version is written), must not move (SQLite sorts nulls first).
+    const [last] = (await answer(lite.store, '07-yesterdays-values')).slice(-1);
+    const unrank = (t: TestStore, rank: number | null) =>
+      sql`update assets set market_cap_rank = ${rank} where id = (select id from v_assets where title = ${last!.title})`.execute(
+        t.store.db,
+      );
+    const { rank } = (
+      await sql<{ rank: number | null }>`select market_cap_rank as rank from v_assets where title = ${last!.title}`.execute(lite.store.db)
+    ).rows[0]!;
+    try {
+      for (const t of [lite, pg]) await unrank(t, null);
+      const [a, b] = [await answer(lite.store, '07-yesterdays-values'), await answer(pg.store, '07-yesterdays-values')];
+      expect(b).toEqual(a);
+      // Last of all the changed assets: the last of the 20 shown, or past the limit when more changed.
+      expect(a.findIndex((r) => r.title === last!.title)).toBe(a.length < 20 ? a.length - 1 : -1);
+    } finally {
+      for (const t of [lite, pg]) await unrank(t, rank);
+    }
+  });
+
   it('the answers are right: checked against the base tables', async () => {
     const top = await answer(lite.store, '01-top-assets');
     const raw = (
