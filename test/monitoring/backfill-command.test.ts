@@ -1,3 +1,4 @@
+// @end-to-end
 // `ds-mirror backfill alerts` end to end: flags and environment in, alert_history out, exit codes and
 // one clear line for what the user must fix.
 import { mkdtempSync, rmSync } from 'node:fs';
