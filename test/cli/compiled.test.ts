@@ -1,3 +1,4 @@
+// @end-to-end
 // The shipped JavaScript: bin/ds-mirror.js runs dist/ (built by `npm ci` and before `npm test`), with no
 // TypeScript loader. The receiver's SQLite writer thread must start from the compiled file too.
 import { execFile, spawn } from 'node:child_process';
