@@ -14,19 +14,11 @@
 // holds a hash of the bundle's bytes, Node's version and flags: a rebuilt bundle or another Node finds none
 // and makes its own; one V8 rejects is compiled from source and made anew; a folder the
 // user cannot write (a read-only install) runs from source every time, as before.
-// A command's requests are parsed by undici's llhttp, a WebAssembly module: V8 recompiles its parser, one
-// very large function, with its optimizing tier (TurboFan) once it is hot, on a background thread, even
-// after one small response, and a process waits for that compilation before it exits: about 0.2 s of CPU
-// (and up to a second of wall time on a loaded machine) in every command that sends a request, a third
-// of a small sync. Its baseline code (Liftoff) parses as fast for what a mirror receives (a body is
-// skipped over, not parsed byte by byte): a first `sync v1` of 120 requests used no more CPU with it
-// (bench/RESULTS.md). The flag is set before the bundle is compiled, as V8 keeps flags in a code cache.
 import { hash } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 import { LIGHT_COMMANDS, requestedCommand } from './command-word.js';
 import type { CliIo } from './io.js';
@@ -54,7 +46,6 @@ const CACHE_DIR = fileURLToPath(new URL('../../code-cache/', import.meta.url));
 const WRAPPER_PARAMETERS = 'exports, require, module, __filename, __dirname, __importDynamic';
 
 export async function main(argv: readonly string[]): Promise<number> {
-  setFlagsFromString('--liftoff-only');
   const command = requestedCommand(argv.slice(2));
   const bundle = command === null || LIGHT_COMMANDS.includes(command) ? LIGHT : FULL;
   const source = readFileSync(bundle);
