@@ -1,6 +1,6 @@
 // @end-to-end
 // A held mass deletion as a user meets it (bin/ds-mirror.js in a child process, on both stores): `sync`
-// exits 4 and says what it held back, `status` lists the hold (table and JSON), and `sync --full
+// exits 4 and says what it held back, `status --json` lists the hold, and `sync --full
 // --confirm-deletions` deletes and exits 0.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,9 +47,8 @@ for (const dialect of dialects) {
         new RegExp(`^deletions held back: ${charts} rows of charts \\(see above and \`ds-mirror status\`\\)$`, 'm'),
       );
 
-      const status = await cli(['status']);
-      expect(status.code).toBe(0);
-      expect(status.stdout).toMatch(/^Deletions held back \(rows kept live\):\n- charts, \S+: \d+ rows of charts held back/m);
+      // status lists the hold: its JSON here; its text section (the stored reason the run printed above,
+      // under "Deletions held back (rows kept live)") is renamed-keys-cli's, from the same deletion_holds row.
       const json = JSON.parse((await cli(['status', '--json'])).stdout) as { stream: string; rows: number; heldDeletions: unknown[] }[];
       const row = json.find((r) => r.stream === 'charts')!;
       expect([row.rows, row.heldDeletions]).toEqual([charts, [expect.objectContaining({ variant: '', rows: charts })]]);

@@ -128,12 +128,10 @@ for (const dialect of dialects) {
         { path: 'data.latest_development.sentiment', kind: 'new', outcome: 'reported' },
         { path: 'timestamp', kind: 'other type', outcome: 'coerced' },
       ]);
-      // Said where an operator looks: `status --json` (the deliveries' row) and `schema --changes`.
-      const status = await cli(['status', '--json']);
-      const rows = JSON.parse(status.stdout) as { stream: string; schemaChanges: { path: string }[] }[];
-      const hooks = rows.find((r) => r.stream === 'webhook-deliveries')!;
-      expect(hooks.schemaChanges.map((c) => c.path).sort()).toEqual(['data.latest_development.sentiment', 'timestamp']);
+      // Said where an operator looks: `schema --changes` (`status` shows the same rows of v_schema_changes,
+      // each stream's in its row of `status --json`: schema-changes-cli).
       const listed = await cli(['schema', '--changes']);
+      expect(listed.code).toBe(0);
       expect(listed.stdout).toMatch(
         /^webhook-deliveries: new field data\.latest_development\.sentiment \(string, e\.g\. "negative"\), \d+ records \(100%\): reported; /m,
       );
