@@ -101,6 +101,21 @@ for (const dialect of dialects) {
   });
 }
 
+let synced: Promise<string> | undefined;
+/**
+ * A folder whose data/mirror.db a newcomer's `sync chains` made, once a file: the read-only case reads it
+ * in place (and proves it unchanged), the disk case syncs copies of it.
+ */
+function syncedFolder(): Promise<string> {
+  synced ??= (async () => {
+    const folder = mkdtempSync(join(dir, 'mirror-'));
+    const out = await cli(['sync', 'chains', '--no-progress'], folder);
+    expect(out.code, out.stderr).toBe(0);
+    return folder;
+  })();
+  return synced;
+}
+
 describe('mistakes in an empty folder (SQLite: the files a newcomer would find)', () => {
   it('an unreachable address, sync --plan and an unknown --db scheme make no file', async () => {
     const empty = mkdtempSync(join(dir, 'empty-'));
@@ -128,8 +143,7 @@ describe('mistakes in an empty folder (SQLite: the files a newcomer would find)'
   });
 
   it('read-only commands and --plan on a mirror leave it as it was, with no -wal or -shm', async () => {
-    const folder = mkdtempSync(join(dir, 'mirror-'));
-    expect((await cli(['sync', 'chains', '--no-progress'], folder)).code).toBe(0);
+    const folder = await syncedFolder();
     const data = join(folder, 'data');
     expect(readdirSync(data)).toEqual(['mirror.db']);
     const before = sha(join(data, 'mirror.db'));
@@ -173,9 +187,8 @@ describe('a disk that fills up (SQLite: a PostgreSQL server has its own disk)', 
     mounted = await smallDisk(disk, '12m');
     // Mounting needs root (or a user namespace): without it no disk can be made small enough to fill.
     if (!mounted) return ctx.skip();
-    expect((await cli(['sync', 'chains', '--no-progress'], disk)).code).toBe(0);
     const base = join(dir, 'base.db');
-    copyFileSync(join(disk, 'data/mirror.db'), base);
+    copyFileSync(join(await syncedFolder(), 'data/mirror.db'), base);
     const seen: Probe[] = [];
     const probe = async (free: number): Promise<Probe> => {
       const found = await runWithFree(disk, base, free);
