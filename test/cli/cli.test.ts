@@ -67,24 +67,9 @@ afterAll(async () => {
 
 describe('ds-mirror CLI', () => {
   // --help and sync --help: test/cli/compiled.test.ts.
-  it('refuses bad input with one line and exit code 2', { timeout: 120_000 }, async () => {
-    // An unknown command is `synk` below; a missing config file, the last case of the bad-URL test.
-    for (const [i, args] of [
-      ['sync', '--max-requests', 'many'],
-      ['sync', 'no-such-stream'],
-      ['sync', '--select', 'assets'],
-    ].entries()) {
-      const out = i === 0 ? await cli(args) : await refusal(args);
-      expect(out.code, args.join(' ')).toBe(2);
-      expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
-    }
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ pageWindow: 'four' }));
-    const invalid = await refusal(['status'], { DS_CONFIG: join(dir, 'bad.json') });
-    expect(invalid.code).toBe(2);
-    expect(invalid.stderr).toMatch(/pageWindow/);
-  });
-
-  it('refuses counts below 1 as configuration errors, on one line', { timeout: 180_000 }, async () => {
+  it('refuses bad input and counts below 1 with one line and exit code 2', { timeout: 180_000 }, async () => {
+    // An unknown command is `synk` below; a missing config file, the last case of the bad-URL test. The
+    // first case through a process (the exit code and stderr a shell sees); the others main() in this one.
     const cases = [
       ['sync', '--max-requests', '0'],
       ['sync', '--page-window', '0'],
@@ -98,6 +83,19 @@ describe('ds-mirror CLI', () => {
       expect(code, args.join(' ')).toBe(2);
       expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
+    for (const args of [
+      ['sync', '--max-requests', 'many'],
+      ['sync', 'no-such-stream'],
+      ['sync', '--select', 'assets'],
+    ]) {
+      const out = await refusal(args);
+      expect(out.code, args.join(' ')).toBe(2);
+      expect(out.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
+    }
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ pageWindow: 'four' }));
+    const invalid = await refusal(['status'], { DS_CONFIG: join(dir, 'bad.json') });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/pageWindow/);
     writeFileSync(join(dir, 'top0.json'), JSON.stringify({ selection: { assets: 'top:0' } }));
     const top0 = await refusal(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
     expect(top0.code).toBe(2);

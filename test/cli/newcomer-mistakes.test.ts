@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
@@ -57,51 +58,62 @@ function dbArgs(t: TestStore): string[] {
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+// One mirror per store for both cases, in order: the keyless runs leave it unclaimed, and the run the
+// leases let through (a keyed list) is the keyed answer that claims it.
 for (const dialect of dialects) {
-  describe(`the mirror's service (${dialect})`, () => {
-    it('is claimed by no keyless answer: a wrong key, or the market stats alone, claim nothing; a keyed answer does', async () => {
-      const t = await openTestStore(dialect);
-      try {
-        const claims = async () => (await t.store.db.selectFrom('mirrored_service').select('base_url').execute()).map((r) => r.base_url);
-        const wrongKey = await cli([...dbArgs(t), 'sync', 'market-stats', 'chains', '--no-progress'], dir, { DS_API_KEY: 'a-wrong-key' });
-        expect(wrongKey.code).toBe(1);
-        expect(wrongKey.stdout).toMatch(/^market-stats .* success$/m); // keyless: answered whatever the key
-        expect(await claims()).toEqual([]);
-        const keyless = await cli([...dbArgs(t), 'sync', 'market-stats', '--no-progress'], dir);
-        expect(keyless.code).toBe(0);
-        expect(await claims()).toEqual([]);
-        const keyed = await cli([...dbArgs(t), 'sync', 'chains', '--no-progress'], dir);
-        expect(keyed.code).toBe(0);
-        expect(await claims()).toEqual([sandbox.url]);
-      } finally {
-        await t.cleanup();
-      }
+  describe(`the mirror's service, and a sync that finds its streams leased (${dialect})`, () => {
+    let t: TestStore;
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
     });
-  });
+    afterAll(() => t?.cleanup());
+    const claims = async () => (await t.store.db.selectFrom('mirrored_service').select('base_url').execute()).map((r) => r.base_url);
 
-  describe(`a sync that finds every stream leased by another worker (${dialect})`, () => {
-    it('says so in one line, names the worker, and exits 3', async () => {
-      const t = await openTestStore(dialect);
-      try {
-        const worker = 'another-host:4242:cafe0001';
-        for (const stream of ['chains', 'sectors']) expect(await t.store.acquireLease(`sync:${stream}`, worker, 600_000)).not.toBeNull();
-        const out = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
-        expect(out.code).toBe(3);
-        expect(out.stdout).toBe('');
-        expect(out.stderr.trim().split('\n')).toHaveLength(1);
-        expect(out.stderr).toMatch(
-          /^ds-mirror: nothing was synced: every stream asked \(2\) is being synced by another worker \(another-host:4242:cafe0001\); run again once it has finished\n$/,
-        );
-        // One stream of the two free: that one runs, the other is a row of the summary, exit 0 as before.
-        await t.store.db.deleteFrom('leases').where('name', '=', 'sync:sectors').execute();
-        const some = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
-        expect(some.code).toBe(0);
-        expect(some.stdout).toMatch(/^chains .* skipped/m);
-      } finally {
-        await t.cleanup();
-      }
+    it('is claimed by no keyless answer: a wrong key, or the market stats alone, claim nothing', async () => {
+      const wrongKey = await cli([...dbArgs(t), 'sync', 'market-stats', 'chains', '--no-progress'], dir, { DS_API_KEY: 'a-wrong-key' });
+      expect(wrongKey.code).toBe(1);
+      expect(wrongKey.stdout).toMatch(/^market-stats .* success$/m); // keyless: answered whatever the key
+      expect(await claims()).toEqual([]);
+      const keyless = await cli([...dbArgs(t), 'sync', 'market-stats', '--no-progress'], dir);
+      expect(keyless.code).toBe(0);
+      expect(await claims()).toEqual([]);
+    });
+
+    it('every stream leased by another worker: says so in one line, names the worker, and exits 3; one free runs, and its keyed answer claims the mirror', async () => {
+      const worker = 'another-host:4242:cafe0001';
+      for (const stream of ['chains', 'sectors']) expect(await t.store.acquireLease(`sync:${stream}`, worker, 600_000)).not.toBeNull();
+      const out = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+      expect(out.code).toBe(3);
+      expect(out.stdout).toBe('');
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+      expect(out.stderr).toMatch(
+        /^ds-mirror: nothing was synced: every stream asked \(2\) is being synced by another worker \(another-host:4242:cafe0001\); run again once it has finished\n$/,
+      );
+      expect(await claims()).toEqual([]);
+      // One stream of the two free: that one runs, the other is a row of the summary, exit 0 as before.
+      await t.store.db.deleteFrom('leases').where('name', '=', 'sync:sectors').execute();
+      const some = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+      expect(some.code).toBe(0);
+      expect(some.stdout).toMatch(/^chains .* skipped/m);
+      expect(some.stdout).toMatch(/^sectors .* success$/m);
+      expect(await claims()).toEqual([sandbox.url]); // sectors: a keyed list
     });
   });
+}
+
+let synced: Promise<string> | undefined;
+/**
+ * A folder whose data/mirror.db a newcomer's `sync chains` made, once a file: the read-only case reads it
+ * in place (and proves it unchanged), the disk case syncs copies of it.
+ */
+function syncedFolder(): Promise<string> {
+  synced ??= (async () => {
+    const folder = mkdtempSync(join(dir, 'mirror-'));
+    const out = await cli(['sync', 'chains', '--no-progress'], folder);
+    expect(out.code, out.stderr).toBe(0);
+    return folder;
+  })();
+  return synced;
 }
 
 describe('mistakes in an empty folder (SQLite: the files a newcomer would find)', () => {
@@ -114,29 +126,29 @@ describe('mistakes in an empty folder (SQLite: the files a newcomer would find)'
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/requests/);
     // The commands that only read, in an empty folder, are test/cli/read-only.test.ts's first case.
-    for (const args of [
+    // Refused before anything is opened: the first through a process, the others by main() in this one.
+    for (const [i, args] of [
       ['--db', 'sqllite:x.db', 'sync', '--plan'],
       ['--db', 'sqllite:x.db', 'status'],
       ['--db', 'file:x.db', 'sync', 'chains'],
-    ]) {
-      const out = await cli(args, empty);
+    ].entries()) {
+      const out = i === 0 ? await cli(args, empty) : await cliInProcess(args, { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey });
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr).toBe(
         `ds-mirror: --db ${args[1]}: unsupported scheme; use postgres://..., sqlite:path/to/file.db or a file path\n`,
       );
     }
     expect(readdirSync(empty)).toEqual([]);
+    expect(existsSync('x.db')).toBe(false); // the in-process ones' folder
   });
 
   it('read-only commands and --plan on a mirror leave it as it was, with no -wal or -shm', async () => {
-    const folder = mkdtempSync(join(dir, 'mirror-'));
-    expect((await cli(['sync', 'chains', '--no-progress'], folder)).code).toBe(0);
+    const folder = await syncedFolder();
     const data = join(folder, 'data');
     expect(readdirSync(data)).toEqual(['mirror.db']);
     const before = sha(join(data, 'mirror.db'));
     for (const args of [
-      ['status'],
-      ['status', '--json'],
+      ['status'], // `status --json` reads a part of what this reads, through the same opening
       ['status', '--html', join(folder, 'status.html')],
       ['budget'],
       ['jobs'],
@@ -175,9 +187,8 @@ describe('a disk that fills up (SQLite: a PostgreSQL server has its own disk)', 
     mounted = await smallDisk(disk, '12m');
     // Mounting needs root (or a user namespace): without it no disk can be made small enough to fill.
     if (!mounted) return ctx.skip();
-    expect((await cli(['sync', 'chains', '--no-progress'], disk)).code).toBe(0);
     const base = join(dir, 'base.db');
-    copyFileSync(join(disk, 'data/mirror.db'), base);
+    copyFileSync(join(await syncedFolder(), 'data/mirror.db'), base);
     const seen: Probe[] = [];
     const probe = async (free: number): Promise<Probe> => {
       const found = await runWithFree(disk, base, free);
@@ -186,15 +197,17 @@ describe('a disk that fills up (SQLite: a PostgreSQL server has its own disk)', 
     };
     // The least free space (to a page) at which the run succeeds, halving from 1 MiB; then, page by page
     // below it, each run fails at a later write, down to the run's own records and the ledger's settling.
+    // Each probe is a spawned run: the search stops at the first that shows the run's own last writes
+    // failing (the halving usually lands on one: 5 runs, not the 7 a finished halving takes).
+    const lastWritesFailed = () => seen.some((s) => s.chains === 'success' && s.run === 'failed');
     let [lo, hi] = [0, MiB];
     expect((await probe(hi)).run).toBe('success');
-    while (hi - lo > PAGE) {
+    while (hi - lo > PAGE && !lastWritesFailed()) {
       const mid = Math.round((lo + hi) / 2 / PAGE) * PAGE;
       if ((await probe(mid)).run === 'success') hi = mid;
       else lo = mid;
     }
-    // Until the run's own last writes fail (each probe a spawned run: the pages below add nothing new).
-    const lastWritesFailed = () => seen.some((s) => s.chains === 'success' && s.run === 'failed');
+    // Until the run's own last writes fail (the pages below add nothing new).
     for (let free = hi - PAGE; free >= Math.max(0, hi - 8 * PAGE) && !lastWritesFailed(); free -= PAGE) await probe(free);
     // The sweep reached the run's own last writes: a stream that succeeded, in a run that then failed.
     expect(lastWritesFailed(), JSON.stringify(seen)).toBe(true);

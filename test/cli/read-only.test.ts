@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
@@ -43,6 +44,9 @@ async function cli(args: string[], cwd: string, user?: string): Promise<Outcome>
   }
 }
 
+/** The environment of main() run in this process (test/helpers/cli-in-process.ts): as the spawned CLI's. */
+const inProcessEnv = { DS_LOG_LEVEL: 'warn', DS_MONITORING_VIEWS: 'a-view' };
+
 let asked: Promise<string | null> | undefined;
 /** A user other than root that `runuser` can switch to and run ds-mirror as, or null (then permissions cannot be tested). */
 function otherUser(): Promise<string | null> {
@@ -70,18 +74,30 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('read-only commands on a missing mirror', () => {
   it('say where they looked, exit 2 and create nothing; schema, jobs, budget (a schedule) and streams need no mirror', async () => {
     const empty = mkdtempSync(join(dir, 'empty-'));
-    const reading = [['status'], ['budget', '--release', 'v1'], ['export', 'v_assets', '--out', 'x.csv'], ['views']];
+    // Through a process in the folder: the default --db, resolved there.
+    const status = await cli(['status'], empty);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toBe(
+      `ds-mirror: no mirror at ${join(empty, 'data/mirror.db')} (the default --db, relative to this folder): run ds-mirror sync to make one, or point --db (or DS_DB) at the mirror\n`,
+    );
+    // The other readers refuse before they open anything (one check, context.ts's requireMirror): main()
+    // in this process, on a --db in the empty folder; a relative --db resolves from this process's folder.
+    const db = `sqlite:${join(empty, 'data/mirror.db')}`;
+    const reading = [['budget', '--release', 'v1'], ['export', 'v_assets', '--out', join(empty, 'x.csv')], ['views']];
     for (const args of reading) {
-      const out = await cli(args, empty);
+      const out = await cliInProcess(['--db', db, ...args], inProcessEnv);
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr).toBe(
-        `ds-mirror: no mirror at ${join(empty, 'data/mirror.db')} (the default --db, relative to this folder): run ds-mirror sync to make one, or point --db (or DS_DB) at the mirror\n`,
+        `ds-mirror: no mirror at ${join(empty, 'data/mirror.db')} (--db ${db}): run ds-mirror sync to make one, or point --db (or DS_DB) at the mirror\n`,
       );
     }
-    const named = await cli(['--db', 'sqlite:elsewhere/m.db', 'status'], empty);
-    expect(named.stderr).toContain(`no mirror at ${join(empty, 'elsewhere/m.db')} (--db sqlite:elsewhere/m.db)`);
-    for (const args of [['schema', 'chains'], ['jobs'], ['budget'], ['streams']]) {
-      const out = await cli(args, empty);
+    const named = await cliInProcess(['--db', 'sqlite:elsewhere/m.db', 'status'], inProcessEnv);
+    expect(named.stderr).toContain(`no mirror at ${resolve('elsewhere/m.db')} (--db sqlite:elsewhere/m.db)`);
+    expect(existsSync('elsewhere')).toBe(false);
+    // jobs and budget project on an empty mirror in memory: spawned; schema and streams open nothing.
+    for (const args of [['jobs'], ['budget'], ['schema', 'chains'], ['streams']]) {
+      const out =
+        args[0] === 'jobs' || args[0] === 'budget' ? await cli(args, empty) : await cliInProcess(['--db', db, ...args], inProcessEnv);
       expect(out.code, args.join(' ')).toBe(0);
       expect(out.stdout.length).toBeGreaterThan(100);
     }

@@ -29,7 +29,8 @@ function libraryExample(): string {
 let sandbox: Sandbox;
 let dir: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 11 });
+  // Scale 0.05: 50 projects (one page) and 24 sectors, more than the five rows the example prints.
+  sandbox = await startSandbox({ start: PINNED_START, scale: 0.05, seed: 11 });
   dir = mkdtempSync(join(tmpdir(), 'ds-mirror-library-'));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(ROOT, join(dir, 'node_modules', 'ds-mirror'), 'dir');

@@ -1,3 +1,4 @@
+// @end-to-end
 // The totals `ds-mirror status` prints and /metrics exports, read from the database on both dialects:
 // runs, failures, rows, requests, lag, pending checkpoints and webhook deliveries.
 import { PassThrough } from 'node:stream';

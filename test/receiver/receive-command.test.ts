@@ -1,3 +1,4 @@
+// @end-to-end
 // `ds-mirror receive` as the CLI runs it: options and secrets from the edge, a delivery lands, and
 // SIGTERM shuts down gracefully with the database closed.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @end-to-end
 // Jobs are files: the defaults are the JSON files of the top-level jobs/ folder, and a user's folder adds
 // jobs or replaces a default by name; `ds-mirror jobs`, `budget` and the daemon read both alike; a bad
 // file is one line naming the file and the field.
