@@ -2,7 +2,8 @@
 // The default schedule over a simulated month against the sandbox enforcing a /v1 monthly quota,
 // scaled from the real plan: the plan's 2,500 requests are 1.27 times what the schedule projects at real
 // sizes, so the sandbox's quota is 1.27 times what `budget` projects for this mirror. Every /v1 job of
-// the schedule runs at each of its cron times, on the sandbox's clock, while the sandbox's data changes.
+// the schedule runs at each of its cron times (on SQLite; PostgreSQL walks a chosen few, see onPostgres),
+// on the sandbox's clock, while the sandbox's data changes.
 // No request is refused, no quota exceeded, every run completes, and each stream is as fresh as promised.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultJobs } from '../../src/scheduler/job-files.js';
@@ -31,6 +32,21 @@ const HOUR_MS = 3_600_000;
  * 133,000 (the default 100 would read nearly every asset twice a day, 62 runs, a third of the month's CPU).
  */
 const TOP_ASSETS = 20;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The fires walked on PostgreSQL. The calendar (cron times, the month's bounds, the projection) is the same
+ * code on both stores and SQLite walks all 98; what PostgreSQL must prove is that the quota gate's ledger
+ * is stored and read the same, so it walks the kinds of fire the month holds: July the 1st whole (the
+ * month's first runs after June's first sync: both assets-top, daily-catalog, the monthly assets), the
+ * first and last weekly charts (the 6th, the 27th), and July the 31st whole (the month's end, a 31st).
+ * This walk has no February, leap day or restart.
+ */
+const onPostgres = (fire: { time: number; job: { name: string } }): boolean => {
+  const day = new Date(fire.time).getUTCDate();
+  if (fire.job.name === 'weekly-charts') return day === 6 || day === 27;
+  return day === 1 || fire.time >= AUGUST - DAY_MS;
+};
 
 for (const dialect of dialects) {
   describe(`the default schedule over a month (${dialect})`, () => {
@@ -96,10 +112,12 @@ for (const dialect of dialects) {
         .sort((a, b) => a.time - b.time);
       // 2 assets-top and 1 daily-catalog a day, weekly charts, the monthly assets: 98 in July.
       expect(fires.length).toBe(98);
+      const walked = dialect === 'sqlite' ? fires : fires.filter(onPostgres);
+      if (dialect === 'postgres') expect(walked.length).toBe(9);
 
       const lastRun = new Map<string, number>();
       const worstAge = new Map<string, number>();
-      for (const fire of fires) {
+      for (const fire of walked) {
         const seconds = (fire.time - sandbox.now().getTime()) / 1000;
         // The service changes as time passes: about 1% of records a day.
         if (seconds > 0) await sandbox.advance({ seconds, updateFraction: (0.01 * seconds) / 86_400, addFraction: 0, removeFraction: 0 });
@@ -117,6 +135,11 @@ for (const dialect of dialects) {
       const used = report.families.v1.used.month;
       expect(used).toBeLessThanOrEqual(quota);
       expect((await new UsageLedger(t.store).usage('v1', new Date(AUGUST - 1))).month).toBe(used);
+      expect(projection.freshness.find((f) => f.stream === 'assets-top')?.maxAgeMs).toBe(12 * HOUR_MS);
+      expect(projection.freshness.find((f) => f.stream === 'projects')?.maxAgeMs).toBe(24 * HOUR_MS);
+      // The month's spend against the promise, and each stream's age between runs, need the whole month:
+      // SQLite's walk (the same calendar and projection code as PostgreSQL's).
+      if (dialect !== 'sqlite') return;
       // The projection is what budget promised; the month kept close to it.
       expect(used).toBeLessThanOrEqual(projected * 1.1);
       expect(used).toBeGreaterThanOrEqual(projected * 0.5);
@@ -124,8 +147,6 @@ for (const dialect of dialects) {
       const aged = projection.freshness.filter((f) => worstAge.has(f.stream));
       expect(aged.length).toBeGreaterThan(3);
       for (const f of aged) expect(worstAge.get(f.stream), f.stream).toBeLessThanOrEqual(f.maxAgeMs!);
-      expect(projection.freshness.find((f) => f.stream === 'assets-top')?.maxAgeMs).toBe(12 * HOUR_MS);
-      expect(projection.freshness.find((f) => f.stream === 'projects')?.maxAgeMs).toBe(24 * HOUR_MS);
     });
   });
 }
