@@ -23,12 +23,15 @@ import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { END_TO_END } from '../helpers/timeouts.js';
 
 // Scale 2 (about 11,000 rows over the /v1 lists, the long ones tens of pages): the leases decide alike at any
 // size. Scale 10 (about 55,000 rows), the bar an earlier issue set, is run before each merge that touches the leases
 // or the store's write path: `npx tsx bench/workers.ts` runs this file with `DS_TEST_WORKERS_SCALE=10`
 // (docs/development.md; its figures in bench/RESULTS.md).
 const SCALE = Number(process.env.DS_TEST_WORKERS_SCALE ?? 2);
+// The end-to-end time-out grown with the size: at scale 10 on a busy machine the first sync alone ran past 180 s.
+const AT_SCALE = END_TO_END * Math.max(1, SCALE / 2);
 const V1 = v1Lists.map((s) => s.name);
 const HELD = /being synced by another worker/;
 const NO_DUPLICATES = Object.fromEntries(v1Lists.map((s) => [s.table, 0]));
@@ -136,7 +139,7 @@ describe('several sync workers on one PostgreSQL database', () => {
     [shared, single] = await Promise.all([openTestStore('postgres'), openTestStore('postgres')]);
     expect((await syncOnce(single.store, sandbox, V1)).outcome).toBe('success');
     want = await mirrorOf(single.store);
-  });
+  }, AT_SCALE);
   afterAll(async () => {
     await shared?.cleanup();
     await single?.cleanup();
@@ -159,74 +162,82 @@ describe('several sync workers on one PostgreSQL database', () => {
 
   // The engine decides a held stream alike for the library and the CLI (which calls it): one run of the
   // two CLI processes proves it through the door a user opens, with the run records each wrote.
-  it('two CLI processes on the same streams: both exit, each stream synced by exactly one, the other told it is held', async () => {
-    const proxy = await gatedProxy(sandbox.url);
-    const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-workers-'));
-    const config = join(dir, 'config.json');
-    const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
-    writeFileSync(config, JSON.stringify({ limits: { v1: fast, open: fast, charts: fast } }));
-    const env = {
-      ...process.env,
-      DS_BASE_URL: proxy.url,
-      DS_API_KEY: sandbox.apiKey,
-      DS_DB: shared.url,
-      DS_DB_SCHEMA: shared.schema!,
-      DS_CONFIG: config,
-      DS_LOG_LEVEL: 'error',
-    };
-    const cli = () => {
-      const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', 'v1', '--no-progress'], {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      return new Promise<{ code: number | null; out: string }>((resolve) => child.once('exit', (code) => resolve({ code, out })));
-    };
-    try {
-      const exits = Promise.all([cli(), cli()]);
-      await untilEveryStreamRefused(shared.store, V1.length);
-      proxy.open();
-      const [a, b] = await exits;
-      // A run with a stream held elsewhere ends `skipped` and exits 0; one that found every stream held
-      // (the other took them all) says so in one line and exits 3.
-      for (const r of [a, b]) {
-        if (r.code === 3)
-          expect(r.out).toMatch(
-            /^ds-mirror: nothing was synced: every stream asked \(12\) is being synced by another worker \([^)]+\); run again once it has finished\n$/,
-          );
-        else expect([r.code, r.out]).toEqual([0, expect.stringMatching(/^run \d+: (success|skipped)/m)]);
+  it(
+    'two CLI processes on the same streams: both exit, each stream synced by exactly one, the other told it is held',
+    async () => {
+      const proxy = await gatedProxy(sandbox.url);
+      const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-workers-'));
+      const config = join(dir, 'config.json');
+      const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
+      writeFileSync(config, JSON.stringify({ limits: { v1: fast, open: fast, charts: fast } }));
+      const env = {
+        ...process.env,
+        DS_BASE_URL: proxy.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: shared.url,
+        DS_DB_SCHEMA: shared.schema!,
+        DS_CONFIG: config,
+        DS_LOG_LEVEL: 'error',
+      };
+      const cli = () => {
+        const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', 'v1', '--no-progress'], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        return new Promise<{ code: number | null; out: string }>((resolve) => child.once('exit', (code) => resolve({ code, out })));
+      };
+      try {
+        const exits = Promise.all([cli(), cli()]);
+        await untilEveryStreamRefused(shared.store, V1.length);
+        proxy.open();
+        const [a, b] = await exits;
+        // A run with a stream held elsewhere ends `skipped` and exits 0; one that found every stream held
+        // (the other took them all) says so in one line and exits 3.
+        for (const r of [a, b]) {
+          if (r.code === 3)
+            expect(r.out).toMatch(
+              /^ds-mirror: nothing was synced: every stream asked \(12\) is being synced by another worker \([^)]+\); run again once it has finished\n$/,
+            );
+          else expect([r.code, r.out]).toEqual([0, expect.stringMatching(/^run \d+: (success|skipped)/m)]);
+        }
+        expect([a.code, b.code]).toContain(0);
+        const rows = await shared.store.db.selectFrom('sync_run_streams').select(['run_id', 'stream', 'outcome', 'error']).execute();
+        expect(new Set(rows.map((r) => r.run_id)).size).toBe(2);
+        for (const name of V1) {
+          const of = rows.filter((r) => r.stream === name);
+          expect(of.map((r) => r.outcome).sort(), name).toEqual(['skipped', 'success']);
+          expect(of.find((r) => r.outcome === 'skipped')?.error).toMatch(HELD);
+        }
+      } finally {
+        await proxy.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-      expect([a.code, b.code]).toContain(0);
-      const rows = await shared.store.db.selectFrom('sync_run_streams').select(['run_id', 'stream', 'outcome', 'error']).execute();
-      expect(new Set(rows.map((r) => r.run_id)).size).toBe(2);
-      for (const name of V1) {
-        const of = rows.filter((r) => r.stream === name);
-        expect(of.map((r) => r.outcome).sort(), name).toEqual(['skipped', 'success']);
-        expect(of.find((r) => r.outcome === 'skipped')?.error).toMatch(HELD);
-      }
-    } finally {
-      await proxy.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    expect(await duplicateKeys(shared.store)).toEqual(NO_DUPLICATES);
-    expectSameMirror(await mirrorOf(shared.store), want);
-  });
+      expect(await duplicateKeys(shared.store)).toEqual(NO_DUPLICATES);
+      expectSameMirror(await mirrorOf(shared.store), want);
+    },
+    AT_SCALE,
+  );
 
-  it("two workers on different halves of the streams run side by side; the mirror equals one worker's", async () => {
-    await sandbox.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.01 });
-    const halves = [V1.filter((_, i) => i % 2 === 0), V1.filter((_, i) => i % 2 === 1)];
-    const other = await shared.openAnother();
-    const [a, b] = await Promise.all([worker(shared.store, halves[0]), worker(other, halves[1])]);
-    expect(a.streams.map((s) => [s.stream, s.outcome])).toEqual(halves[0].map((n) => [n, 'success']));
-    expect(b.streams.map((s) => [s.stream, s.outcome])).toEqual(halves[1].map((n) => [n, 'success']));
-    expect([...a.streams, ...b.streams].reduce((n, s) => n + s.inserted + s.updated + s.deleted, 0)).toBeGreaterThan(0);
+  it(
+    "two workers on different halves of the streams run side by side; the mirror equals one worker's",
+    async () => {
+      await sandbox.advance({ seconds: 3600, updateFraction: 0.02, addFraction: 0.01, removeFraction: 0.01 });
+      const halves = [V1.filter((_, i) => i % 2 === 0), V1.filter((_, i) => i % 2 === 1)];
+      const other = await shared.openAnother();
+      const [a, b] = await Promise.all([worker(shared.store, halves[0]), worker(other, halves[1])]);
+      expect(a.streams.map((s) => [s.stream, s.outcome])).toEqual(halves[0].map((n) => [n, 'success']));
+      expect(b.streams.map((s) => [s.stream, s.outcome])).toEqual(halves[1].map((n) => [n, 'success']));
+      expect([...a.streams, ...b.streams].reduce((n, s) => n + s.inserted + s.updated + s.deleted, 0)).toBeGreaterThan(0);
 
-    expect((await syncOnce(single.store, sandbox, V1, { settings: { mode: 'full' } })).outcome).toBe('success');
-    expect(await duplicateKeys(shared.store)).toEqual(NO_DUPLICATES);
-    expectSameMirror(await mirrorOf(shared.store), await mirrorOf(single.store));
-  });
+      expect((await syncOnce(single.store, sandbox, V1, { settings: { mode: 'full' } })).outcome).toBe('success');
+      expect(await duplicateKeys(shared.store)).toEqual(NO_DUPLICATES);
+      expectSameMirror(await mirrorOf(shared.store), await mirrorOf(single.store));
+    },
+    AT_SCALE,
+  );
 });
 
 for (const dialect of dialects) {
