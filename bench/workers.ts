@@ -4,7 +4,7 @@
 // shows is many pages of many streams written by two workers at once (longer transactions overlapping,
 // a lease renewed while a large page commits). Run before each merge that touches the stream leases or
 // the store's write path (docs/development.md). Exits 1 when a test fails; prints the file's wall and CPU.
-// Run: npx tsx bench/workers.ts [--scale 10]   (after `npm run build`: two of its tests spawn the CLI)
+// Run: npx tsx bench/workers.ts [--scale 10]   (after `npm run build`: one of its tests spawns two CLIs)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

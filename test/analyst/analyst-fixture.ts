@@ -93,6 +93,20 @@ export async function analystMirror(): Promise<AnalystMirror> {
   return withCleanup(sb, ...copies);
 }
 
+/**
+ * A copy of the shared mirror's SQLite file alone, for a file that reads the file and syncs nothing: no
+ * PostgreSQL database copied, no sandbox started.
+ */
+export async function analystSqliteMirror(): Promise<{ lite: TestStore; cleanup(): Promise<void> }> {
+  if (!inject('pgTemplate')) {
+    const own = await ownAnalystMirror();
+    await own.pg.cleanup();
+    return { lite: own.lite, cleanup: () => own.cleanup() };
+  }
+  const lite = await openTestStore('sqlite', { copyOf: await sharedBuild() });
+  return { lite, cleanup: () => lite.cleanup() };
+}
+
 function withCleanup(sb: Sandbox, lite: TestStore, pg: TestStore): AnalystMirror {
   return {
     sb,

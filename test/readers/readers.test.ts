@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalystMirror, analystMirror } from '../analyst/analyst-fixture.js';
+import { analystSqliteMirror } from '../analyst/analyst-fixture.js';
 import type { TestStore } from '../helpers/stores.js';
 import { ALWAYS_EMPTY, countOf, fillEveryTable, objectsOf } from './full-mirror.js';
 import { openOldCopy, rowCount } from './old-sqlite.js';
@@ -42,14 +42,14 @@ print(json.dumps(out))
 `;
 
 describe('the SQLite file in other readers', () => {
-  let mirror: AnalystMirror;
+  let mirror: Awaited<ReturnType<typeof analystSqliteMirror>>;
   let t: TestStore;
   let file: string;
   const expected: Record<string, number> = {};
   let types = '';
 
   beforeAll(async () => {
-    mirror = await analystMirror();
+    mirror = await analystSqliteMirror();
     t = mirror.lite;
     await fillEveryTable(t.store);
     for (const { name } of await objectsOf(t.store)) expected[name] = await countOf(t.store, name);

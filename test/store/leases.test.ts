@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LeaseHeldError } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
-import { runStoreChild } from './store-child-runner.js';
+import { tryLeaseTwiceInChild } from './store-child-runner.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { Store } from '../../src/store/index.js';
 
@@ -76,13 +76,13 @@ for (const dialect of dialects) {
 
     it('gives another process a clear message while the lease is held, and the lease once free', async () => {
       const lease = (await t.store.acquireLease('sync:assets', 'worker-parent', 60_000))!;
-      const refused = await runStoreChild(t, 'sync:assets', 'worker-child');
+      // One child process: refused while the parent holds the lease, then takes it once released.
+      const [refused, taken] = await tryLeaseTwiceInChild(t, 'sync:assets', 'worker-child', () => lease.release());
       expect(refused.taken).toBe(false);
       expect(refused.code).toBe('DS_LEASE_HELD');
       expect(refused.message).toContain('held by worker-parent until');
       expect(refused.message).toMatch(dialect === 'sqlite' ? /another ds-mirror process .* SQLite file/ : /another worker holds it/);
-      await lease.release();
-      expect(await runStoreChild(t, 'sync:assets', 'worker-child')).toEqual({ taken: true });
+      expect(taken).toEqual({ taken: true });
     });
   });
 }
