@@ -6,6 +6,7 @@ import pg from 'pg';
 import { appendFileSync } from 'node:fs';
 import { startPgCluster } from './pg-cluster.js';
 import { machineCpu, processCpu, serverCpu } from './process-cpu.js';
+import { appendStatementStats, measuringSettings } from './server-statements.js';
 import { makeStoreTemplates } from './store-templates.js';
 
 /**
@@ -39,7 +40,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   } else {
     let cluster;
     try {
-      cluster = await startPgCluster(SUITE_SERVER_SETTINGS);
+      cluster = await startPgCluster([...SUITE_SERVER_SETTINGS, ...measuringSettings()]);
     } catch (err) {
       throw new Error(
         'The test suite runs every store test on SQLite and on PostgreSQL, and no PostgreSQL server could be ' +
@@ -59,6 +60,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide('pgPrefix', templates.pgPrefix);
   return async () => {
     hidden.runDone();
+    if (!given) await appendStatementStats(url);
     await templates.drop();
     await stopServer();
   };

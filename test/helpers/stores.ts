@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { Dialect, Store } from '../../src/store/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { databaseUrl, TEMPLATE_SCHEMA, withAdmin } from './store-templates.js';
+import { adminQuery, databaseUrl, TEMPLATE_SCHEMA } from './store-templates.js';
 
 export const dialects: readonly Dialect[] = ['sqlite', 'postgres'];
 
@@ -57,9 +57,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean;
   if (migrated && inject('pgTemplate')) {
     const server = inject('pgUrl');
     const database = `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`;
-    await withAdmin(server, (admin) =>
-      admin.query(`create database ${database} template ${opts.copyOf?.pgDatabase ?? inject('pgTemplate')}`),
-    );
+    await adminQuery(server, `create database ${database} template ${opts.copyOf?.pgDatabase ?? inject('pgTemplate')}`);
     const url = databaseUrl(server, database);
     return {
       store: await open(url, TEMPLATE_SCHEMA, opts.migrate),
@@ -68,7 +66,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean;
       openAnother: (o = {}) => open(url, TEMPLATE_SCHEMA, o.migrate),
       async cleanup() {
         await closeAll();
-        await withAdmin(server, (admin) => admin.query(`drop database if exists ${database} with (force)`));
+        await adminQuery(server, `drop database if exists ${database} with (force)`);
       },
     };
   }
