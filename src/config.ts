@@ -1,119 +1,11 @@
 // Configuration is read once, at the edge: defaults < config file < environment < command-line flags.
 // Secrets (the API key, webhook secrets) come from the environment or files only, never from flags.
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { fileSchema, overridesSchema, TOP, type FileConfig } from './config-schema.js';
 import { ConfigError } from './errors.js';
 
-const TOP = /^top:([1-9]\d*)$/;
-
-const pace = { requestsPerMinute: z.number().positive(), concurrency: z.number().int().min(1) };
-// A quota of the plan: null removes the standard plan's (a plan without that quota).
-const quota = z.number().int().positive().nullable();
-const limits = z
-  .object({ ...pace, requestsPerDay: quota, requestsPerMonth: quota })
-  .partial()
-  .strict();
-// Charts are on the /v1 service and count against its quota: a pace of their own, no quota.
-const chartsLimits = z.object(pace).partial().strict();
-const selection = z.union([
-  z.literal('all'),
-  z.string().regex(TOP, 'all, top:N with N at least 1, or a list of ids'),
-  z.array(z.string().min(1)),
-]);
-const stringList = z.array(z.string().min(1));
-
-/** An http or https URL with a host: what the client can send to (checked before any file is touched). */
-function isServiceUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** What a change of the service's shape does to a stream (docs/operations.md, "When the service changes"). */
-const contract = z.enum(['hold', 'accept', 'fail']);
-
-/** The config file (JSON): every key optional. */
-export const fileSchema = z
-  .object({
-    baseUrl: z.string().refine(isServiceUrl, 'expected http(s)://host[:port][/path], e.g. https://api.example.com'),
-    apiKeyFile: z.string(),
-    db: z.string().min(1),
-    dbSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a plain SQL identifier'),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    timeoutMs: z.number().int().positive(),
-    retries: z.number().int().min(0),
-    limits: z.object({ v1: limits, charts: chartsLimits, tokenUnlocks: limits, monitoring: limits, open: limits }).partial().strict(),
-    pageWindow: z.number().int().min(1).max(64),
-    topAssets: z.number().int().min(1).max(10_000),
-    fanoutConcurrency: z.number().int().min(1).max(256),
-    lookbackDays: z.record(z.string(), z.number().min(0)),
-    selection: z.object({ assets: selection, projects: selection, metrics: selection, charts: selection }).partial().strict(),
-    metricProjects: stringList,
-    monitoring: z
-      .object({
-        views: stringList,
-        fullPassEveryHours: z.number().positive(),
-        details: z
-          .object({
-            minimumImportance: z.enum(['not-important', 'low', 'medium', 'high']),
-            maxAgeDays: z.number().positive().nullable(),
-            maxPerRun: z.number().int().min(0),
-          })
-          .partial()
-          .strict(),
-        events: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), stringList])),
-        tokenUnlocks: z.record(z.string(), z.union([z.string(), stringList])),
-        queryParams: z
-          .object({
-            events: z.record(z.string(), z.string()),
-            viewEvents: z.record(z.string(), z.string()),
-            tokenUnlocks: z.record(z.string(), z.string()),
-          })
-          .partial()
-          .strict(),
-      })
-      .partial()
-      .strict(),
-    receiver: z
-      .object({
-        port: z.number().int().min(0).max(65535),
-        host: z.string(),
-        path: z.string().startsWith('/'),
-        toleranceSec: z.number().positive(),
-        maxBodyBytes: z.number().int().positive(),
-        allowUnsignedViews: stringList,
-        secretsFile: z.string(),
-      })
-      .partial()
-      .strict(),
-    timezone: z.string(),
-    jobs: z.record(z.string(), z.object({ schedule: z.string(), enabled: z.boolean() }).partial().strict()),
-    jobsDir: z.string().min(1),
-    metricsPort: z.number().int().min(0).max(65535),
-    // The credential /healthz, /metrics and /status require; a daemon bound beyond loopback needs one.
-    metricsAuth: z.union([z.object({ bearerTokenFile: z.string() }).strict(), z.object({ basicAuthFile: z.string() }).strict()]),
-    maxResponseBytes: z.number().int().min(1024),
-    maxPagesPerList: z.number().int().min(1),
-    maxDeleteShare: z.number().min(0).max(1),
-    confirmDeletionsAfterHours: z.number().min(0),
-    // How long the store waits on its database (store-bounds.ts); 0 lifts a statement bound.
-    dbStatementTimeoutMs: z.number().int().min(0),
-    dbMigrationTimeoutMs: z.number().int().min(0),
-    dbConnectTimeoutMs: z.number().int().min(1),
-    dbBusyTimeoutMs: z.number().int().min(0),
-    // What a change of the service's shape does (src/sync/shape/): `default` for every stream, then per stream.
-    schemaChanges: z
-      .object({ default: contract, streams: z.record(z.string(), contract) })
-      .partial()
-      .strict(),
-  })
-  .partial()
-  .strict();
-
-export type FileConfig = z.infer<typeof fileSchema>;
+export type { FileConfig } from './config-schema.js';
 
 export interface Config extends FileConfig {
   baseUrl: string;
@@ -141,8 +33,9 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
   const configFile = flags.config ?? env.DS_CONFIG ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : null);
   const file = configFile ? readConfigFile(configFile) : {};
   // An empty variable is an unset one (`DS_BASE_URL= ds-mirror ...`).
+  const overrides = overridesSchema();
   const fromEnv = parse(
-    fileSchema,
+    overrides,
     'environment',
     {
       baseUrl: env.DS_BASE_URL || undefined,
@@ -151,12 +44,12 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
       logLevel: env.DS_LOG_LEVEL || undefined,
       timezone: env.DS_TIMEZONE || undefined,
       jobsDir: env.DS_JOBS_DIR || undefined,
-      ...(env.DS_MONITORING_VIEWS ? { monitoring: { ...file.monitoring, views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
+      ...(env.DS_MONITORING_VIEWS ? { monitoring: { views: splitList(env.DS_MONITORING_VIEWS) } } : {}),
     },
     ENV_NAMES,
   );
   const fromFlags = parse(
-    fileSchema,
+    overrides,
     'command line',
     {
       baseUrl: flags.baseUrl,
@@ -166,7 +59,9 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Readonly
     },
     FLAG_NAMES,
   );
-  const merged = { ...file, ...defined(fromEnv), ...defined(fromFlags) };
+  // DS_MONITORING_VIEWS replaces the file's views, not the rest of its "monitoring".
+  const monitoring = fromEnv.monitoring ? { monitoring: { ...file.monitoring, ...fromEnv.monitoring } } : {};
+  const merged: FileConfig = { ...file, ...defined(fromEnv), ...monitoring, ...defined(fromFlags) };
   // An empty DS_API_KEY (`DS_API_KEY=` in a .env or a compose file) is unset, as every DS_ variable is:
   // it does not hide the key of "apiKeyFile".
   const envKey = env.DS_API_KEY || undefined;
@@ -250,7 +145,7 @@ function readConfigFile(path: string): FileConfig {
   } catch (error) {
     throw new ConfigError(`the config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  return parse(fileSchema, `config file ${path}`, json);
+  return parse(fileSchema(), `config file ${path}`, json);
 }
 
 export function readSecretFile(path: string, what: string): string {

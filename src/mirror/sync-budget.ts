@@ -12,7 +12,9 @@ import { streamReadings, type StreamReading } from '../budget/stream-readings.js
 import type { StreamDef } from '../catalog/types.js';
 import type { Config } from '../config.js';
 import { jobCatalog } from '../scheduler/job-files.js';
-import { checkedJobs, jobStreams, type ScheduledJob } from '../scheduler/index.js';
+// The scheduler's files, not its index: a sync loads neither the scheduler's timers nor the receiver's
+// totals that the index also offers (modules a bundled start would run for nothing).
+import { checkedJobs, jobStreams, type ScheduledJob } from '../scheduler/configure-jobs.js';
 import type { Store } from '../store/types.js';
 import type { SyncSettings } from '../sync/context.js';
 
