@@ -4,7 +4,8 @@
 // command runs there too, interleaved with this checkout's run (the order alternating), and the ratio of the
 // medians is read: load on a shared machine hits both alike. Against a sandbox in its own process (scale
 // 0.1) and an existing SQLite mirror made first; with --pg <server url> also on PostgreSQL (a schema each).
-// Each side's caches (dist/code-cache/) are made by the runs before the first measured one.
+// Each side's caches (dist/code-cache/) are made by the runs before the first measured one. Each side's
+// CLI runs as `ds-mirror` does, with the flags of its launcher's first line (`#!/usr/bin/env -S node ...`).
 // Run: npx tsx bench/cli-start.ts [--runs 9] [--base /tmp/base] [--pg postgres://...]   (after `npm run build`)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +22,13 @@ const runs = Math.max(1, Number(flags.runs) || 9);
 const roots = [fileURLToPath(new URL('..', import.meta.url)), ...(flags.base ? [resolve(flags.base)] : [])];
 for (const root of roots)
   if (!existsSync(join(root, 'dist/src/bundle'))) throw new Error(`no dist/ in ${root}: run \`npm run build\` there first`);
+
+/** The node flags of a checkout's launcher (bin/ds-mirror.js's first line), as a shell would start it. */
+function launcherFlags(root: string): string[] {
+  const first = readFileSync(join(root, 'bin/ds-mirror.js'), 'utf8').split('\n')[0]!;
+  const flags = /^#!.*\bnode\b(.*)$/.exec(first)?.[1] ?? '';
+  return flags.trim().split(/\s+/).filter(Boolean);
+}
 
 /** CPU seconds of this process's reaped children so far (Linux's /proc; USER_HZ is 100). */
 function childrenCpu(): number {
@@ -55,6 +63,8 @@ interface Case {
   args: (db: string[]) => string[];
   until?: RegExp;
   dialect?: 'sqlite' | 'postgres';
+  /** Started as `node bin/ds-mirror.js`, without the launcher's flags (as the tests spawn it). */
+  bare?: boolean;
 }
 
 const CASES: Case[] = [
@@ -71,6 +81,11 @@ const CASES: Case[] = [
   { name: '`budget`', args: (db) => [...db, 'budget'] },
   { name: '`sync chains --plan`', args: (db) => [...db, 'sync', 'chains', '--plan'] },
   { name: '`sync chains` (one page, unchanged)', args: (db) => [...db, 'sync', 'chains', '--no-progress'] },
+  {
+    name: '`sync chains`, as `node bin/ds-mirror.js` (no launcher flags)',
+    args: (db) => [...db, 'sync', 'chains', '--no-progress'],
+    bare: true,
+  },
   { name: '`receive`, until listening', args: (db) => [...db, 'receive', '--port', '0'], until: /receiving webhooks at / },
 ];
 
@@ -89,14 +104,17 @@ try {
     ...dialects.flatMap((dialect) =>
       CASES.filter((c) => dialect === 'sqlite' || c.args(['--db', 'x']).includes('--db')).map((c) => ({
         name: `${c.name}${dialect === 'postgres' ? ', PostgreSQL' : ''}`,
-        sides: roots.map((root, side) => () => cpuOf([join(root, 'bin/ds-mirror.js'), ...c.args(dbs[side][dialect]!)], env, c.until)),
+        sides: roots.map(
+          (root, side) => () =>
+            cpuOf([...(c.bare ? [] : launcherFlags(root)), join(root, 'bin/ds-mirror.js'), ...c.args(dbs[side][dialect]!)], env, c.until),
+        ),
       })),
     ),
   ];
   // The mirrors, and each command's code cache on each side (a first run makes it).
   for (const [side, root] of roots.entries())
     for (const dialect of dialects)
-      await cpuOf([join(root, 'bin/ds-mirror.js'), ...dbs[side][dialect]!, 'sync', 'chains', '--no-progress'], env);
+      await cpuOf([...launcherFlags(root), join(root, 'bin/ds-mirror.js'), ...dbs[side][dialect]!, 'sync', 'chains', '--no-progress'], env);
   const samples = cases.map((c) => ('sides' in c ? c.sides.map(() => [] as number[]) : [[] as number[]]));
   for (let i = -1; i < runs; i++) {
     for (const [k, c] of cases.entries()) {
