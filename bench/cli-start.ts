@@ -26,7 +26,8 @@ for (const root of roots)
 /** The node flags of a checkout's launcher (bin/ds-mirror.js's first line), as a shell would start it. */
 function launcherFlags(root: string): string[] {
   const first = readFileSync(join(root, 'bin/ds-mirror.js'), 'utf8').split('\n')[0]!;
-  return /^#!.*\bnode\b(.*)$/.exec(first)?.[1]!.trim().split(/\s+/).filter(Boolean) ?? [];
+  const flags = /^#!.*\bnode\b(.*)$/.exec(first)?.[1] ?? '';
+  return flags.trim().split(/\s+/).filter(Boolean);
 }
 
 /** CPU seconds of this process's reaped children so far (Linux's /proc; USER_HZ is 100). */
