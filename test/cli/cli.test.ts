@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { openStore } from '../../src/store/index.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 
 const run = promisify(execFile);
@@ -169,7 +172,14 @@ describe('ds-mirror CLI', () => {
       { configured: view.slug, id: view.id, name: view.name },
       { configured: 'no-such-view', id: null, note: expect.stringMatching(/unknown to the service/) },
     ]);
-    await cli(['sync', 'monitoring-views', '--no-progress'], { ...env, DS_MONITORING_VIEWS: view.id });
+    // The mirror `views` reads: synced in this process (set-up; what views prints is the spawned CLI's).
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url: env.DS_DB });
+    try {
+      const monitoring = { ...settings().monitoring, views: [view.id] };
+      expect((await syncOnce(store, sandbox, ['monitoring-views'], { settings: { monitoring } })).outcome).toBe('success');
+    } finally {
+      await store.close();
+    }
     const mirrored = await cli(['views'], { ...env, DS_MONITORING_VIEWS: `${view.slug},another-view` });
     expect(mirrored.code).toBe(0);
     expect(mirrored.stdout).toContain(view.name);
