@@ -36,7 +36,11 @@ const results = JSON.parse(readFileSync(report, 'utf8')) as {
   numFailedTests: number;
   testResults: { assertionResults: { fullName: string; status: string }[] }[];
 };
-const [, fileWall, own, children] = readFileSync(cpuLog, 'utf8').trim().split('\n').at(-1)!.split('\t');
+// The file's own line: the log also holds the run's `#` lines (vitest's main process, the server, the machine).
+const fileLine = readFileSync(cpuLog, 'utf8')
+  .split('\n')
+  .find((line) => line.split('\t')[0]!.endsWith('test/sync/workers.test.ts'));
+const [, fileWall, own, children] = (fileLine ?? '-\t-\t-\t-').split('\t');
 rmSync(dir, { recursive: true, force: true });
 
 const lines = [

@@ -162,8 +162,12 @@ describe('copy', () => {
   });
 
   // One copy serves both ways of reading: each difference is asked of both.
+  // The target this case leaves different from its source, which the command's --force then replaces.
+  let different: TestStore;
+
   it('names the first row that differs, is missing or is extra (both read in key order, or rows matched by key)', async () => {
     const pg = await fresh('postgres');
+    different = pg;
     await copyStore(sqlite.store, pg.store);
     const verify = (byKey: boolean) => verifyStores(sqlite.store, pg.store, { byKey });
     const [, second, third] = await ids(pg.store, 'assets');
@@ -213,8 +217,8 @@ describe('copy', () => {
     expect(await liveLeases(sqlite.store)).toEqual([]);
   });
 
-  it('as a command: a table of tables, rows and verified; exit 2 on a non-empty target, 1 on a difference', async () => {
-    const pg = await fresh('postgres');
+  it('as a command: --force replaces a target, a table of tables, rows and verified; exit 2 on a non-empty target, 1 on a difference', async () => {
+    const pg = different; // left different (an asset missing, a sector extra, no run streams) by the case above
     const cli = async (...args: string[]) =>
       run(process.execPath, ['bin/ds-mirror.js', 'copy', '--from', sqlite.url, '--to', pg.url, '--to-schema', pg.schema!, ...args], {
         env: { ...process.env, DS_LOG_LEVEL: 'warn' },
@@ -223,7 +227,7 @@ describe('copy', () => {
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );
-    const ok = await cli();
+    const ok = await cli('--force');
     expect(ok.code).toBe(0);
     const assets = await sqlite.store.db
       .selectFrom('assets')
