@@ -100,8 +100,11 @@ export class IdleTriggers {
     this.dropped.delete(t.idle.trigger);
     // Looked up, not remembered: a rollback (to a savepoint) or another process's open may have made it.
     if (this.exists.get(t.idle.trigger)) return;
-    this.sqlite.exec(t.idle.sql);
-    if (t.mayAct.get()) this.sqlite.exec(t.idle.catchUp);
+    // Together or not at all (a savepoint inside the caller's transaction), so it is never there without its catch-up.
+    this.sqlite.transaction(() => {
+      this.sqlite.exec(t.idle.sql);
+      if (t.mayAct.get()) this.sqlite.exec(t.idle.catchUp);
+    })();
   }
 
   /**
