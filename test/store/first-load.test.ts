@@ -5,11 +5,14 @@
 // kept the store open. Each time the index is the migrations' own (same text, `integrity_check` finds its
 // entries equal to the rows) and the rows are those of an uninterrupted sync. PostgreSQL leaves none out
 // (the same names, its own definitions): the same runs end with the same rows and indexes.
+// The crosswalk's insert trigger on `assets`, set aside for the same load while the crosswalk is empty
+// (src/store/sqlite/sqlite-idle-triggers.ts), comes back the same ways, as the migrations' text.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import type { Store } from '../../src/store/index.js';
 import { DEFERRED_INDEXES } from '../../src/store/sqlite/sqlite-first-load.js';
+import { CROSSWALK_ASSETS_INSERT } from '../../src/store/sqlite/sqlite-crosswalk-trigger.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { syncOnce, tableSnapshot } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -30,6 +33,16 @@ async function indexDefs(store: Store): Promise<Record<string, string>> {
 }
 
 const ALL = Object.fromEntries(DEFERRED_INDEXES.map((i) => [i.name, i.sql]).sort());
+
+/** The crosswalk's insert trigger on `assets` as SQLite holds it ('missing' when left out); PostgreSQL keeps its own, never set aside. */
+async function insertTrigger(store: Store): Promise<string | null> {
+  if (store.dialect !== 'sqlite') return null;
+  const { rows } = await sql<{
+    sql: string;
+  }>`select sql from sqlite_master where type = 'trigger' and name = 'asset_crosswalk_assets_insert'`.execute(store.db);
+  return rows[0]?.sql ?? 'missing';
+}
+const TRIGGER = (dialect: string) => (dialect === 'sqlite' ? CROSSWALK_ASSETS_INSERT : null);
 
 async function integrity(store: Store): Promise<string> {
   const { rows } = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(store.db);
@@ -69,6 +82,8 @@ for (const dialect of dialects) {
       // On SQLite, the very text that restores them.
       expect(fresh).toEqual(dialect === 'sqlite' ? ALL : await indexDefs(clean.store));
       expect(await indexDefs(clean.store)).toEqual(fresh);
+      // The trigger's text in a new file is the one that restores it, and it is there after the load.
+      expect(await insertTrigger(clean.store)).toBe(TRIGGER(dialect));
       if (dialect === 'sqlite') expect(await integrity(clean.store)).toBe('ok');
       else expect(Object.keys(await indexDefs(clean.store))).toHaveLength(DEFERRED_INDEXES.length);
     });
@@ -83,18 +98,26 @@ for (const dialect of dialects) {
           sandbox,
           ['assets'],
           () => pagesCommitted(test),
-          async () => expect(await indexDefs(test.store)).toEqual(leftOut),
+          async () => {
+            expect(await indexDefs(test.store)).toEqual(leftOut);
+            // Out across the load's transactions on SQLite (the crosswalk is empty), not only inside one.
+            expect(await insertTrigger(test.store)).toBe(dialect === 'sqlite' ? 'missing' : null);
+          },
         );
         expect(await indexDefs(test.store)).toEqual(leftOut);
+        expect(await insertTrigger(test.store)).toBe(dialect === 'sqlite' ? 'missing' : null);
         const reopened = await test.openAnother();
         expect(await indexDefs(reopened)).toEqual(fresh);
+        expect(await insertTrigger(reopened)).toBe(TRIGGER(dialect));
         if (dialect === 'sqlite') expect(await integrity(reopened)).toBe('ok');
         else expect(await indexDefs(test.store)).toEqual(fresh);
         // A load killed while this process kept the store open: its next pass over the table builds them.
         for (const i of dialect === 'sqlite' ? DEFERRED_INDEXES : []) await sql.raw(`drop index ${i.name}`).execute(test.store.db);
+        if (dialect === 'sqlite') await sql`drop trigger asset_crosswalk_assets_insert`.execute(test.store.db);
         expect(await indexDefs(test.store)).toEqual(leftOut);
         expect((await syncOnce(test.store, sandbox, ['assets'])).outcome).toBe('success');
         expect(await indexDefs(test.store)).toEqual(fresh);
+        expect(await insertTrigger(test.store)).toBe(TRIGGER(dialect));
         if (dialect === 'sqlite') expect(await integrity(test.store)).toBe('ok');
         else expect(await indexDefs(reopened)).toEqual(fresh);
         expect(await tableSnapshot(test.store, 'assets')).toEqual(await tableSnapshot(clean.store, 'assets'));

@@ -1,7 +1,9 @@
 // A page of new assets is written with the crosswalk's insert trigger set aside while the crosswalk is
 // empty (on SQLite, created again before the commit: src/store/sqlite/sqlite-idle-triggers.ts). Whatever
 // a transaction holds (new assets alone, assets after a source arrived in it, a rollback), the crosswalk
-// equals the one computed from scratch and the trigger is there after, as it was.
+// equals the one computed from scratch and the trigger is there after, as it was. A first load keeps it
+// out across its transactions; one left out by a load that never ended comes back, with the links it
+// missed, at the next page of new assets and at the next open.
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refillCrosswalk } from '../../schema/migrations/0060-asset-crosswalk-table.js';
@@ -118,5 +120,35 @@ describe.each(dialects)('pages of new assets and the crosswalk trigger on %s', (
       .execute();
     await upsert([asset(7, 'GAM', 'Gamma', 'gamma')]);
     expect(await crosswalk(t.store)).toEqual(['token_unlocks/u-gamma → 7 slug']);
+  });
+
+  it('left out by a load that never ended, comes back with the links it missed: at the next page, and at the next open', async () => {
+    // What a killed first load leaves (SQLite): no trigger, while a source and its asset arrive.
+    if (dialect === 'sqlite') await sql`drop trigger asset_crosswalk_assets_insert`.execute(t.store.db);
+    await t.store.db
+      .insertInto('token_unlock_assets')
+      .values([unlock('u-alpha', 'ALP', 'Alpha', 'alpha'), unlock('u-beta', 'BET', 'Beta', 'beta')])
+      .execute();
+    await t.store.db
+      .insertInto('assets')
+      .values({ ...asset(500, 'ALP', 'Alpha', 'alpha'), first_seen_at: NOW, synced_at: NOW })
+      .execute();
+    // A store kept open: its next page of new assets brings it back and links what it missed.
+    await upsert([asset(501, 'bet', 'Other', 'other')]);
+    expect(await triggerText(t.store)).toBe(before);
+    let [kept, scratch] = await keptAndFromScratch(t.store);
+    expect(kept).toEqual(scratch);
+    expect(kept).toEqual(['token_unlocks/u-alpha → 500 slug', 'token_unlocks/u-beta → 501 symbol']);
+    // The next open of the file (the repeatable `deferred-indexes`) does the same.
+    if (dialect === 'sqlite') await sql`drop trigger asset_crosswalk_assets_insert`.execute(t.store.db);
+    await t.store.db
+      .insertInto('assets')
+      .values({ ...asset(502, 'GAM', 'Gamma', 'alpha'), market_cap_rank: 0, first_seen_at: NOW, synced_at: NOW })
+      .execute();
+    const reopened = await t.openAnother();
+    expect(await triggerText(reopened)).toBe(before);
+    [kept, scratch] = await keptAndFromScratch(reopened);
+    expect(kept).toEqual(scratch);
+    expect(kept).toEqual(['token_unlocks/u-alpha → 502 slug', 'token_unlocks/u-beta → 501 symbol']);
   });
 });

@@ -56,7 +56,7 @@ export function createSqliteAdapter(path: string, readOnly = false, busyMs?: num
     toDb: toSqliteValue,
     toColumn: () => toSqliteValue,
     upsertPage: (_trx, page) => upserter.upsertPage(page),
-    ...(readOnly ? {} : { firstLoad: (table, load) => loadWithoutIndexes(db, table, load) }),
+    ...(readOnly ? {} : { firstLoad: (table, load) => loadWithoutIndexes(db, table, load, idle) }),
     listTables: () => sqliteTables(db),
     readBatches: (relation, batchRows) => sqliteBatches(db, sqlite, relation, batchRows),
     // WAL with synchronous=NORMAL survives a crash of the process but may lose the last commits on power

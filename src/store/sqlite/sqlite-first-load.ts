@@ -12,8 +12,17 @@
 // migrations (one read of sqlite_master) and makes it again. An index is left
 // out only when its text is exactly the one below, the one this version's migrations make (checked by
 // test/store/first-load.test.ts against a new file's schema), so the text that restores it is the same.
+// The crosswalk's insert trigger on `assets` stays out the same way while the crosswalk is empty
+// (sqlite-idle-triggers.ts), and comes back by the same ways.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { IDLE_WHILE_EMPTY, type IdleWhileEmpty } from './sqlite-idle-triggers.js';
+
+/** The connection's triggers a first load keeps set aside across its transactions (IdleTriggers). */
+export interface HeldTriggers {
+  holdAcross(table: string): void;
+  restoreHeld(table: string): void;
+}
 
 interface DeferredIndex {
   table: string;
@@ -42,11 +51,16 @@ export const DEFERRED_INDEXES: readonly DeferredIndex[] = [
  * a load of another process, killed meanwhile, left out: a daemon that keeps the store open for days
  * restores them at its next pass over the table, not only at its next open.
  */
-export async function loadWithoutIndexes<T>(db: Kysely<Database>, table: string, load: () => Promise<T>): Promise<T> {
+export async function loadWithoutIndexes<T>(
+  db: Kysely<Database>,
+  table: string,
+  load: () => Promise<T>,
+  triggers?: HeldTriggers,
+): Promise<T> {
   const mine = DEFERRED_INDEXES.filter((i) => i.table === table);
   if (mine.length === 0) return load();
   // In one transaction, under the write lock: no row slips in between the check and the drop.
-  const dropped = await db.transaction().execute(async (trx) => {
+  const { first, dropped } = await db.transaction().execute(async (trx) => {
     const held = await definitions(trx, mine);
     const rows = await sql.raw<{ one: number }>(`select 1 as one from "${table}" limit 1`).execute(trx);
     if (rows.rows.length > 0) {
@@ -54,13 +68,20 @@ export async function loadWithoutIndexes<T>(db: Kysely<Database>, table: string,
         trx,
         mine.filter((i) => !held.has(i.name)),
       );
-      return [];
+      return { first: false, dropped: [] };
     }
     const left = mine.filter((i) => held.get(i.name) === i.sql);
     for (const i of left) await sql.raw(`drop index "${i.name}"`).execute(trx);
-    return left;
+    triggers?.holdAcross(table);
+    return { first: true, dropped: left };
   });
-  const rebuild = () => (dropped.length > 0 ? db.transaction().execute((trx) => buildDeferredIndexes(trx, dropped)) : Promise.resolve());
+  const rebuild = () =>
+    first
+      ? db.transaction().execute(async (trx) => {
+          await buildDeferredIndexes(trx, dropped);
+          triggers?.restoreHeld(table);
+        })
+      : Promise.resolve();
   let loaded: T;
   try {
     loaded = await load();
@@ -79,13 +100,35 @@ export async function deferredIndexMissing(db: Kysely<any>): Promise<boolean> {
     (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows.map((r) => r.name),
   );
   const held = await definitions(db, DEFERRED_INDEXES);
-  return DEFERRED_INDEXES.some((i) => tables.has(i.table) && !held.has(i.name));
+  return DEFERRED_INDEXES.some((i) => tables.has(i.table) && !held.has(i.name)) || (await triggersMissing(db)).length > 0;
 }
 
-/** Inside the caller's transaction: each one missing, made as the migrations made it. */
-export async function buildDeferredIndexes(db: Kysely<any>, indexes: readonly DeferredIndex[] = DEFERRED_INDEXES): Promise<void> {
+/**
+ * Inside the caller's transaction: each one missing, made as the migrations made it, and each idle
+ * trigger missing, with what it would have done meanwhile if it may act now (its catch-up, in set form).
+ */
+export async function buildDeferredIndexes(
+  db: Kysely<any>,
+  indexes: readonly DeferredIndex[] = DEFERRED_INDEXES,
+  triggers?: readonly IdleWhileEmpty[],
+): Promise<void> {
   // `if not exists`: another process's open may have built one meanwhile.
   for (const i of indexes) await sql.raw(i.sql.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')).execute(db);
+  for (const t of triggers ?? (await triggersMissing(db))) {
+    await sql.raw(t.sql).execute(db);
+    const mayAct = await sql.raw<{ one: number }>(`select 1 as one from "${t.emptyTable}" limit 1`).execute(db);
+    if (mayAct.rows.length > 0) await sql.raw(t.catchUp).execute(db);
+  }
+}
+
+/** The idle triggers (sqlite-idle-triggers.ts) the file lacks, though it holds both of their tables. */
+async function triggersMissing(db: Kysely<any>): Promise<IdleWhileEmpty[]> {
+  const { rows } = await sql<{
+    type: string;
+    name: string;
+  }>`select type, name from sqlite_master where type in ('table', 'trigger')`.execute(db);
+  const has = (type: string, name: string) => rows.some((r) => r.type === type && r.name === name);
+  return IDLE_WHILE_EMPTY.filter((t) => has('table', t.table) && has('table', t.emptyTable) && !has('trigger', t.trigger));
 }
 
 async function definitions(db: Kysely<any>, indexes: readonly DeferredIndex[]): Promise<Map<string, string>> {

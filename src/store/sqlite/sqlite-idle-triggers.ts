@@ -6,24 +6,40 @@
 // its order): a trigger whose statements may abort makes every insert keep a statement journal of the
 // 16 KiB pages it changes. Dropped inside the transaction, no other connection can add a crosswalk row
 // meanwhile (this one holds the write lock) and none ever sees the schema without it (the DDL commits or
-// rolls back with the rows); its text is the one sqlite_master held.
+// rolls back with the rows).
+// A first load (`holdAcross`, sqlite-first-load.ts) keeps it out across its ~90 transactions instead:
+// each drop and create is DDL, which made every prepared statement of the connection prepare again
+// (0.3-0.5 s of a first sync's CPU at scale 10). Out between transactions, another process may see the
+// schema without it; so each of the load's transactions looks again and creates it the moment the
+// crosswalk holds a row, with what it would have done meanwhile (`catchUp`, in set form), and a process
+// killed before the load's end leaves it to the next writable open (the repeatable `deferred-indexes`),
+// which makes it from the text below, the one the migrations made.
 import type { Database as Sqlite, Statement } from 'better-sqlite3';
+import { CROSSWALK_ALL_LINKS, CROSSWALK_ASSETS_INSERT } from './sqlite-crosswalk-trigger.js';
 
 /** A trigger on `table` whose WHEN requires a row of `emptyTable` (so it does nothing while that is empty). */
-interface IdleWhileEmpty {
+export interface IdleWhileEmpty {
   table: string;
   trigger: string;
   emptyTable: string;
+  /** Its text as the migrations made it: set aside only while the file holds exactly this one. */
+  sql: string;
+  /** What it maintains, recomputed for every row at once: run when it comes back while it may act. */
+  catchUp: string;
 }
 
-const IDLE_WHILE_EMPTY: readonly IdleWhileEmpty[] = [
-  { table: 'assets', trigger: 'asset_crosswalk_assets_insert', emptyTable: 'asset_crosswalk' },
+export const IDLE_WHILE_EMPTY: readonly IdleWhileEmpty[] = [
+  {
+    table: 'assets',
+    trigger: 'asset_crosswalk_assets_insert',
+    emptyTable: 'asset_crosswalk',
+    sql: CROSSWALK_ASSETS_INSERT,
+    catchUp: CROSSWALK_ALL_LINKS,
+  },
 ];
 
 interface IdleTrigger {
-  name: string;
-  /** Its text as sqlite_master held it, to create it again. */
-  sql: string;
+  idle: IdleWhileEmpty;
   /** Whether the table it waits on holds a row (then it may act and must be there). */
   mayAct: Statement;
 }
@@ -33,6 +49,8 @@ export class IdleTriggers {
   private readonly byTable = new Map<string, IdleTrigger[]>();
   /** Set aside in the open transaction, to be created again before it commits. */
   private readonly dropped = new Map<string, IdleTrigger>();
+  /** Tables in a first load: their triggers set aside stay out across commits until `restoreHeld`. */
+  private readonly held = new Set<string>();
   private readonly exists: Statement;
 
   constructor(private readonly sqlite: Sqlite) {
@@ -49,33 +67,49 @@ export class IdleTriggers {
     if (triggers.length === 0) return write();
     for (const t of triggers) {
       if (t.mayAct.get() || !this.sqlite.inTransaction) this.restore(t);
-      else if (setAside && !this.dropped.has(t.name)) {
-        this.sqlite.exec(`drop trigger if exists "${t.name}"`);
-        this.dropped.set(t.name, t);
+      else if (setAside && !this.dropped.has(t.idle.trigger)) {
+        this.sqlite.exec(`drop trigger if exists "${t.idle.trigger}"`);
+        this.dropped.set(t.idle.trigger, t);
       }
     }
     return write();
   }
 
-  /** Before a commit: every trigger set aside is created again, so the transaction commits the schema it began with. */
+  /** Before a commit: every trigger set aside is created again (but a first load's), so the transaction commits the schema it began with. */
   restoreAll(): void {
-    for (const t of [...this.dropped.values()]) this.restore(t);
+    for (const t of [...this.dropped.values()]) if (!this.held.has(t.idle.table)) this.restore(t);
   }
 
-  /** After a rollback: what was dropped came back with it. */
+  /** After a rollback: what this transaction dropped came back with it (a first load's is looked up again). */
   forget(): void {
     this.dropped.clear();
   }
 
+  /** A first load into `table` begins: what its pages set aside stays out until `restoreHeld`. */
+  holdAcross(table: string): void {
+    this.held.add(table);
+  }
+
+  /** Inside a transaction, at a first load's end however it ended: `table`'s triggers are there again. */
+  restoreHeld(table: string): void {
+    this.held.delete(table);
+    for (const t of this.of(table)) this.restore(t);
+  }
+
   private restore(t: IdleTrigger): void {
-    if (!this.dropped.delete(t.name)) return;
-    // A rollback to a savepoint may have brought it back already.
-    if (!this.exists.get(t.name)) this.sqlite.exec(t.sql);
+    this.dropped.delete(t.idle.trigger);
+    // Looked up, not remembered: a rollback (to a savepoint) or another process's open may have made it.
+    if (this.exists.get(t.idle.trigger)) return;
+    // Together or not at all (a savepoint inside the caller's transaction), so it is never there without its catch-up.
+    this.sqlite.transaction(() => {
+      this.sqlite.exec(t.idle.sql);
+      if (t.mayAct.get()) this.sqlite.exec(t.idle.catchUp);
+    })();
   }
 
   /**
-   * `table`'s triggers that may be set aside, as the file declares them now: one whose WHEN does not start
-   * by requiring a row of the other table (a later migration changed it) is left alone.
+   * `table`'s triggers that may be set aside: the file holds the migrations' text (a later migration
+   * changed it: left alone), or none (set aside by a load that never ended: it comes back as it may act).
    */
   private of(table: string): IdleTrigger[] {
     let found = this.byTable.get(table);
@@ -86,19 +120,10 @@ export class IdleTriggers {
         .prepare(`select sql from sqlite_master where type = 'trigger' and name = ? and tbl_name = ?`)
         .pluck()
         .get(idle.trigger, table) as string | undefined;
-      if (sql && requiresRowOf(sql, idle.emptyTable))
-        found.push({ name: idle.trigger, sql, mayAct: this.sqlite.prepare(`select exists (select 1 from ${idle.emptyTable})`).pluck() });
+      if (sql === undefined || sql === idle.sql)
+        found.push({ idle, mayAct: this.sqlite.prepare(`select exists (select 1 from ${idle.emptyTable})`).pluck() });
     }
     this.byTable.set(table, found);
     return found;
   }
-}
-
-/** Whether an insert trigger's WHEN is `exists (select 1 from <table> ...)`, alone or and-ed with more. */
-function requiresRowOf(triggerSql: string, table: string): boolean {
-  const when = /\bafter\s+insert\s+on\s+\S+\s+for\s+each\s+row\s+when\s+([\s\S]*?)\s+begin\b/i.exec(triggerSql)?.[1];
-  if (!when || !new RegExp(`^exists\\s*\\(\\s*select\\s+1\\s+from\\s+${table}\\s`, 'i').test(when)) return false;
-  // Outside its parentheses, an `or` would let the trigger act without that row.
-  const outside = when.replace(/\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)/g, '()');
-  return !/\bor\b/i.test(outside);
 }

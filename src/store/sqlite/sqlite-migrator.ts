@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { MigratorSupport } from '../store-dialect.js';
 import { applyFreshSchema, isEmptySqlite, readFreshSchema } from './fresh-schema.js';
 import { buildDeferredIndexes, DEFERRED_INDEXES, deferredIndexMissing } from './sqlite-first-load.js';
+import { IDLE_WHILE_EMPTY } from './sqlite-idle-triggers.js';
 
 export const SQLITE_MIGRATOR: MigratorSupport = {
   currentSchema: async () => undefined,
@@ -15,7 +16,7 @@ export const SQLITE_MIGRATOR: MigratorSupport = {
     return Number(rows[0]?.n) > 0;
   },
   deferredIndexes: {
-    definition: DEFERRED_INDEXES.map((i) => i.sql).join(';\n'),
+    definition: [...DEFERRED_INDEXES, ...IDLE_WHILE_EMPTY].map((i) => i.sql).join(';\n'),
     missing: deferredIndexMissing,
     build: (db) => buildDeferredIndexes(db),
   },
