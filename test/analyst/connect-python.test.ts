@@ -1,3 +1,4 @@
+// @end-to-end
 // docs/connect.md's Python example runs as documented: its first ```python block, with the standard
 // library alone (python3's sqlite3), against a freshly synced SQLite mirror, prints the top assets and
 // the streams that hold rows exactly as the views give them.

@@ -97,12 +97,13 @@ describe('daemon', () => {
     // The */3 job starts only on seconds divisible by 3 (scheduler-clock.test.ts proves the exact fire
     // times on fake timers; here a busy machine may start a run hundreds of milliseconds after its tick).
     for (const r of slow) expect(new Date(r.started_at).getUTCSeconds() % 3).toBe(0);
-    // One run a second: consecutive starts one tick apart (a tick skipped under load leaves a gap of two).
-    const span = (Date.parse(fast.at(-1)!.started_at) - Date.parse(fast[0].started_at)) / 1000;
-    expect(Math.round(span)).toBeGreaterThanOrEqual(fast.length - 1);
-    expect(Math.round(span)).toBeLessThanOrEqual(fast.length - 1 + status(daemon, 'every-second').skipped);
+    // At most one run a tick: consecutive starts at least a tick apart. That every tick fires is
+    // scheduler-clock.test.ts's, on fake timers: here a machine at load 45 held a timer past its next tick
+    // (8 runs over 9 s, none counted skipped), which no bound on the wall clock can rule out.
+    const span = Math.round((Date.parse(fast.at(-1)!.started_at) - Date.parse(fast[0].started_at)) / 1000);
+    expect(span).toBeGreaterThanOrEqual(fast.length - 1);
     expect(slow.length).toBeGreaterThanOrEqual(1);
-    expect(slow.length).toBeLessThanOrEqual(Math.ceil(fast.length / 3) + 1);
+    expect(slow.length).toBeLessThanOrEqual(Math.ceil((span + 1) / 3) + 1); // the */3 ticks over the same seconds
   });
 
   it('skips a tick while the same job is still running, and counts the skip', async () => {
