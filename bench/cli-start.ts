@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { launcherFlags } from '../test/helpers/launcher.js';
 import { startSandboxProcess } from './sandbox-process.js';
 
 const { values: flags } = parseArgs({
@@ -22,13 +23,6 @@ const runs = Math.max(1, Number(flags.runs) || 9);
 const roots = [fileURLToPath(new URL('..', import.meta.url)), ...(flags.base ? [resolve(flags.base)] : [])];
 for (const root of roots)
   if (!existsSync(join(root, 'dist/src/bundle'))) throw new Error(`no dist/ in ${root}: run \`npm run build\` there first`);
-
-/** The node flags of a checkout's launcher (bin/ds-mirror.js's first line), as a shell would start it. */
-function launcherFlags(root: string): string[] {
-  const first = readFileSync(join(root, 'bin/ds-mirror.js'), 'utf8').split('\n')[0]!;
-  const flags = /^#!.*\bnode\b(.*)$/.exec(first)?.[1] ?? '';
-  return flags.trim().split(/\s+/).filter(Boolean);
-}
 
 /** CPU seconds of this process's reaped children so far (Linux's /proc; USER_HZ is 100). */
 function childrenCpu(): number {

@@ -17,6 +17,7 @@ import { readerRows } from '../helpers/reader-queries.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const SECRET = 'whsec-streams-status-0123456789';
@@ -39,7 +40,7 @@ describe.each(dialects)('v_streams and status on %s', (dialect) => {
       DS_DB_SCHEMA: on.schema ?? '',
       DS_LOG_LEVEL: 'error',
     };
-    const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 170_000 });
+    const { stdout } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], { env, timeout: 170_000 });
     return stdout;
   };
   const cli = (...args: string[]) => cliOn(t, ...args);

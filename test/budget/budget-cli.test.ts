@@ -14,6 +14,7 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { openStore } from '../../src/store/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 let sandbox: Sandbox;
@@ -32,7 +33,7 @@ async function cli(args: string[], config: object, db = 'mirror.db'): Promise<{ 
     DS_LOG_LEVEL: 'warn',
   };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], { env, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -17,7 +18,7 @@ const HOUR = 3600_000;
 async function cli(args: string[], test: TestStore): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, DS_DB: test.url, DS_DB_SCHEMA: test.schema ?? '', DS_CONFIG: '', DS_LOG_LEVEL: 'warn' };
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], { env, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/index.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 
@@ -43,7 +44,7 @@ const refusal = (args: string[], env: Record<string, string> = {}) => cliInProce
 
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], {
       env: environment(env),
       timeout: 240_000,
     });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestedCommand } from '../../src/cli/command-word.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -25,19 +26,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('the compiled CLI', () => {
   it('prints the package version', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-    const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', '--version']);
+    const { stdout } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--version']);
     expect(stdout.trim()).toBe(version);
   });
 
   it("lists every command in --help without loading them, and each command's own help in full", async () => {
-    const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', '--help']);
+    const { stdout } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--help']);
     for (const command of ['sync [streams...]', 'status', 'views', 'receive', 'backfill', 'jobs', 'daemon', 'copy', 'migrate', 'streams'])
       expect(stdout).toContain(command);
-    const views = await run(process.execPath, ['bin/ds-mirror.js', '--db', 'sqlite:x.db', 'help', 'views']);
+    const views = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--db', 'sqlite:x.db', 'help', 'views']);
     expect(views.stdout).toContain('--fetch');
-    const jobs = await run(process.execPath, ['bin/ds-mirror.js', 'jobs', '--help']);
+    const jobs = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'jobs', '--help']);
     expect(jobs.stdout).toMatch(/--next <n>\s+how many next run times to show \(default: 1\)/);
-    const sync = await run(process.execPath, ['bin/ds-mirror.js', 'sync', '--help']);
+    const sync = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'sync', '--help']);
     expect(sync.stdout).toMatch(/all, v1, monitoring, fanouts/);
     expect(sync.stdout).toContain('--max-requests');
     expect(sync.stdout).toContain('--plan');
@@ -58,7 +59,14 @@ describe('the compiled CLI', () => {
       const t = await openTestStore(dialect, { migrate: false });
       try {
         const db = ['--db', t.url, ...(t.schema ? ['--db-schema', t.schema] : [])];
-        const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...db, '--log-level', 'warn', 'migrate']);
+        const { stdout, stderr } = await run(process.execPath, [
+          ...LAUNCHER_FLAGS,
+          'bin/ds-mirror.js',
+          ...db,
+          '--log-level',
+          'warn',
+          'migrate',
+        ]);
         expect(stderr).toBe('');
         expect(stdout).toMatch(/^Success\s+0001-/m);
       } finally {
@@ -70,10 +78,14 @@ describe('the compiled CLI', () => {
   it('starts the receiver, whose writer thread commits a signed delivery', async () => {
     const db = join(dir, 'mirror.db');
     let id = '';
-    const child = spawn(process.execPath, ['bin/ds-mirror.js', '--db', `sqlite:${db}`, '--log-level', 'warn', 'receive', '--port', '0'], {
-      env: { ...process.env, DS_WEBHOOK_SECRETS: 'compiled-secret' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--db', `sqlite:${db}`, '--log-level', 'warn', 'receive', '--port', '0'],
+      {
+        env: { ...process.env, DS_WEBHOOK_SECRETS: 'compiled-secret' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout! }).on('line', (line) => {

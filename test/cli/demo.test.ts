@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 
 async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], {
       env: { ...process.env, ...env },
       timeout: 300_000,
     });

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -36,7 +37,10 @@ describe('an empty DS_API_KEY', () => {
       DS_LOG_LEVEL: 'error',
     };
     try {
-      const { stdout, stderr } = await run(process.execPath, [BIN, 'sync', 'sectors', '--no-progress'], { env, timeout: 120_000 });
+      const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, BIN, 'sync', 'sectors', '--no-progress'], {
+        env,
+        timeout: 120_000,
+      });
       return { code: 0, stdout, stderr };
     } catch (error) {
       return error as { code: number; stdout: string; stderr: string };

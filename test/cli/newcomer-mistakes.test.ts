@@ -16,6 +16,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const execFileP = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -40,7 +41,7 @@ interface Outcome {
 async function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   const base = { DS_DB: '', DS_CONFIG: '', DS_LOG_LEVEL: 'warn', DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey };
   try {
-    const { stdout, stderr } = await execFileP(process.execPath, [BIN, ...args], {
+    const { stdout, stderr } = await execFileP(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], {
       cwd,
       env: { ...process.env, ...base, ...env },
       timeout: 120_000,

@@ -19,6 +19,7 @@ import { openStore } from '../../src/store/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const fast = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -40,7 +41,7 @@ function env(config: object): NodeJS.ProcessEnv {
 
 async function cli(args: string[], config: object): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], {
       env: env(config),
       timeout: 600_000,
       maxBuffer: 1e8,
@@ -124,7 +125,18 @@ describe('a plain sync', () => {
 
     const child = spawn(
       process.execPath,
-      ['bin/ds-mirror.js', 'daemon', '--metrics-port', '0', '--no-receiver', '--run-at-start', 'all', '--stop-timeout', '5'],
+      [
+        ...LAUNCHER_FLAGS,
+        'bin/ds-mirror.js',
+        'daemon',
+        '--metrics-port',
+        '0',
+        '--no-receiver',
+        '--run-at-start',
+        'all',
+        '--stop-timeout',
+        '5',
+      ],
       {
         env: env({
           ...standard,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -29,7 +30,7 @@ async function cli(args: string[], test: TestStore): Promise<{ code: number; std
     DS_MONITORING_VIEWS: sandbox.monitoring.views()[0]!.id,
   };
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env, timeout: 170_000, maxBuffer: 1e8 });
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], { env, timeout: 170_000, maxBuffer: 1e8 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

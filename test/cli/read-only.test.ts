@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/index.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -24,7 +25,9 @@ interface Outcome {
 }
 
 async function cli(args: string[], cwd: string, user?: string): Promise<Outcome> {
-  const command = user ? ['runuser', ['-u', user, '--', process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const command = user
+    ? ['runuser', ['-u', user, '--', process.execPath, ...LAUNCHER_FLAGS, BIN, ...args]]
+    : [process.execPath, [...LAUNCHER_FLAGS, BIN, ...args]];
   // One configured view: `views` with none configured needs no mirror (it says what to set).
   const env = {
     ...process.env,
@@ -58,7 +61,7 @@ async function findOtherUser(): Promise<string | null> {
   if (process.getuid?.() !== 0) return null;
   try {
     // The checkout must be readable by that user too (not so under a 0700 home folder).
-    await run('runuser', ['-u', 'nobody', '--', process.execPath, BIN, '--version']);
+    await run('runuser', ['-u', 'nobody', '--', process.execPath, ...LAUNCHER_FLAGS, BIN, '--version']);
     return 'nobody';
   } catch {
     return null;

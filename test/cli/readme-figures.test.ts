@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -13,7 +14,7 @@ let dir: string;
 async function cli(args: string[]): Promise<string> {
   const env = { ...process.env, DS_DB: `sqlite:${join(dir, 'empty.db')}`, DS_LOG_LEVEL: 'warn', DS_CONFIG: '', DS_BASE_URL: '' };
   try {
-    return (await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 120_000 })).stdout;
+    return (await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], { env, timeout: 120_000 })).stdout;
   } catch (error) {
     return (error as { stdout: string }).stdout; // budget exits 1 on a day the month cannot fit; its figures still count
   }

@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/index.js';
 import { ALL_DETAILS, NO_DETAILS, settings, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const STREAMS = ['v1', 'token-unlocks', 'monitoring-categories', 'monitoring-events'];
@@ -220,10 +221,14 @@ describe('copy', () => {
   it('as a command: --force replaces a target, a table of tables, rows and verified; exit 2 on a non-empty target, 1 on a difference', async () => {
     const pg = different; // left different (an asset missing, a sector extra, no run streams) by the case above
     const cli = async (...args: string[]) =>
-      run(process.execPath, ['bin/ds-mirror.js', 'copy', '--from', sqlite.url, '--to', pg.url, '--to-schema', pg.schema!, ...args], {
-        env: { ...process.env, DS_LOG_LEVEL: 'warn' },
-        timeout: 240_000,
-      }).then(
+      run(
+        process.execPath,
+        [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'copy', '--from', sqlite.url, '--to', pg.url, '--to-schema', pg.schema!, ...args],
+        {
+          env: { ...process.env, DS_LOG_LEVEL: 'warn' },
+          timeout: 240_000,
+        },
+      ).then(
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestStore } from './stores.js';
+import { LAUNCHER_FLAGS } from './launcher.js';
 
 const run = promisify(execFile);
 
@@ -36,7 +37,7 @@ export function mirrorCli(
       DS_LOG_LEVEL: 'error',
       DS_TEST_CLOCK_SHIFT_HOURS: String(opts.hoursLater ?? 0),
     };
-    const node = ['--import', './test/helpers/shifted-clock.mjs', 'bin/ds-mirror.js', ...args];
+    const node = ['--import', './test/helpers/shifted-clock.mjs', ...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args];
     try {
       const { stdout, stderr } = await run(process.execPath, node, { env, timeout: 120_000 });
       return { code: 0, stdout, stderr };

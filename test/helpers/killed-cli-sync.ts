@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { TestStore } from './stores.js';
+import { LAUNCHER_FLAGS } from './launcher.js';
 
 /** How long the CLI may take to commit its first pages, on a busy machine. */
 const COMMIT_DEADLINE_MS = 240_000;
@@ -27,7 +28,7 @@ export async function killCliSyncMidList(
   writeFileSync(config, JSON.stringify({ limits: { v1: fast, open: fast, charts: fast }, pageWindow: 1 }));
   sandbox.setChaos({ hold: { path: '/v1/assets', fromPage: 7 } });
   try {
-    const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', ...streams, '--no-progress'], {
+    const child = spawn(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'sync', ...streams, '--no-progress'], {
       env: {
         ...process.env,
         DS_BASE_URL: sandbox.url,

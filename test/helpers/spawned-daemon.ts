@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { request } from 'undici';
 import type { DaemonHealth } from '../../src/mirror/index.js';
+import { LAUNCHER_FLAGS } from './launcher.js';
 
 export interface SpawnedDaemon {
   child: ChildProcess;
@@ -37,6 +38,7 @@ export async function spawnDaemon(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const argv = [
+    ...LAUNCHER_FLAGS,
     'bin/ds-mirror.js',
     ...args,
     'daemon',

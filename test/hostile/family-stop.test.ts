@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/ds-mirror.js');
@@ -71,7 +72,11 @@ async function cli(args: string[], test: TestStore, env: Record<string, string |
   };
   for (const [name, value] of Object.entries(all)) if (value === undefined) delete all[name];
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: all, timeout: 170_000, maxBuffer: 1e8 });
+    const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], {
+      env: all,
+      timeout: 170_000,
+      maxBuffer: 1e8,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

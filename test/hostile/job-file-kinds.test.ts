@@ -15,6 +15,7 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { spawnDaemon } from '../helpers/spawned-daemon.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const job = (name: string, fields: object = {}) => ({
   name,
@@ -77,7 +78,11 @@ for (const dialect of dialects) {
       const t = await openTestStore(dialect);
       try {
         const { args, env } = cli(t);
-        const run = spawnSync(process.execPath, ['bin/ds-mirror.js', ...args, 'jobs'], { env, encoding: 'utf8', timeout: 60_000 });
+        const run = spawnSync(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args, 'jobs'], {
+          env,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
         expect([run.status, run.signal]).toEqual([2, null]);
         const lines = run.stderr.trim().split('\n');
         expect(lines).toHaveLength(Object.keys(REFUSED).length);

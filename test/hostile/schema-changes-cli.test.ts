@@ -22,6 +22,7 @@ import { readWithShellTool } from '../helpers/cli-user.js';
 import { settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 
@@ -58,7 +59,7 @@ for (const dialect of dialects) {
         DS_LOG_LEVEL: 'error',
       };
       try {
-        const { stdout, stderr } = await run(process.execPath, ['bin/ds-mirror.js', ...args], { env, timeout: 120_000 });
+        const { stdout, stderr } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args], { env, timeout: 120_000 });
         return { code: 0, stdout, stderr: withoutListenerWarnings(stderr) };
       } catch (error) {
         const e = error as { code: number; stdout: string; stderr: string };

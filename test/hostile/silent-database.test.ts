@@ -19,6 +19,7 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp } from './cuttable-tcp.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const BOUNDS = { dbStatementTimeoutMs: 1_000, dbConnectTimeoutMs: 1_000, dbBusyTimeoutMs: 1_000 };
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -93,7 +94,7 @@ function sqliteLock(file: string): Silencer {
 }
 
 function runCli(db: string[], args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/ds-mirror.js', '--config', config, ...db, ...args, '--no-progress'], {
+  const child = spawn(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--config', config, ...db, ...args, '--no-progress'], {
     env: { ...process.env, DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,6 +15,7 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startFaultyProxy, type Fault } from './faulty-proxy.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const STOP_TIMEOUT_S = 2;
 /** Where the run stops itself, the bound is not what is watched: generous, so a busy machine cannot reach it. */
@@ -44,10 +45,14 @@ function spawnSync(
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ timeoutMs: NEVER_MS, ...config }));
   const db = t.schema ? ['--db', t.url, '--db-schema', t.schema] : ['--db', t.url];
-  const child = spawn(process.execPath, ['bin/ds-mirror.js', '--config', file, ...db, ...command, '--stop-timeout', String(stopTimeoutS)], {
-    env: { ...process.env, DS_BASE_URL: proxyUrl, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--config', file, ...db, ...command, '--stop-timeout', String(stopTimeoutS)],
+    {
+      env: { ...process.env, DS_BASE_URL: proxyUrl, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += String(d)));

@@ -14,6 +14,7 @@ import { readWithShellTool } from '../helpers/cli-user.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const BIN = resolve('bin/ds-mirror.js');
 const SECRET = 'whsec-shape-0123456789abcdef';
@@ -47,7 +48,7 @@ for (const dialect of dialects) {
     }
 
     async function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-      const child = spawn(process.execPath, [BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
       let [stdout, stderr] = ['', ''];
       child.stdout!.on('data', (d) => (stdout += String(d)));
       child.stderr!.on('data', (d) => (stderr += String(d)));
@@ -81,7 +82,10 @@ for (const dialect of dialects) {
       sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 5, webhooks: { timeFactor: 0.01 } });
       t = await openTestStore(dialect);
       views = sandbox.monitoring.views().map((v) => v.id);
-      receiver = spawn(process.execPath, [BIN, 'receive', '--port', '0'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      receiver = spawn(process.execPath, [...LAUNCHER_FLAGS, BIN, 'receive', '--port', '0'], {
+        env: env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       receiver.stdout!.on('data', (d) => (out += String(d)));
       const url = await waitFor('the receiver to listen', () => /receiving webhooks at (\S+)/.exec(out)?.[1]);

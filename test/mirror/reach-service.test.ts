@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { whyUnreachable } from '../../src/mirror/reach-service.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 let sandbox: Sandbox;
@@ -51,7 +52,7 @@ describe('whether the service can be reached', () => {
 
   it('sync against a closed port: one line per family, exit 1, no stream run and no file made', async () => {
     const db = join(dir, 'mirror.db');
-    const out = await run(process.execPath, ['bin/ds-mirror.js', '--db', `sqlite:${db}`, 'sync', '--no-progress'], {
+    const out = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--db', `sqlite:${db}`, 'sync', '--no-progress'], {
       env: { ...process.env, DS_BASE_URL: `http://127.0.0.1:${closedPort}`, DS_API_KEY: 'a-key-of-some-length', DS_LOG_LEVEL: 'info' },
     }).then(
       () => ({ code: 0, stdout: '', stderr: '' }),
@@ -75,7 +76,17 @@ describe('whether the service can be reached', () => {
   it('the daemon against a closed port: one warning per family, no run at start, and it keeps its schedule', async () => {
     const child = spawn(
       process.execPath,
-      ['bin/ds-mirror.js', '--db', `sqlite:${join(dir, 'daemon.db')}`, 'daemon', '--metrics-port', '0', '--run-at-start', 'all'],
+      [
+        ...LAUNCHER_FLAGS,
+        'bin/ds-mirror.js',
+        '--db',
+        `sqlite:${join(dir, 'daemon.db')}`,
+        'daemon',
+        '--metrics-port',
+        '0',
+        '--run-at-start',
+        'all',
+      ],
       {
         env: { ...process.env, DS_BASE_URL: `http://127.0.0.1:${closedPort}`, DS_API_KEY: 'a-key-of-some-length', DS_LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,6 +21,7 @@ import { runSync } from '../../src/sync/engine.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 const INJECTED = '<img src=x onerror=alert(1)>';
@@ -189,7 +190,7 @@ describe.each(dialects)('the status page on %s', (dialect) => {
     const file = join(shots, `${dialect}-status.html`);
     const env = { ...process.env, DS_DB: dialect === 'sqlite' ? test.url : test.url, DS_LOG_LEVEL: 'warn', DS_CONFIG: '' };
     if (test.schema) Object.assign(env, { DS_DB_SCHEMA: test.schema });
-    await run(process.execPath, ['bin/ds-mirror.js', 'status', '--html', file], { env, timeout: 120_000 });
+    await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'status', '--html', file], { env, timeout: 120_000 });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const seen = watch(page);
     try {

@@ -16,6 +16,7 @@ import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { makeEnvelope, sign } from './webhook-fixtures.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const BIN = resolve('bin/ds-mirror.js');
 const A = randomUUID(); // configured by id, with its own secret
@@ -63,7 +64,7 @@ async function spawnCli(
   args: string[],
   ready: (out: string, err: string) => string | undefined,
 ): Promise<{ child: ChildProcess; found: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -194,7 +195,7 @@ for (const dialect of dialects) {
 }
 
 async function run(args: string[]): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...LAUNCHER_FLAGS, BIN, ...args], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout!.on('data', (d) => (stdout += String(d)));
   const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));

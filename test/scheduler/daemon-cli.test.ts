@@ -12,6 +12,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const STOP_TIMEOUT_S = 20;
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -61,6 +62,7 @@ async function spawnDaemon(): Promise<Spawned> {
   const child = spawn(
     process.execPath,
     [
+      ...LAUNCHER_FLAGS,
       'bin/ds-mirror.js',
       '--config',
       join(dir, 'config.json'),

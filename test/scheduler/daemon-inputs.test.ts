@@ -16,6 +16,7 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from './scrape.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const STOP_TIMEOUT_S = 10;
 const job = (name: string, fields: object) => ({
@@ -56,7 +57,7 @@ afterAll(async () => {
 function cli(t: TestStore, args: string[]) {
   const db = t.schema ? ['--db', t.url, '--db-schema', t.schema] : ['--db', t.url];
   return {
-    argv: ['bin/ds-mirror.js', '--config', config, ...db, ...args],
+    argv: [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--config', config, ...db, ...args],
     env: { ...process.env, DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey },
   };
 }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureJobs } from '../../src/scheduler/index.js';
 import { DEFAULT_JOBS_DIR, defaultJobs, jobDefinitions, loadJobFiles } from '../../src/scheduler/job-files.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -77,11 +78,13 @@ describe('job files', () => {
       mode: 'incremental',
     });
     const env = { ...process.env, DS_JOBS_DIR: mine, DS_DB: `sqlite:${join(dir, 'jobs.db')}`, DS_LOG_LEVEL: 'warn' };
-    const { stdout } = await run(process.execPath, ['bin/ds-mirror.js', 'jobs'], { env });
+    const { stdout } = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'jobs'], { env });
     expect(stdout).toMatch(/my-sectors/);
     expect(stdout).toMatch(/daily-catalog/);
     write(mine, 'broken.json', { name: 'broken' });
-    const failed = await run(process.execPath, ['bin/ds-mirror.js', 'jobs'], { env }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'jobs'], { env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((failed as { code: number }).code).toBe(2);
     expect((failed as { stderr: string }).stderr.trim().split('\n')).toEqual([expect.stringMatching(/broken\.json: /)]);
   });

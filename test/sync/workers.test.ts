@@ -24,6 +24,7 @@ import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { END_TO_END } from '../helpers/timeouts.js';
+import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 // Scale 2 (about 11,000 rows over the /v1 lists, the long ones tens of pages): the leases decide alike at any
 // size. Scale 10 (about 55,000 rows), the bar an earlier issue set, is run before each merge that touches the leases
@@ -180,7 +181,7 @@ describe('several sync workers on one PostgreSQL database', () => {
         DS_LOG_LEVEL: 'error',
       };
       const cli = () => {
-        const child = spawn(process.execPath, ['bin/ds-mirror.js', 'sync', 'v1', '--no-progress'], {
+        const child = spawn(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'sync', 'v1', '--no-progress'], {
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
