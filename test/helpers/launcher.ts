@@ -14,3 +14,8 @@ export function launcherFlags(root = '.'): string[] {
 
 /** This checkout's launcher flags, to put before `bin/ds-mirror.js` in a spawned node's arguments. */
 export const LAUNCHER_FLAGS: readonly string[] = launcherFlags();
+
+/** A spawned node's arguments for `ds-mirror <args>`: the launcher's flags, the bin, the command line. */
+export function cliArgs(args: readonly string[]): string[] {
+  return [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args];
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../scheduler/scrape.js';
-import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { cliArgs } from '../helpers/launcher.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-status-cli-'));
 const children: ChildProcess[] = [];
@@ -22,16 +22,7 @@ function spawnWith(flags: string[], config: object) {
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ timezone: 'UTC', ...config }));
   const child = spawn(
     process.execPath,
-    [
-      ...LAUNCHER_FLAGS,
-      'bin/ds-mirror.js',
-      '--config',
-      join(dir, 'config.json'),
-      '--db',
-      `sqlite:${join(dir, 'mirror.db')}`,
-      'daemon',
-      ...flags,
-    ],
+    cliArgs(['--config', join(dir, 'config.json'), '--db', `sqlite:${join(dir, 'mirror.db')}`, 'daemon', ...flags]),
     {
       env: { ...process.env, DS_BASE_URL: 'http://127.0.0.1:9', DS_API_KEY: 'not-a-real-key', DS_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,7 +12,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { healthz, metrics, waitFor } from './scrape.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
-import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { cliArgs } from '../helpers/launcher.js';
 
 const STOP_TIMEOUT_S = 20;
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -61,9 +61,7 @@ interface Spawned {
 async function spawnDaemon(): Promise<Spawned> {
   const child = spawn(
     process.execPath,
-    [
-      ...LAUNCHER_FLAGS,
-      'bin/ds-mirror.js',
+    cliArgs([
       '--config',
       join(dir, 'config.json'),
       '--db',
@@ -73,7 +71,7 @@ async function spawnDaemon(): Promise<Spawned> {
       '0',
       '--stop-timeout',
       String(STOP_TIMEOUT_S),
-    ],
+    ]),
     {
       // The key comes from the environment, never the command line.
       env: { ...process.env, DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey, DS_LOG_LEVEL: 'info' },
