@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMirrorTable, dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { Row } from '../../src/store/index.js';
@@ -24,23 +24,32 @@ function item(id: number, version = 'a'): Row {
 
 for (const dialect of dialects) {
   describe(`upsertChanged (${dialect})`, () => {
+    // One store for the file's cases, each writing tables of its own (the store keeps what it learned of a
+    // table by name): a fresh PostgreSQL database per case cost the server more than the cases' writes.
     let t: TestStore;
-    const upsert = (rows: Row[], now: string, table = 'test_items', key = ['id']) =>
-      t.store.transaction((tx) => tx.upsertChanged(table, key, rows, now));
-    const all = (table = 'test_items') => t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
+    let cases = 0;
+    let items = '';
+    const table = (name: string) => `${name}_${cases}`;
+    const upsert = (rows: Row[], now: string, name = items, key = ['id']) =>
+      t.store.transaction((tx) => tx.upsertChanged(name, key, rows, now));
+    const all = (name = items) => t.store.db.selectFrom(name).selectAll().orderBy('id').execute();
 
-    beforeEach(async () => {
+    beforeAll(async () => {
       t = await openTestStore(dialect);
-      await createMirrorTable(t.store, 'test_items', ['id']);
     });
-    afterEach(() => t.cleanup());
+    afterAll(() => t?.cleanup());
+    beforeEach(async () => {
+      cases++;
+      items = table('test_items');
+      await createMirrorTable(t.store, items, ['id']);
+    });
 
     it('writes a page of 600 rows but the three the store refuses, and quarantines exactly those', async () => {
       const refused = new Set([10, 300, 550]); // in the first, second and third slice a write takes between turns
       const rows = Array.from({ length: 600 }, (_, i) => (refused.has(i) ? { ...item(i), title: null, raw: null } : item(i)));
       expect(await upsert(rows, T1)).toEqual({ inserted: 597, updated: 0, unchanged: 0, rejected: 3 });
       expect((await all()).map((r) => Number(r.id)).filter((id) => refused.has(id))).toEqual([]);
-      const held = await t.store.db.selectFrom('quarantine').select('record').execute();
+      const held = await t.store.db.selectFrom('quarantine').select('record').where('reason', 'like', `${items}: %`).execute();
       expect(held.map((q) => (JSON.parse(String(q.record)) as { id: number }).id).sort((a, b) => a - b)).toEqual([10, 300, 550]);
     });
 
@@ -71,7 +80,7 @@ for (const dialect of dialects) {
 
     it('brings back a soft-deleted row even when its hash is unchanged', async () => {
       await upsert([item(1), item(2), item(3)], T1);
-      expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(['1', '2']), {}, T2)).toBe(1);
+      expect(await t.store.softDeleteMissing(items, ['id'], new Set(['1', '2']), {}, T2)).toBe(1);
       expect(await upsert([item(1), item(2), item(3)], T3)).toEqual({ inserted: 0, updated: 1, unchanged: 2, rejected: 0 });
       const row3 = (await all())[2];
       expect([row3.first_seen_at, row3.synced_at, row3.deleted_at]).toEqual([T1, T3, null]);
@@ -84,7 +93,7 @@ for (const dialect of dialects) {
         ids.map((id) => item(id)),
         T1,
       );
-      expect(await t.store.softDeleteMissing('test_items', ['id'], new Set(ids.filter((id) => id !== 7).map(String)), {}, T2)).toBe(1);
+      expect(await t.store.softDeleteMissing(items, ['id'], new Set(ids.filter((id) => id !== 7).map(String)), {}, T2)).toBe(1);
       const next = [...ids.map((id) => item(id, id === 3 || id === 30 ? 'b' : 'a')), item(41)];
       expect(await upsert(next, T3)).toEqual({ inserted: 1, updated: 3, unchanged: 37, rejected: 0 });
       const written = (await all()).filter((r) => r.synced_at === T3).map((r) => r.id);
@@ -103,14 +112,15 @@ for (const dialect of dialects) {
     });
 
     it('handles composite keys', async () => {
-      await createMirrorTable(t.store, 'test_pairs', ['chart_id', 'slug']);
+      const pairs = table('test_pairs');
+      await createMirrorTable(t.store, pairs, ['chart_id', 'slug']);
       const pair = (chart_id: number, slug: string, v = 'a') => ({ chart_id, slug, raw: { v }, row_hash: `${chart_id}${slug}${v}` });
       const rows = [pair(1, 'a'), pair(1, 'b'), pair(2, 'a')];
-      expect(await upsert(rows, T1, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: 0 });
+      expect(await upsert(rows, T1, pairs, ['chart_id', 'slug'])).toEqual({ inserted: 3, updated: 0, unchanged: 0, rejected: 0 });
       const changed = [pair(1, 'a'), pair(1, 'b', 'z'), pair(2, 'a')];
-      expect(await upsert(changed, T2, 'test_pairs', ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2, rejected: 0 });
+      expect(await upsert(changed, T2, pairs, ['chart_id', 'slug'])).toEqual({ inserted: 0, updated: 1, unchanged: 2, rejected: 0 });
       const stored = await t.store.db
-        .selectFrom('test_pairs')
+        .selectFrom(pairs)
         .select(['chart_id', 'slug', 'synced_at'])
         .orderBy('chart_id')
         .orderBy('slug')
@@ -163,18 +173,19 @@ for (const dialect of dialects) {
 
     if (dialect === 'sqlite') {
       it('writes a table whose key no unique index covers (no insert-first there), exactly as one with a primary key', async () => {
-        await sql`create table test_loose (id integer not null, title text, raw text not null, row_hash text not null, first_seen_at text not null, synced_at text not null, deleted_at text)`.execute(
+        const loose = table('test_loose');
+        await sql`create table ${sql.table(loose)} (id integer not null, title text, raw text not null, row_hash text not null, first_seen_at text not null, synced_at text not null, deleted_at text)`.execute(
           t.store.db,
         );
-        const loose = (rows: Row[], now: string) =>
+        const write = (rows: Row[], now: string) =>
           upsert(
             rows.map(({ id, title, raw, row_hash }) => ({ id, title, raw, row_hash })),
             now,
-            'test_loose',
+            loose,
           );
-        expect(await loose([item(1), item(2)], T1)).toEqual({ inserted: 2, updated: 0, unchanged: 0, rejected: 0 });
-        expect(await loose([item(1), item(2, 'b'), item(3)], T2)).toEqual({ inserted: 1, updated: 1, unchanged: 1, rejected: 0 });
-        expect((await all('test_loose')).map((r) => [r.id, r.title])).toEqual([
+        expect(await write([item(1), item(2)], T1)).toEqual({ inserted: 2, updated: 0, unchanged: 0, rejected: 0 });
+        expect(await write([item(1), item(2, 'b'), item(3)], T2)).toEqual({ inserted: 1, updated: 1, unchanged: 1, rejected: 0 });
+        expect((await all(loose)).map((r) => [r.id, r.title])).toEqual([
           [1, 'item 1 a'],
           [2, 'item 2 b'],
           [3, 'item 3 a'],
@@ -185,22 +196,24 @@ for (const dialect of dialects) {
     if (dialect === 'postgres') {
       it('looks up held hashes by primary-key probes, even with a plan made while the table was empty', async () => {
         // Prepared on an empty, never analyzed table, as in a first sync; the generic plan is kept.
-        await sql`create index test_items_other on test_items (title, id) where deleted_at is null`.execute(t.store.db);
+        await sql`create index ${sql.id(`${items}_other`)} on ${sql.table(items)} (title, id) where deleted_at is null`.execute(t.store.db);
         const plan = await t.store.db.connection().execute(async (conn) => {
           await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
-          await sql.raw(`prepare held_rows as ${heldRowsQuery('test_items', ['id'], ['bigint'])}`).execute(conn);
+          await sql.raw(`prepare held_rows as ${heldRowsQuery(items, ['id'], ['bigint'])}`).execute(conn);
           const { rows } = await sql<{ 'QUERY PLAN': string }>`explain execute held_rows('{1,2,3}')`.execute(conn);
           await sql`deallocate held_rows`.execute(conn);
           await sql`reset plan_cache_mode`.execute(conn);
           return rows.map((r) => r['QUERY PLAN']).join('\n');
         });
-        expect(plan).toMatch(/Nested Loop[\s\S]*Index Scan using test_items_pk on test_items[\s\S]*Index Cond: \(id = k\.c0\)/);
-        expect(plan).not.toMatch(/Seq Scan on test_items|Hash Join/);
+        expect(plan).toMatch(
+          new RegExp(`Nested Loop[\\s\\S]*Index Scan using ${items}_pk on ${items}[\\s\\S]*Index Cond: \\(id = k\\.c0\\)`),
+        );
+        expect(plan).not.toMatch(new RegExp(`Seq Scan on ${items}|Hash Join`));
       });
 
       it('refuses JSON text that would spill into the next column or row, and writes nothing', async () => {
         const smuggler = { ...item(1), tags: '["x"]],[99,"smuggled"' };
-        await expect(upsert([smuggler, item(2)], T1)).rejects.toThrow(/"test_items\.tags" holds text that is not one JSON value/);
+        await expect(upsert([smuggler, item(2)], T1)).rejects.toThrow(`"${items}.tags" holds text that is not one JSON value`);
         expect(await all()).toEqual([]);
       });
     }
@@ -211,7 +224,7 @@ for (const dialect of dialects) {
       const changed = rows.map((r, i) => (i % 1000 === 0 ? item(i + 1, 'b') : r));
       expect(await upsert(changed, T2)).toEqual({ inserted: 0, updated: 12, unchanged: 11_988, rejected: 0 });
       const count = await t.store.db
-        .selectFrom('test_items')
+        .selectFrom(items)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(12_000);
