@@ -1,13 +1,15 @@
 // The store's durable writer takes writes as data (RowsWrite) and writes them alike whoever commits them:
 // the writer thread of a SQLite file, or PostgreSQL's own transactions. A key held already is kept, or
 // updated in the columns asked while the stored row's guard column is null; only `counted` writes count.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RowsWrite } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 
-const kept = (rows: RowsWrite['rows']): RowsWrite => ({ table: 'test_notes', key: ['id'], rows, counted: true });
+// One store per dialect for the file, a table of its own per case (a PostgreSQL database per case cost more than the case).
+let table = '';
+const kept = (rows: RowsWrite['rows']): RowsWrite => ({ table, key: ['id'], rows, counted: true });
 const merged = (rows: RowsWrite['rows']): RowsWrite => ({
-  table: 'test_notes',
+  table,
   key: ['id'],
   rows,
   update: { columns: ['note', 'seen_at'], whereNull: 'seen_at' },
@@ -16,19 +18,23 @@ const merged = (rows: RowsWrite['rows']): RowsWrite => ({
 for (const dialect of dialects) {
   describe(`durable writer (${dialect})`, () => {
     let t: TestStore;
-    beforeEach(async () => {
+    let cases = 0;
+    beforeAll(async () => {
       t = await openTestStore(dialect);
+    });
+    afterAll(() => t?.cleanup());
+    beforeEach(async () => {
+      table = `test_notes_${++cases}`;
       await t.store.db.schema
-        .createTable('test_notes')
+        .createTable(table)
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('note', 'text')
         .addColumn('seen_at', 'text')
         .execute();
     });
-    afterEach(() => t.cleanup());
 
     const notes = async () =>
-      (await t.store.db.selectFrom('test_notes').select(['id', 'note', 'seen_at']).orderBy('id').execute()).map((r) => ({ ...r }));
+      (await t.store.db.selectFrom(table).select(['id', 'note', 'seen_at']).orderBy('id').execute()).map((r) => ({ ...r }));
 
     it('keeps the first row of a key, updates where asked and the guard is null, and counts only counted writes', async () => {
       const writer = await t.store.openDurableWriter();

@@ -1,5 +1,5 @@
 // @end-to-end
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseHeldError } from '../../src/store/index.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { tryLeaseTwiceInChild } from './store-child-runner.js';
@@ -11,13 +11,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // time-to-live: on a busy machine a sleep and the statements around it can take any time.
 for (const dialect of dialects) {
   describe(`leases (${dialect})`, () => {
+    // One store per dialect for the file: each case takes leases of other names (a PostgreSQL database per
+    // case cost more than the case).
     let t: TestStore;
     let other: Store; // a second connection (SQLite) or pool (PostgreSQL) on the same database
-    beforeEach(async () => {
+    beforeAll(async () => {
       t = await openTestStore(dialect);
       other = await t.openAnother();
     });
-    afterEach(() => t.cleanup());
+    afterAll(() => t?.cleanup());
 
     /** As if the lease's time-to-live had run out (its owner crashed and stopped renewing). */
     const expire = (name: string) =>
@@ -75,9 +77,9 @@ for (const dialect of dialects) {
     });
 
     it('gives another process a clear message while the lease is held, and the lease once free', async () => {
-      const lease = (await t.store.acquireLease('sync:assets', 'worker-parent', 60_000))!;
+      const lease = (await t.store.acquireLease('sync:charts', 'worker-parent', 60_000))!;
       // One child process: refused while the parent holds the lease, then takes it once released.
-      const [refused, taken] = await tryLeaseTwiceInChild(t, 'sync:assets', 'worker-child', () => lease.release());
+      const [refused, taken] = await tryLeaseTwiceInChild(t, 'sync:charts', 'worker-child', () => lease.release());
       expect(refused.taken).toBe(false);
       expect(refused.code).toBe('DS_LEASE_HELD');
       expect(refused.message).toContain('held by worker-parent until');
