@@ -1,3 +1,6 @@
+// @end-to-end
+// (For its bound, not a sync: each case replays the mirror's migrations and makes its views, comments and
+// history triggers, about a second of CPU between the test and the server, over a unit's 20 s at load 40.)
 // A mirror made before migration 0038 kept one alert per (view, event), and one delivery row per id
 // naming only the first view. Upgrading loses no alert: every old row is an alert of its development,
 // the second development a delivery brought (whose alert the old key dropped) becomes one again, a

@@ -1,3 +1,6 @@
+// @end-to-end
+// (For its bound, not a sync: each case replays the mirror's migrations and makes its views, comments and
+// history triggers, about a second of CPU between the test and the server, over a unit's 20 s at load 40.)
 // A mirror made before migrations 0017-0018 kept its pass marks and its service's URL in stream_state
 // under names no stream has, and a dead high_water column. Upgrading moves them to pass_marks and
 // mirrored_service, so the next run still knows when the last full pass ran and which service it holds.

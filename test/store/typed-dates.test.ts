@@ -1,3 +1,6 @@
+// @end-to-end
+// (For its bound, not a sync: each case replays the mirror's migrations and makes its views, comments and
+// history triggers, about a second of CPU between the test and the server, over a unit's 20 s at load 40.)
 // Dates are typed as dates on PostgreSQL (migration 0040): market_stats.date, sec_filings.filing_date and
 // the usage tables' day were text there. An upgrade converts the rows a mirror holds (a value that is not a
 // date becomes null, its record's raw keeps it); SQLite keeps the same YYYY-MM-DD text. Both stores read a
