@@ -36,7 +36,9 @@ describe('the crosswalk on a mirrored sandbox', () => {
   let truth: Map<string, number | null>;
 
   beforeAll(async () => {
-    sb = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 11 });
+    // Scale 0.15: 178 links (45 token-unlock, 133 monitoring assets), 17 of them below the threshold; scale
+    // 0.3's twice as many scored alike (at 0.6, precision 0.97-1 and recall 0.96-0.98 at either scale) at 1.4 times the CPU.
+    sb = await startSandbox({ start: PINNED_START, scale: 0.15, seed: 11 });
     truth = new Map(sb.assetLinks().map((l) => [l.partnerId, l.v1AssetId]));
     [lite, pg] = [await openTestStore('sqlite'), await openTestStore('postgres')];
     for (const t of [lite, pg]) expect((await syncOnce(t.store, sb, STREAMS, LISTS_ONLY)).outcome).toBe('success');
