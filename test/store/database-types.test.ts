@@ -2,7 +2,7 @@
 // in src/store/database.ts): this fails when they and the migrations disagree, on either store. COLUMNS
 // must name every column of every typed table (the type below refuses a missing or an extra one), and
 // each table must hold exactly those columns.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetTables } from '../../src/budget/budget-tables.js';
 import type { MirrorSchemaTables } from '../../src/mirror-schema/mirror-schema-tables.js';
 import type { ReceiverTables } from '../../src/receiver/receiver-tables.js';
@@ -158,11 +158,14 @@ const COLUMNS: { [T in keyof Database]: Record<keyof Database[T], true> } = {
 
 for (const dialect of dialects) {
   describe(`typed tables (${dialect})`, () => {
+    // One store for both cases: the first reads the tables' columns, the second writes a row of its own.
     let t: TestStore;
-    afterEach(() => t.cleanup());
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
+    });
+    afterAll(() => t?.cleanup());
 
     it('declares exactly the columns the migrations create, table by table', async () => {
-      t = await openTestStore(dialect);
       const tables = new Map((await t.store.adapter.listTables()).map((table) => [table.name, table.columns.map((c) => c.name).sort()]));
       for (const [table, columns] of Object.entries(COLUMNS)) {
         expect({ table, columns: tables.get(table) }).toEqual({ table, columns: Object.keys(columns).sort() });
@@ -170,7 +173,6 @@ for (const dialect of dialects) {
     });
 
     it('reads back what it writes through the typed connection', async () => {
-      t = await openTestStore(dialect);
       const db = t.store.adapter.db;
       const { id } = await db
         .insertInto('sync_runs')

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mirroredTables } from '../../schema/history/triggers.js';
 import { liftedFromRaw, streamTables } from '../../src/catalog/index.js';
 import { ANALYST_VIEWS } from '../../schema/views/index.js';
@@ -68,8 +68,15 @@ for (const dialect of dialects) {
       return t;
     };
 
+    // The first two cases only read a fresh install: one store for both.
+    let fresh: TestStore;
+    beforeAll(async () => {
+      fresh = await openTestStore(dialect);
+    });
+    afterAll(() => fresh?.cleanup());
+
     it('a fresh install has one on every mirrored table, in the ledger', async () => {
-      const t = await open();
+      const t = fresh;
       const mirrored = await mirroredTables(t.store.db, dialect);
       expect(mirrored.length).toBeGreaterThan(20);
       expect(await triggerNames(t.store)).toEqual(expect.arrayContaining(mirrored.map((m) => `${m.name}_keep_history`)));
@@ -78,7 +85,7 @@ for (const dialect of dialects) {
     });
 
     it("a table's versions keep typed_row exactly when its versions view reads it", async () => {
-      const t = await open();
+      const t = fresh;
       const names = (await mirroredTables(t.store.db, dialect)).map((m) => m.name);
       const readByView = names.filter((name) =>
         ANALYST_VIEWS.some(
