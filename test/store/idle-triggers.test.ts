@@ -5,7 +5,7 @@
 // out across its transactions; one left out by a load that never ended comes back, with the links it
 // missed, at the next page of new assets and at the next open.
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refillCrosswalk } from '../../schema/migrations/0060-asset-crosswalk-table.js';
 import type { Row, Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -60,14 +60,27 @@ async function triggerText(store: Store): Promise<string | null> {
 }
 
 describe.each(dialects)('pages of new assets and the crosswalk trigger on %s', (dialect) => {
-  let t: TestStore;
+  // One database per dialect for the file, emptied of the tables the cases write, and a store opened on it
+  // per case (what a store keeps between transactions starts afresh): a PostgreSQL database per case cost
+  // more than the case.
+  let shared: TestStore;
+  let t: { store: Store; openAnother(): Promise<Store> };
+  let initial: string | null;
   let before: string | null;
   const upsert = (rows: Row[]) => t.store.transaction((tx) => tx.upsertChanged('assets', ['id'], rows, NOW));
-  beforeEach(async () => {
-    t = await openTestStore(dialect);
-    before = await triggerText(t.store);
+  beforeAll(async () => {
+    shared = await openTestStore(dialect);
+    initial = await triggerText(shared.store);
   });
-  afterEach(() => t.cleanup());
+  afterAll(() => shared?.cleanup());
+  beforeEach(async () => {
+    for (const table of ['token_unlock_assets', 'assets', 'asset_crosswalk'] as const) await shared.store.db.deleteFrom(table).execute();
+    t = { store: await shared.openAnother(), openAnother: () => shared.openAnother() };
+    expect(await crosswalk(t.store)).toEqual([]);
+    before = await triggerText(t.store);
+    expect(before).toBe(initial); // as a fresh install has it, whatever the case before did
+  });
+  afterEach(() => t.store.close());
 
   it('writes a first load into an empty crosswalk, which stays empty, and the trigger is there after as it was', async () => {
     expect(await upsert(nobody(1, 600))).toMatchObject({ inserted: 600 });
