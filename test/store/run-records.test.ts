@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import type { TestStore } from '../helpers/stores.js';
 import type { StreamRunStats } from '../../src/store/index.js';
@@ -25,11 +25,12 @@ function stats(stream: string, outcome: StreamRunStats['outcome'], extra: Partia
 
 for (const dialect of dialects) {
   describe(`run records and stream state (${dialect})`, () => {
+    // One store for both cases (a PostgreSQL database per case cost more than the case).
     let t: TestStore;
-    beforeEach(async () => {
+    beforeAll(async () => {
       t = await openTestStore(dialect);
     });
-    afterEach(() => t.cleanup());
+    afterAll(() => t?.cleanup());
 
     it('records a run with its streams, counts, duration and outcome', async () => {
       const runId = await t.store.startRun(['assets', 'chains'], 'incremental', T1);
@@ -94,12 +95,13 @@ for (const dialect of dialects) {
       ]);
     });
 
+    // A stream of its own: the case above finished one of 'assets' in the same store.
     it('keeps state per stream: checkpoint, last success and last error', async () => {
-      expect(await t.store.getState('assets')).toBeNull();
-      const run1 = await t.store.startRun(['assets'], 'incremental', T1);
-      await t.store.transaction((tx) => tx.saveCheckpoint('assets', { assetClass: 'token', page: 7 }));
-      expect(await t.store.getState('assets')).toEqual({
-        stream: 'assets',
+      expect(await t.store.getState('glossary')).toBeNull();
+      const run1 = await t.store.startRun(['glossary'], 'incremental', T1);
+      await t.store.transaction((tx) => tx.saveCheckpoint('glossary', { assetClass: 'token', page: 7 }));
+      expect(await t.store.getState('glossary')).toEqual({
+        stream: 'glossary',
         checkpoint: { assetClass: 'token', page: 7 },
         lastSuccessAt: null,
         lastError: null,
@@ -109,23 +111,23 @@ for (const dialect of dialects) {
       });
 
       // The last page of a completed pass clears the checkpoint in its transaction; finishStream keeps that.
-      await t.store.transaction((tx) => tx.saveCheckpoint('assets', null));
-      await t.store.finishStream(run1, stats('assets', 'success'));
-      const done = (await t.store.getState('assets'))!;
+      await t.store.transaction((tx) => tx.saveCheckpoint('glossary', null));
+      await t.store.finishStream(run1, stats('glossary', 'success'));
+      const done = (await t.store.getState('glossary'))!;
       expect([done.checkpoint, done.lastError, done.lastRunId]).toEqual([null, null, run1]);
       expect(Date.parse(done.lastSuccessAt!)).toBeGreaterThan(Date.now() - 60_000);
 
       // The checkpoint saved by the last page stays.
-      await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 9 }));
-      await t.store.finishStream(run1, stats('assets', 'stopped'));
-      expect((await t.store.getState('assets'))?.checkpoint).toEqual({ page: 9 });
+      await t.store.transaction((tx) => tx.saveCheckpoint('glossary', { page: 9 }));
+      await t.store.finishStream(run1, stats('glossary', 'stopped'));
+      expect((await t.store.getState('glossary'))?.checkpoint).toEqual({ page: 9 });
 
       // A failed pass keeps the last success, records the error, and its last page's checkpoint.
-      const run2 = await t.store.startRun(['assets'], 'incremental', T2);
-      await t.store.transaction((tx) => tx.saveCheckpoint('assets', { page: 3 }));
-      await t.store.finishStream(run2, stats('assets', 'failed', { error: 'boom', errorCode: 'DS_DRIFT' }));
-      expect(await t.store.getState('assets')).toEqual({
-        stream: 'assets',
+      const run2 = await t.store.startRun(['glossary'], 'incremental', T2);
+      await t.store.transaction((tx) => tx.saveCheckpoint('glossary', { page: 3 }));
+      await t.store.finishStream(run2, stats('glossary', 'failed', { error: 'boom', errorCode: 'DS_DRIFT' }));
+      expect(await t.store.getState('glossary')).toEqual({
+        stream: 'glossary',
         checkpoint: { page: 3 },
         lastSuccessAt: done.lastSuccessAt,
         lastError: 'boom',
