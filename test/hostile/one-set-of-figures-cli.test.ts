@@ -10,12 +10,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { loadConfig, openMirror, type SyncRequest, type SyncRun } from '../../src/index.js';
+import type { SyncRequest } from '../../src/index.js';
 import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { libraryRun as runThroughLibrary } from '../helpers/library-run.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { spawnDaemon } from '../helpers/spawned-daemon.js';
@@ -38,20 +38,8 @@ for (const dialect of dialects) {
     let dir: string;
     let cli: ReturnType<typeof mirrorCli>;
     /** A run through the library's door, on the configuration the CLI is given: what it did. */
-    async function libraryRun(request: SyncRequest): Promise<SyncRun> {
-      const config = loadConfig(
-        { config: join(dir, 'config.json'), db: t.url, dbSchema: t.schema },
-        { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey },
-      );
-      const mirror = openMirror(config, { logger: pino({ level: 'silent' }) });
-      try {
-        const run = await mirror.sync(request);
-        if (run.refused !== null) throw new Error(`the run was refused: ${JSON.stringify(run.refused)}`);
-        return run;
-      } finally {
-        await mirror.close();
-      }
-    }
+    const libraryRun = (request: SyncRequest) =>
+      runThroughLibrary({ config: join(dir, 'config.json'), db: t.url, dbSchema: t.schema }, sandbox, request);
     const v1Sent = () => countWithShellTool(t, "select coalesce(sum(requests), 0) from usage_ledger where family = 'v1'");
 
     beforeAll(async () => {

@@ -11,15 +11,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { loadConfig, openMirror } from '../../src/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp } from './cuttable-tcp.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { libraryRun } from '../helpers/library-run.js';
 
 const BOUNDS = { dbStatementTimeoutMs: 1_000, dbConnectTimeoutMs: 1_000, dbBusyTimeoutMs: 1_000 };
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -106,17 +105,8 @@ function runCli(db: string[], args: string[]): Promise<{ code: number | null; st
 }
 
 /** The next run once the database answers again, in this process on what the CLI was given: its outcome. */
-async function nextRun(db: string[], streams: string[]): Promise<unknown> {
-  const flags = { config, db: db[1], dbSchema: db[3] };
-  const mirror = openMirror(loadConfig(flags, { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey }), {
-    logger: pino({ level: 'silent' }),
-  });
-  try {
-    const run = await mirror.sync({ streams });
-    return run.refused === null ? run.outcome : run.refused;
-  } finally {
-    await mirror.close();
-  }
+async function nextRun(db: string[], streams: string[]): Promise<string> {
+  return (await libraryRun({ config, db: db[1]!, dbSchema: db[3] }, sandbox, { streams })).outcome;
 }
 
 /** The newest run the mirror holds (read on a connection of the test's own), 0 for none. */
