@@ -1,7 +1,7 @@
 // @end-to-end
 // A held mass deletion as a user meets it (bin/ds-mirror.js in a child process, on both stores): `sync`
 // exits 4 and says what it held back, the hold is kept in the mirror (deletion_holds, which `status`
-// lists: its text slow-drain-cli's and renamed-keys-cli's, its JSON slow-drain-cli's), and `sync --full
+// lists: its text renamed-keys-cli's, its JSON slow-drain-cli's), and `sync --full
 // --confirm-deletions` deletes and exits 0.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -72,7 +72,7 @@ for (const dialect of dialects) {
 
     // One run changes token unlocks' shape both ways (a run judges each change of a stream on its own):
     // the changes taken without loss are reported and coerced as in a run with only them (exit 0 for such
-    // a run: schema-changes-cli's assets and events), the fields gone keep the rows as they were (exit 4).
+    // a run: schema-changes-cli's fan-out and details), the fields gone keep the rows as they were (exit 4).
     it('token unlocks: a new field, a number as text, an ISO time as Unix seconds reported and taken; a typed field removed and another renamed: rows kept as they were (exit 4)', async () => {
       sandbox.setChaos({
         shape: [

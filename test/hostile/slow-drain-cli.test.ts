@@ -99,7 +99,7 @@ for (const dialect of dialects) {
             'deleted when a complete pass from \\S+ finds them missing too',
         ),
       );
-      // status --json lists the hold (its text form, the same stored reason: held-deletions-cli, renamed-keys-cli).
+      // status --json lists the hold (its text form, the same stored reason: renamed-keys-cli).
       expect([live('chains'), await heldFor('chains'), heldInMirror('chains')]).toEqual([s1, [s1 - s2], [s1 - s2]]);
     });
 
@@ -127,7 +127,7 @@ for (const dialect of dialects) {
       const s5 = await step();
       expect(confirmedAt - s5).toBeGreaterThan(0.05 * confirmedAt);
       expect([(await pass(11)).held, live('chains'), heldInMirror('chains')]).toEqual([s4 - s5, s4, [s4 - s5]]);
-      // The operator's word (sync --confirm-deletions: the flag's way to the run is renamed-keys-cli's).
+      // The operator's word (sync --confirm-deletions: the flag's way to the run is held-deletions-cli's).
       const confirmed = await pass(11.5, true);
       expect([confirmed.held ?? 0, live('chains'), heldInMirror('chains')]).toEqual([0, s5, []]);
       // History holds each deletion once.
