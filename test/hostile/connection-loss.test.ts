@@ -18,15 +18,24 @@ import { startDaemon } from '../../src/mirror/daemon.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import type { RunResult } from '../../src/sync/engine.js';
 import { fastClient, settings, silent, syncOnce } from '../helpers/mirror.js';
-import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
+import { createOwnCopy, type OwnCopy } from '../helpers/own-copy.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
-let own: OwnDatabase;
+let own: OwnCopy;
 let admin: pg.Client;
 let url: string;
+let schema: string;
 let database: string;
+/** The mirror, as the tool opens it, in the test's own database. */
+const open = () => openStore({ migrations: MIRROR_SCHEMA, url, schema, logger: pino({ level: 'silent' }) });
+/** A connection of the database's owner, never cut (its name is not the lease's), in the mirror's schema. */
+async function ownerConnection(): Promise<pg.Client> {
+  const owner = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await owner.connect();
+  return owner;
+}
 let sandbox: Sandbox;
 
 /** Terminates every backend of the test's database but the admin's, every `ms`, until stopped; counts them. */
@@ -53,8 +62,8 @@ function killer(ms: number): { stop(): Promise<number> } {
 }
 
 beforeAll(async () => {
-  own = await createOwnDatabase('conn_loss');
-  ({ admin, url, name: database } = own);
+  own = await createOwnCopy('conn_loss');
+  ({ admin, url, schema, name: database } = own);
   // Scale 0.2: a run of every /v1 list still lasts far longer than the 40 ms between cuts (and the export's
   // 400 assets, 5 rows a batch, than its 5 ms), at a fifth of scale 1's rows for each of the two syncs.
   sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 4 });
@@ -66,7 +75,7 @@ afterAll(async () => {
 
 describe('connection loss on PostgreSQL', () => {
   it('a sync whose connections are cut fails its streams in one line each, and the next run completes the mirror', async () => {
-    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
+    const store = await open();
     try {
       const kills = killer(40);
       const cut = await syncOnce(store, sandbox, ['v1'])
@@ -94,9 +103,8 @@ describe('connection loss on PostgreSQL', () => {
 
   it('a connection cut while a stream takes its lease fails that stream in one line; the others complete', async () => {
     // Deterministic where the killer above is a race: the backend that writes chains' lease ends itself.
-    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
-    const owner = new pg.Client({ connectionString: url }); // the test database's owner, never cut: its name is not the lease's
-    await owner.connect();
+    const store = await open();
+    const owner = await ownerConnection();
     await owner.query(
       `create function cut_on_lease() returns trigger language plpgsql as $$ begin if new.name = 'sync:chains' then perform pg_terminate_backend(pg_backend_pid()); end if; return new; end $$`,
     );
@@ -120,9 +128,8 @@ describe('connection loss on PostgreSQL', () => {
 
   it('a connection cut as a run records its results is replaced: the run ends recorded, its lease released', async () => {
     // The first write of each kind is cut and fails (a sequence is outside transactions: it counts the attempts).
-    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
-    const owner = new pg.Client({ connectionString: url });
-    await owner.connect();
+    const store = await open();
+    const owner = await ownerConnection();
     const cuts: [string, string][] = [
       ['sync_run_streams', 'before insert'],
       ['sync_runs', 'before update'],
@@ -162,7 +169,7 @@ describe('connection loss on PostgreSQL', () => {
   });
 
   it('an export whose connection is cut fails cleanly: no file, no .partial left behind', async () => {
-    const store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
+    const store = await open();
     const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-export-loss-'));
     const file = join(dir, 'assets.csv');
     try {
@@ -182,7 +189,7 @@ describe('connection loss on PostgreSQL', () => {
   });
 
   it('the daemon and its receiver stay up: every delivery is answered, and each lands once when the database is back', async () => {
-    const store: Store = await openStore({ migrations: MIRROR_SCHEMA, url, logger: pino({ level: 'silent' }) });
+    const store: Store = await open();
     const client = fastClient(sandbox);
     const secret = 'whsec-connection-loss';
     const daemon = await startDaemon({

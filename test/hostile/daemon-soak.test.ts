@@ -3,10 +3,10 @@
 // 429, resets, cut bodies, proxy pages) while its data moves, and on PostgreSQL its connections cut again
 // and again. Whatever each run met, the daemon stays up and healthy, stops cleanly, leaves no run open and
 // no lease held, and one quiet full run afterwards brings the mirror level with the service.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { resolveStreams, type ListStream } from '../../src/catalog/index.js';
 import { configureJobs, type JobDef } from '../../src/scheduler/index.js';
@@ -17,7 +17,7 @@ import { keyString, openStore, type Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
 import { DEFAULT_DETAILS } from '../../src/requests/details-backlog.js';
 import { fastClient, liveRecords, settings, silent } from '../helpers/mirror.js';
-import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
+import { createOwnCopy, type OwnCopy } from '../helpers/own-copy.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => sandbox?.close());
 
 describe.each(['sqlite', 'postgres'] as const)('the daemon left alone (%s)', (dialect) => {
-  let own: OwnDatabase | undefined;
+  let own: OwnCopy | undefined;
   let dir: string | undefined;
   afterAll(async () => {
     await own?.drop();
@@ -43,11 +43,16 @@ describe.each(['sqlite', 'postgres'] as const)('the daemon left alone (%s)', (di
   });
 
   it('stays up through faults, moving data and cut connections, and one quiet full run levels the mirror', async () => {
-    if (dialect === 'postgres') own = await createOwnDatabase('soak');
-    else dir = mkdtempSync(join(tmpdir(), 'ds-mirror-soak-'));
+    // A copy of the run's migrated template, in a database of its own on PostgreSQL (its connections are cut).
+    if (dialect === 'postgres') own = await createOwnCopy('soak');
+    else {
+      dir = mkdtempSync(join(tmpdir(), 'ds-mirror-soak-'));
+      copyFileSync(inject('sqliteTemplate'), join(dir, 'mirror.db'));
+    }
     const store: Store = await openStore({
       migrations: MIRROR_SCHEMA,
       url: own ? own.url : `sqlite:${join(dir!, 'mirror.db')}`,
+      schema: own?.schema,
       logger: silent,
     });
     const client = fastClient(sandbox, { retries: 3, backoff: { initialMs: 5, maxMs: 100 } });
@@ -118,7 +123,7 @@ describe.each(['sqlite', 'postgres'] as const)('the daemon left alone (%s)', (di
 });
 
 /** Terminates every backend of the test's own database, as a restart or failover does; how many. */
-async function cutConnections(own: OwnDatabase): Promise<number> {
+async function cutConnections(own: OwnCopy): Promise<number> {
   const { rows } = await own.admin.query(
     'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
     [own.name],

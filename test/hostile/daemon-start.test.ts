@@ -62,8 +62,14 @@ async function answersUntil(d: SpawnedDaemon, until: (h: DaemonHealth) => boolea
 
 for (const dialect of dialects) {
   describe(`the daemon's start (${dialect})`, () => {
+    // One mirror for every start below: a daemon that runs no job writes nothing another start reads.
+    let t: TestStore;
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
+    });
+    afterAll(() => t?.cleanup());
+
     it('answers `starting` or `ok` from its first answer, `ok` once started, and exits 0 on SIGTERM', async () => {
-      const t = await openTestStore(dialect);
       const d = await start(dbOf(t));
       try {
         const { seen } = await answersUntil(d, (h) => h.status === 'ok');
@@ -73,12 +79,10 @@ for (const dialect of dialects) {
         expect((await d.exited).code).toBe(0);
       } finally {
         d.kill();
-        await t.cleanup();
       }
     });
 
     it('exits 0 on SIGTERM at its first answer, whatever its start is doing', async () => {
-      const t = await openTestStore(dialect);
       const d = await start(dbOf(t));
       try {
         await answersUntil(d, () => true);
@@ -86,13 +90,11 @@ for (const dialect of dialects) {
         expect((await d.exited).code).toBe(0);
       } finally {
         d.kill();
-        await t.cleanup();
       }
     });
 
     // PostgreSQL's only: a SQLite file cannot refuse a connection or go silent as a server does.
     it.runIf(dialect === 'postgres')('waits for a refusing server (`starting`, a log line per attempt), then says `ok`', async () => {
-      const t = await openTestStore(dialect);
       const relay = await startCuttableTcp(t.url);
       relay.set('cut');
       const d = await start(dbOf(t, relay.url));
@@ -112,7 +114,6 @@ for (const dialect of dialects) {
         d.kill();
         relay.set('pass');
         await relay.close();
-        await t.cleanup();
       }
     });
 
@@ -120,7 +121,6 @@ for (const dialect of dialects) {
     it.runIf(dialect === 'postgres')(
       'once started, says `degraded` with the reason while the server says nothing, `ok` after',
       async () => {
-        const t = await openTestStore(dialect);
         const relay = await startCuttableTcp(t.url);
         const d = await start(dbOf(t, relay.url));
         try {
@@ -136,14 +136,12 @@ for (const dialect of dialects) {
           d.kill();
           relay.set('pass');
           await relay.close();
-          await t.cleanup();
         }
       },
     );
 
     // PostgreSQL's only: a SQLite file cannot refuse a connection or go silent as a server does.
     it.runIf(dialect === 'postgres')('says `starting` while the server says nothing, and exits 0 on SIGTERM', async () => {
-      const t = await openTestStore(dialect);
       const relay = await startCuttableTcp(t.url);
       relay.set('hold');
       const d = await start(dbOf(t, relay.url));
@@ -158,7 +156,6 @@ for (const dialect of dialects) {
         d.kill();
         relay.set('pass');
         await relay.close();
-        await t.cleanup();
       }
     });
   });

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -122,35 +122,11 @@ afterAll(async () => {
 
 describe.each(dialects)('a family stopped as a whole on %s', (dialect) => {
   let test: TestStore;
-  // A mirror each: a hold one test leaves must not refuse the next one's run.
-  beforeEach(async () => {
+  // One mirror: a key refused leaves no hold, and the quota's hold (which refuses the next run's /v1) is the last test's.
+  beforeAll(async () => {
     test = await openTestStore(dialect);
   });
-  afterEach(() => test?.cleanup());
-
-  it('sends nothing more of /v1 after the service says its allowance is spent, at the default pace', async () => {
-    sandbox.clearQuota();
-    sandbox.setQuota('v1=8/month');
-    proxy.seen.length = 0;
-    try {
-      const first = await cli(['sync', 'v1', '--no-progress'], test, { DS_LOG_LEVEL: 'debug' });
-      expect(first.code, first.stderr.slice(-2000)).toBe(3);
-      // Before the fix, 7 more requests left after the refusal, each waiting for its pace slot.
-      expect(sentAfterRefusal(first.stderr, 'v1', 429)).toBe(0);
-      expect(sandbox.quota().families.v1.used.month).toBe(8);
-      expect(first.stdout.match(/^quota: the service says the \/v1 allowance is spent/gm)).toHaveLength(1);
-      expect(first.stdout).not.toMatch(/HTTP 429/);
-
-      // The hold is kept: the next run asks the service nothing of /v1.
-      const refused = sandbox.quota().families.v1.refused;
-      const second = await cli(['sync', 'v1', '--no-progress'], test);
-      expect(second.code).toBe(3);
-      expect(sandbox.quota().families.v1.refused).toBe(refused);
-      expect(sandbox.quota().families.v1.used.month).toBe(8);
-    } finally {
-      sandbox.clearQuota();
-    }
-  });
+  afterAll(() => test?.cleanup());
 
   it('stops every stream of a family at its first 401, says so once per family and sends nothing more of it', async () => {
     proxy.seen.length = 0;
@@ -181,5 +157,29 @@ describe.each(dialects)('a family stopped as a whole on %s', (dialect) => {
     expect(out.code, out.stderr).toBe(1);
     expect(out.stdout).toContain(`key: the service refused the API key from apiKeyFile ${keyFile}, sent as X-Service-API-Key`);
     expect(out.stdout).not.toContain(WRONG_KEY);
+  });
+
+  it('sends nothing more of /v1 after the service says its allowance is spent, at the default pace', async () => {
+    sandbox.clearQuota();
+    sandbox.setQuota('v1=8/month');
+    proxy.seen.length = 0;
+    try {
+      const first = await cli(['sync', 'v1', '--no-progress'], test, { DS_LOG_LEVEL: 'debug' });
+      expect(first.code, first.stderr.slice(-2000)).toBe(3);
+      // Before the fix, 7 more requests left after the refusal, each waiting for its pace slot.
+      expect(sentAfterRefusal(first.stderr, 'v1', 429)).toBe(0);
+      expect(sandbox.quota().families.v1.used.month).toBe(8);
+      expect(first.stdout.match(/^quota: the service says the \/v1 allowance is spent/gm)).toHaveLength(1);
+      expect(first.stdout).not.toMatch(/HTTP 429/);
+
+      // The hold is kept: the next run asks the service nothing of /v1.
+      const refused = sandbox.quota().families.v1.refused;
+      const second = await cli(['sync', 'v1', '--no-progress'], test);
+      expect(second.code).toBe(3);
+      expect(sandbox.quota().families.v1.refused).toBe(refused);
+      expect(sandbox.quota().families.v1.used.month).toBe(8);
+    } finally {
+      sandbox.clearQuota();
+    }
   });
 });

@@ -74,32 +74,33 @@ function cli(t: TestStore) {
 
 for (const dialect of dialects) {
   describe(`job files that are not files (${dialect})`, () => {
+    // One mirror for both: `jobs` writes nothing the daemon then reads.
+    let t: TestStore;
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
+    });
+    afterAll(() => t?.cleanup());
+
     it('`jobs` refuses each by name, one line each, lists the good job and exits 2 without blocking', async () => {
-      const t = await openTestStore(dialect);
-      try {
-        const { args, env } = cli(t);
-        const run = spawnSync(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args, 'jobs'], {
-          env,
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
-        expect([run.status, run.signal]).toEqual([2, null]);
-        const lines = run.stderr.trim().split('\n');
-        expect(lines).toHaveLength(Object.keys(REFUSED).length);
-        for (const said of Object.values(REFUSED))
-          expect(
-            lines.filter((l) => said.test(l)),
-            `${said}: ${run.stderr}`,
-          ).toHaveLength(1);
-        expect(run.stdout).toMatch(/\bgood\b/);
-        expect(run.stdout).not.toMatch(/\btwice\b/);
-      } finally {
-        await t.cleanup();
-      }
+      const { args, env } = cli(t);
+      const run = spawnSync(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args, 'jobs'], {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect([run.status, run.signal]).toEqual([2, null]);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(Object.keys(REFUSED).length);
+      for (const said of Object.values(REFUSED))
+        expect(
+          lines.filter((l) => said.test(l)),
+          `${said}: ${run.stderr}`,
+        ).toHaveLength(1);
+      expect(run.stdout).toMatch(/\bgood\b/);
+      expect(run.stdout).not.toMatch(/\btwice\b/);
     });
 
     it('the daemon refuses them in /healthz and its log, runs the good job, and stops on SIGTERM', async () => {
-      const t = await openTestStore(dialect);
       const { args, env } = cli(t);
       const daemon = await spawnDaemon(args, env, { stopTimeoutS: 10, daemonArgs: ['--no-receiver', '--run-at-start', 'none'] });
       try {
@@ -118,7 +119,6 @@ for (const dialect of dialects) {
         expect((await daemon.exited).code).toBe(0);
       } finally {
         daemon.kill();
-        await t.cleanup();
       }
     });
   });

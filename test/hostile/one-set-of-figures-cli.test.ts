@@ -3,17 +3,19 @@
 // status page, `budget` (text and --json), the daemon's /healthz and `sync --plan` say the same month to
 // the request (used, left, scheduled until the renewal, at renewal, to spare), all from month-figures.ts.
 // And `--plan` after an interrupted run reads the checkpoint the run resumes from: the page it resumes at
-// and the requests the run then really sends. The mirror the figures are read from is synced in this
-// process through the library's door (openMirror: the CLI's preflight, quota gate and ledger, no process).
+// and the requests the run then really sends. The mirror the figures are read from, and the runs around
+// the plan (the one interrupted, the one that resumes), run in this process through the library's door
+// (openMirror: the CLI's configuration, preflight, quota gate and ledger, no process); what the CLI says of
+// a run stopped at --max-requests is test/cli/cli.test.ts's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { loadConfig, openMirror } from '../../src/index.js';
+import type { SyncRequest } from '../../src/index.js';
 import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { libraryRun as runThroughLibrary } from '../helpers/library-run.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { spawnDaemon } from '../helpers/spawned-daemon.js';
@@ -35,6 +37,9 @@ for (const dialect of dialects) {
     let t: TestStore;
     let dir: string;
     let cli: ReturnType<typeof mirrorCli>;
+    /** A run through the library's door, on the configuration the CLI is given: what it did. */
+    const libraryRun = (request: SyncRequest) =>
+      runThroughLibrary({ config: join(dir, 'config.json'), db: t.url, dbSchema: t.schema }, sandbox, request);
     const v1Sent = () => countWithShellTool(t, "select coalesce(sum(requests), 0) from usage_ledger where family = 'v1'");
 
     beforeAll(async () => {
@@ -60,17 +65,7 @@ for (const dialect of dialects) {
     }
 
     it('the status page, budget, /healthz and --plan agree to the request', async () => {
-      const config = loadConfig(
-        { config: join(dir, 'config.json'), db: t.url, dbSchema: t.schema },
-        { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey },
-      );
-      const mirror = openMirror(config, { logger: pino({ level: 'silent' }) });
-      try {
-        const first = await mirror.sync({ streams: ['sectors', 'glossary', 'chains'] });
-        expect(first.refused === null ? first.outcome : first.refused).toBe('success');
-      } finally {
-        await mirror.close();
-      }
+      expect((await libraryRun({ streams: ['sectors', 'glossary', 'chains'] })).outcome).toBe('success');
       const env = {
         ...process.env,
         DS_BASE_URL: sandbox.url,
@@ -138,8 +133,8 @@ for (const dialect of dialects) {
     it('--plan after an interrupted run shows the page it resumes at and the requests it then sends', async () => {
       // The list's size known from a first pass in this process (what is tested starts at the interrupted run).
       expect((await syncOnce(t.store, sandbox, ['market-stats'])).outcome).toBe('success');
-      const stopped = await cli(['sync', 'market-stats', '--full', '--max-requests', '2', '--no-progress']);
-      expect(stopped.stdout).toMatch(/stopped cleanly at a checkpoint; the next run resumes there/);
+      const stopped = await libraryRun({ streams: ['market-stats'], full: true, maxRequests: 2 });
+      expect([stopped.maxRequestsReached, stopped.requests]).toEqual([true, 2]);
       const plan = (await cli(['sync', 'market-stats', '--plan'])).stdout;
       const row =
         /^market-stats\s+(\d+)\s+resumes the interrupted complete pass at page (\d+) \(its checkpoint\).*\(resumes at page (\d+)\)$/m.exec(
@@ -148,10 +143,8 @@ for (const dialect of dialects) {
       expect(row, plan).not.toBeNull();
       expect([row![2], row![3]]).toEqual(['3', '3']);
       expect(plan).toMatch(new RegExp(`^keyless /v1 \\(market stats\\): ${row![1]} requests?; `, 'm'));
-      const resumed = await cli(['sync', 'market-stats', '--no-progress']);
-      expect(resumed.code, resumed.stderr).toBe(0);
-      const sent = /^market-stats\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+(\d+)\s/m.exec(resumed.stdout);
-      expect(sent![1]).toBe(row![1]);
+      const resumed = await libraryRun({ streams: ['market-stats'] });
+      expect(resumed.streams.map((s) => [s.stream, s.outcome, s.requests])).toEqual([['market-stats', 'success', Number(row![1])]]);
       expect(Number(row![1])).toBeGreaterThan(1);
     });
   });

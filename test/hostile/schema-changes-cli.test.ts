@@ -1,13 +1,16 @@
 // @end-to-end
-// The service changes its shape under the mirror, as a user meets it (bin/ds-mirror.js in a child process,
-// on both stores, against the sandbox's chaos `shape` changes): a new field is reported and the run stays
-// green; a number sent as text and a Unix time sent as ISO text are coerced, and no typed value is lost; a
-// required field gone fails the stream with exit 5 naming the field, holds no deletion and keeps the typed
-// values; an object sent as a list sets its records aside and fails the stream. Monitoring events the same,
-// inside the lists of an event too (its assets, its developments' times); an optional field gone or renamed
-// keeps the rows as they were until the operator confirms. Fan-outs and development details are watched
-// the same way. Each change is one row of v_schema_changes. The mirror before the changes is synced once,
-// in this process; each CLI run then changes two streams at once (a run judges its streams one by one).
+// The service changes its shape under the mirror, on both stores, against the sandbox's chaos `shape`
+// changes: a new field is reported and the run stays green; a number sent as text and a Unix time sent as
+// ISO text are coerced, and no typed value is lost; a required field gone fails the stream naming the
+// field, holds no deletion and keeps the typed values; an object sent as a list sets its records aside and
+// fails the stream. Monitoring events the same, inside the lists of an event too (its assets, its
+// developments' times); an optional field gone or renamed keeps the rows as they were until the operator
+// confirms. Fan-outs and development details are watched the same way. Each change is one row of
+// v_schema_changes. As a user meets it (bin/ds-mirror.js in a child process): the run whose summary says a
+// fan-out's and the details' changes, `status` and `status --json`. The runs whose outcome is read from the
+// result and the mirror run in this process (the summary's lines for a failed or held stream, exit 5 and
+// 4, are shape-contracts-cli's; --confirm-deletions' way to the run is held-deletions-cli's); each changes
+// two streams at once (a run judges its streams one by one).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,10 +22,12 @@ import { registerMirrorMetrics } from '../../src/observability/mirror-metrics.js
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { readWithShellTool } from '../helpers/cli-user.js';
-import { settings, syncOnce } from '../helpers/mirror.js';
+import { NO_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import type { StreamRunStats } from '../../src/store/index.js';
+import type { SyncSettings } from '../../src/sync/context.js';
 
 const run = promisify(execFile);
 
@@ -30,6 +35,8 @@ const run = promisify(execFile);
 function withoutListenerWarnings(stderr: string): string {
   return stderr.replace(/^\(node:\d+\) MaxListenersExceededWarning.*\n|^\(Use `node --trace-warnings.*\n/gm, '');
 }
+
+const QUIET = { ...settings().monitoring, details: NO_DETAILS };
 
 interface Change {
   stream: string;
@@ -81,7 +88,6 @@ for (const dialect of dialects) {
     }
 
     const ASSET_COLUMNS = ['title', 'price_usd', 'updated_at', 'market_cap_rank'] as const;
-    const NO_DETAILS = { monitoring: { details: { maxPerRun: 0 } } };
     const EVENTS = '/monitoring/v2/events';
     const TOP_20 = ['--select', 'assets=top:20'];
 
@@ -104,6 +110,11 @@ for (const dialect of dialects) {
         `select path, kind, seen_type, outcome from v_schema_changes where stream = '${stream}' order by path, kind, seen_type`,
       ).map((r) => r.filter((v) => v !== '').join(' '));
     }
+
+    /** A full run in this process, no development details fetched: each stream's result, in order. */
+    const fullRun = async (streams: string[], extra: Partial<SyncSettings> = {}) =>
+      (await syncOnce(t.store, sandbox, streams, { settings: { mode: 'full', monitoring: QUIET, ...extra } })).streams;
+    const outcomes = (results: StreamRunStats[]) => results.map((r) => [r.stream, r.outcome]);
 
     const markets = () => readWithShellTool(t, 'select count(*), count(volume_24h), count(updated_at) from asset_markets')[0]!.map(Number);
 
@@ -174,7 +185,7 @@ for (const dialect of dialects) {
 
     // Each run below changes the shape of two streams at once: a run's streams are judged one by one, and
     // each stream's outcome is read from the run's summary and the mirror, so one process shows both.
-    it('a new field, a number as text, a time in the other form (assets; events and their developments): exit 0, reported, no typed value lost', async () => {
+    it('a new field, a number as text, a time in the other form (assets; events and their developments): success, reported, no typed value lost', async () => {
       const assets = sandbox.records('assets').length;
       sandbox.setChaos({
         shape: [
@@ -188,11 +199,12 @@ for (const dialect of dialects) {
           { path: EVENTS, kind: 'isoAsUnix', field: 'developments[].startedAt' },
         ],
       });
-      const changed = await cli(['sync', 'assets', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
+      const changed = await fullRun(['assets', 'monitoring-events']);
       sandbox.setChaos(null);
-      expect([changed.code, changed.stderr]).toEqual([0, '']);
-      expect(changed.stdout).toMatch(/the service changed shape: .*new field risk_score/);
-      expect(changed.stdout).toMatch(/the service changed shape: .*developments\[\]\.startedAt came as number in \d+ records \(coerced\)/);
+      expect(outcomes(changed)).toEqual([
+        ['assets', 'success'],
+        ['monitoring-events', 'success'],
+      ]);
       expect(await typed('v_assets', ASSET_COLUMNS)).toEqual(assetsBefore);
       expect(eventValues()).toEqual(eventsBefore);
       expect(await changes('assets')).toEqual([
@@ -237,43 +249,51 @@ for (const dialect of dialects) {
       expect(await registry.metrics()).toMatch(/^ds_mirror_schema_changes\{stream="assets",kind="new",outcome="reported"\} 1$/m);
     });
 
-    it("a required field gone (assets' title, events' startedAt): exit 5 naming each, no deletion held, the typed values stay", async () => {
+    it("a required field gone (assets' title, events' startedAt): each stream fails naming it, no deletion held, the typed values stay", async () => {
       sandbox.setChaos({
         shape: [
           { path: '/v1/assets', kind: 'remove', field: 'title' },
           { path: EVENTS, kind: 'remove', field: 'startedAt' },
         ],
       });
-      const gone = await cli(['sync', 'assets', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
+      const [assets, events] = await fullRun(['assets', 'monitoring-events']);
       sandbox.setChaos(null);
-      expect(gone.code).toBe(5);
-      expect(gone.stdout).toMatch(
-        /failed: assets: required field "title" missing in \d+ of \d+ records of a page: the service changed shape/,
-      );
-      expect(gone.stdout).toMatch(
-        /monitoring-events: required field "startedAt" missing in \d+ of \d+ records of a page: the service changed shape/,
-      );
-      expect(gone.stdout).not.toMatch(/held back/);
+      expect([assets!.outcome, assets!.error]).toEqual([
+        'failed',
+        expect.stringMatching(/^assets: required field "title" missing in \d+ of \d+ records of a page: the service changed shape/),
+      ]);
+      expect([events!.outcome, events!.error]).toEqual([
+        'failed',
+        expect.stringMatching(
+          /^monitoring-events: required field "startedAt" missing in \d+ of \d+ records of a page: the service changed shape/,
+        ),
+      ]);
+      expect([assets!.held ?? 0, events!.held ?? 0]).toEqual([0, 0]);
       expect(await typed('v_assets', ASSET_COLUMNS)).toEqual(assetsBefore);
       expect(eventValues()).toEqual(eventsBefore);
       expect((await changes('assets')).find((c) => c.path === 'title')).toMatchObject({ kind: 'missing', outcome: 'failed' });
       expect(readWithShellTool(t, 'select count(*) from held_deletions')).toEqual([['0']]);
     });
 
-    it("an object sent as a list (assets' price, an event's assets): its records set aside, exit 5 naming each, nothing lost", async () => {
+    it("an object sent as a list (assets' price, an event's assets): its records set aside, each stream fails naming it, nothing lost", async () => {
       sandbox.setChaos({
         shape: [
           { path: '/v1/assets', kind: 'objectAsArray', field: 'price' },
           { path: EVENTS, kind: 'objectAsArray', field: 'assets[]' },
         ],
       });
-      const listed = await cli(['sync', 'assets', 'monitoring-events', '--full', '--no-progress'], NO_DETAILS);
+      const [assets, events] = await fullRun(['assets', 'monitoring-events']);
       sandbox.setChaos(null);
-      expect(listed.code).toBe(5);
-      expect(listed.stdout).toMatch(/assets: field "price" came as array where the mirror keeps object/);
-      expect(listed.stdout).toMatch(
-        /monitoring-events: field "assets\[\]" came as array where the mirror keeps object .* in \d+ of \d+ records of a page/,
-      );
+      expect([assets!.outcome, assets!.error]).toEqual([
+        'failed',
+        expect.stringMatching(/^assets: field "price" came as array where the mirror keeps object/),
+      ]);
+      expect([events!.outcome, events!.error]).toEqual([
+        'failed',
+        expect.stringMatching(
+          /^monitoring-events: field "assets\[\]" came as array where the mirror keeps object .* in \d+ of \d+ records of a page/,
+        ),
+      ]);
       expect(await typed('v_assets', ASSET_COLUMNS)).toEqual(assetsBefore);
       expect(eventValues()).toEqual(eventsBefore);
       expect(changeLines('monitoring-events').filter((c) => /failed/.test(c))).toEqual([
@@ -282,7 +302,7 @@ for (const dialect of dialects) {
       ]);
     });
 
-    it('events without their title and with updatedAt renamed, a fan-out without updated_at: held (exit 4, values kept) until the operator confirms', async () => {
+    it('events without their title and with updatedAt renamed, a fan-out without updated_at: held (values kept) until the operator confirms', async () => {
       sandbox.setChaos({
         shape: [
           { path: EVENTS, kind: 'remove', field: 'title' },
@@ -290,23 +310,25 @@ for (const dialect of dialects) {
           { path: '/v1/assets/', kind: 'remove', field: 'updated_at' },
         ],
       });
-      const held = await cli(['sync', 'monitoring-events', 'asset-markets', ...TOP_20, '--full', '--no-progress'], NO_DETAILS);
-      expect(held.code).toBe(4);
-      expect(held.stdout).toMatch(/title missing in \d+ records \(held\)/);
-      expect(held.stdout).toMatch(/updatedAt missing in \d+ records \(held\)/);
-      expect(held.stdout).toMatch(/new field modifiedAt/);
-      expect(held.stdout).toMatch(
-        /^rows kept as they were: [\d,]+ rows of monitoring-events, asset-markets came without a field they hold/m,
-      );
-      expect(held.stdout).toMatch(/updated_at missing in 20 records \(held\)/);
+      const held = await fullRun(['monitoring-events', 'asset-markets'], { selection: { assets: { top: 20 } } });
+      expect(outcomes(held)).toEqual([
+        ['monitoring-events', 'success'],
+        ['asset-markets', 'success'],
+      ]);
+      // The rows kept as they were: every event's, and the 20 markets'.
+      expect(held.map((r) => r.heldRows)).toEqual([eventsBefore.title, 20]);
+      expect((await changes('asset-markets')).find((c) => c.path === 'updated_at' && c.kind === 'missing')).toMatchObject({
+        outcome: 'held',
+        records: 20,
+      });
       expect(eventValues()).toEqual(eventsBefore);
       expect(markets()).toEqual(marketsBefore);
       const heldLines = changeLines('monitoring-events').filter((c) => /held|modifiedAt/.test(c));
       expect(heldLines).toEqual(['modifiedAt new string reported', 'title missing held', 'updatedAt missing held']);
 
-      const confirmed = await cli(['sync', 'monitoring-events', '--full', '--no-progress', '--confirm-deletions'], NO_DETAILS);
+      const confirmed = await fullRun(['monitoring-events'], { confirmDeletions: true });
       sandbox.setChaos(null);
-      expect(confirmed.code).toBe(0);
+      expect(outcomes(confirmed)).toEqual([['monitoring-events', 'success']]);
       expect(eventValues()).toEqual({ ...eventsBefore, title: 0, updated_at: 0 });
       expect(changeLines('monitoring-events').filter((c) => /title|updatedAt missing/.test(c))).toEqual([
         'title missing emptied',

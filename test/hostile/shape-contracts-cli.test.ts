@@ -7,8 +7,10 @@
 // held. Contracts: `fail` fails the stream at the first change with DS_DRIFT, recorded where runs are
 // (sync_run_streams.error_code) and said by `status` and the status page; `accept` writes what comes and reports it.
 // The mirror before the changes is synced once, in this process; a CLI run that fails token unlocks' key
-// also fails the assets' contract, and the one that takes token unlocks back takes the assets back too (a
-// run judges its streams one by one, and each outcome is read from its summary and the mirror).
+// also fails the assets' contract (a run judges its streams one by one, and each outcome is read from its
+// summary and the mirror). The runs whose outcome is read from the result and the mirror (the contract
+// accept, the old shape back) run in this process too: the summary's line of a change taken is
+// schema-changes-cli's.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +72,7 @@ for (const dialect of dialects) {
 
     // One run changes token unlocks' shape both ways (a run judges each change of a stream on its own):
     // the changes taken without loss are reported and coerced as in a run with only them (exit 0 for such
-    // a run: schema-changes-cli's assets and events), the fields gone keep the rows as they were (exit 4).
+    // a run: schema-changes-cli's fan-out and details), the fields gone keep the rows as they were (exit 4).
     it('token unlocks: a new field, a number as text, an ISO time as Unix seconds reported and taken; a typed field removed and another renamed: rows kept as they were (exit 4)', async () => {
       sandbox.setChaos({
         shape: [
@@ -138,17 +140,16 @@ for (const dialect of dialects) {
       );
     });
 
-    it('contract accept: what comes is written as it came and reported (exit 0)', async () => {
+    it('contract accept: what comes is written as it came and reported (success)', async () => {
       sandbox.setChaos({
         shape: [
           { path: '/v1/assets', kind: 'add', field: 'risk_score', value: 0.5 },
           { path: '/v1/assets', kind: 'numberAsString', field: 'price.usd' },
         ],
       });
-      const accepted = await cli(['sync', 'assets', '--full'], { schemaChanges: { default: 'accept' } });
+      const accepted = await syncOnce(t.store, sandbox, ['assets'], { settings: { mode: 'full', schemaChanges: { default: 'accept' } } });
       sandbox.setChaos(null);
-      expect([accepted.code, accepted.stderr]).toEqual([0, '']);
-      expect(accepted.stdout).toMatch(/the service changed shape: .*new field risk_score/);
+      expect(accepted.streams.map((r) => r.outcome)).toEqual(['success']);
       expect(changes('assets')).toEqual(['price.usd other type string accepted', 'risk_score new number reported']);
       // Written as it came: every live row's record holds the new field, and the price as text.
       const sqlite = t.url.startsWith('sqlite:');
@@ -162,9 +163,12 @@ for (const dialect of dialects) {
       expect(Number(raw![2])).toBe(assetsBefore.price_usd);
     });
 
-    it('the old shape back: token unlocks end their holds and the default contract takes the assets back (exit 0)', async () => {
-      const back = await cli(['sync', 'token-unlocks', 'assets', '--full']);
-      expect([back.code, back.stderr]).toEqual([0, '']);
+    it('the old shape back: token unlocks end their holds and the default contract takes the assets back (success)', async () => {
+      const back = await syncOnce(t.store, sandbox, ['token-unlocks', 'assets'], { settings: { mode: 'full' } });
+      expect(back.streams.map((r) => [r.stream, r.outcome, r.heldRows ?? 0])).toEqual([
+        ['assets', 'success', 0],
+        ['token-unlocks', 'success', 0],
+      ]);
       expect(typed('v_token_unlocks', UNLOCK_COLUMNS)).toEqual(unlocksBefore);
       expect(typed('v_assets', ASSET_COLUMNS)).toEqual(assetsBefore);
       // Each change once: the holds ended, and the field the rename brought is gone again (reported).

@@ -11,15 +11,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { loadConfig, openMirror } from '../../src/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp } from './cuttable-tcp.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { libraryRun } from '../helpers/library-run.js';
 
 const BOUNDS = { dbStatementTimeoutMs: 1_000, dbConnectTimeoutMs: 1_000, dbBusyTimeoutMs: 1_000 };
 const unlimited = { requestsPerMinute: 1_000_000, concurrency: 8 };
@@ -106,29 +105,37 @@ function runCli(db: string[], args: string[]): Promise<{ code: number | null; st
 }
 
 /** The next run once the database answers again, in this process on what the CLI was given: its outcome. */
-async function nextRun(db: string[], streams: string[]): Promise<unknown> {
-  const flags = { config, db: db[1], dbSchema: db[3] };
-  const mirror = openMirror(loadConfig(flags, { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey }), {
-    logger: pino({ level: 'silent' }),
-  });
-  try {
-    const run = await mirror.sync({ streams });
-    return run.refused === null ? run.outcome : run.refused;
-  } finally {
-    await mirror.close();
-  }
+async function nextRun(db: string[], streams: string[]): Promise<string> {
+  return (await libraryRun({ config, db: db[1]!, dbSchema: db[3] }, sandbox, { streams })).outcome;
 }
 
-/** Whether a run has started on the mirror (read on a connection of the test's own). */
-async function runStarted(t: TestStore): Promise<true | undefined> {
-  const row = await t.store.db.selectFrom('sync_runs').select('id').where('finished_at', 'is', null).executeTakeFirst();
+/** The newest run the mirror holds (read on a connection of the test's own), 0 for none. */
+async function lastRun(t: TestStore): Promise<number> {
+  const row = await t.store.db.selectFrom('sync_runs').select('id').orderBy('id', 'desc').executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Whether a run after `after` has started and not finished. */
+async function runStarted(t: TestStore, after: number): Promise<true | undefined> {
+  const row = await t.store.db
+    .selectFrom('sync_runs')
+    .select('id')
+    .where('finished_at', 'is', null)
+    .where('id', '>', after)
+    .executeTakeFirst();
   return row ? true : undefined;
 }
 
 for (const dialect of dialects) {
   describe(`a database that stops answering (${dialect})`, () => {
+    // One mirror for both: each case's run is told apart from the one before by its id.
+    let t: TestStore;
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
+    });
+    afterAll(() => t?.cleanup());
+
     it('fails a sync before its first write with one line and exit 1; the next run completes', async () => {
-      const t = await openTestStore(dialect);
       const s = await silencer(t);
       try {
         await s.silence();
@@ -140,19 +147,18 @@ for (const dialect of dialects) {
       } finally {
         await s.speak();
         await s.close();
-        await t.cleanup();
       }
     });
 
     it('fails a sync in the middle, every line naming the cause, exit 1; the next run completes', async () => {
-      const t = await openTestStore(dialect);
       const s = await silencer(t);
       try {
         // The run waits on its second page of assets while the database goes silent, then writes; the
         // other streams (a few small lists, not all of /v1) are there to fail recording their results too.
+        const before = await lastRun(t);
         sandbox.setChaos({ hold: { path: '/v1/assets', fromPage: 2 } });
         const run = runCli(s.db, ['sync', ...STREAMS, '--full']);
-        await waitFor('the run started', () => runStarted(t));
+        await waitFor('the run started', () => runStarted(t, before));
         await s.silence();
         sandbox.setChaos(null);
         const failed = await run;
@@ -178,7 +184,6 @@ for (const dialect of dialects) {
         sandbox.setChaos(null);
         await s.speak();
         await s.close();
-        await t.cleanup();
       }
     });
   });

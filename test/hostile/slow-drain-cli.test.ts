@@ -6,7 +6,9 @@
 // agrees or the operator confirms; the agreement confirms the list anew, and the mark starts from there.
 // The monitoring events' own deletion path is held the same way, and their ids back upper-cased wait too.
 // The passes that only move the mirror on run in this process with its clock moved (sync-later.ts), their
-// holds read from the run's result and the mirror: a CLI process for each run whose output is read.
+// holds read from the run's result and the mirror: a CLI process for each run whose output is read. The
+// events' runs all run here: what the CLI says of a drain is the chains', of ids back in another case
+// renamed-keys-cli's (the same notices, from the same deletion gate).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +99,7 @@ for (const dialect of dialects) {
             'deleted when a complete pass from \\S+ finds them missing too',
         ),
       );
-      // status --json lists the hold (its text form, the same stored reason: held-deletions-cli, renamed-keys-cli).
+      // status --json lists the hold (its text form, the same stored reason: renamed-keys-cli).
       expect([live('chains'), await heldFor('chains'), heldInMirror('chains')]).toEqual([s1, [s1 - s2], [s1 - s2]]);
     });
 
@@ -125,7 +127,7 @@ for (const dialect of dialects) {
       const s5 = await step();
       expect(confirmedAt - s5).toBeGreaterThan(0.05 * confirmedAt);
       expect([(await pass(11)).held, live('chains'), heldInMirror('chains')]).toEqual([s4 - s5, s4, [s4 - s5]]);
-      // The operator's word (sync --confirm-deletions: the flag's way to the run is renamed-keys-cli's).
+      // The operator's word (sync --confirm-deletions: the flag's way to the run is held-deletions-cli's).
       const confirmed = await pass(11.5, true);
       expect([confirmed.held ?? 0, live('chains'), heldInMirror('chains')]).toEqual([0, s5, []]);
       // History holds each deletion once.
@@ -133,12 +135,9 @@ for (const dialect of dialects) {
     });
   });
 
-  describe(`monitoring events drained, and back upper-cased, on the command line (${dialect})`, () => {
+  describe(`monitoring events drained, and back upper-cased (${dialect})`, () => {
     let sandbox: Sandbox;
     let t: TestStore;
-    let dir: string;
-    let cli: ReturnType<typeof mirrorCli>;
-    const sync = (hoursLater: number) => cli(['sync', 'monitoring-events', '--full', '--no-progress'], { hoursLater });
     const count = (query: string) => countWithShellTool(t, query);
     const live = () => count('select count(*) from monitoring_events where deleted_at is null');
     const monitoring = { ...settings().monitoring, details: NO_DETAILS };
@@ -148,13 +147,10 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 5 });
       t = await openTestStore(dialect);
-      dir = mkdtempSync(join(tmpdir(), 'ds-mirror-drain-cli-'));
-      cli = mirrorCli(sandbox, t, dir, { monitoring: { details: { maxPerRun: 0 } } });
     });
     afterAll(async () => {
       await t?.cleanup();
       await sandbox?.close();
-      rmSync(dir, { recursive: true, force: true });
     });
 
     it('ids back upper-cased wait beside the events they rename, and the honest list forgets them', async () => {
@@ -163,11 +159,7 @@ for (const dialect of dialects) {
       expect(events).toBe(sandbox.monitoring.events().length);
 
       sandbox.setChaos({ lies: { renameIds: { path: '/monitoring/v2/events', how: 'upper' } } });
-      const renamed = await sync(1);
-      expect([renamed.code, renamed.stdout]).toEqual([
-        4,
-        expect.stringMatching(`${events} records came back under keys that differ only in case`),
-      ]);
+      expect((await pass(1)).held).toBe(events);
       expect([live(), count('select count(*) from monitoring_events'), count('select count(*) from held_arrivals')]).toEqual([
         events,
         events,
@@ -191,12 +183,9 @@ for (const dialect of dialects) {
       expect([(await pass(3)).held ?? 0, live()]).toEqual([0, once]);
       await sandbox.advance(DRAIN);
       const twice = sandbox.monitoring.events().length;
-      const held = await sync(4);
-      expect([held.code, held.stdout, live()]).toEqual([
-        4,
-        expect.stringMatching(`down to ${twice} rows from ${events} at its last confirmed pass`),
-        once,
-      ]);
+      // Within the share of what the mirror holds, past it measured against the confirmed size.
+      expect([once - twice <= 0.05 * once, events - twice > 0.05 * events]).toEqual([true, true]);
+      expect([(await pass(4)).held, live()]).toEqual([once - twice, once]);
       expect([(await pass(10.5)).held ?? 0, live()]).toEqual([0, twice]);
     });
   });
