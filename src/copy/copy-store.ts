@@ -73,6 +73,7 @@ export async function copyStore(from: Store, to: Store, opts: CopyOptions = {}):
       total: await countRows(from, source.name),
     });
   await moveSequences(to, pairs);
+  await to.adapter.analyzeTables?.(pairs.map((p) => p.target.name));
   return verifyPairs(from, to, pairs, { ...opts, batchRows });
 }
 

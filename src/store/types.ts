@@ -269,6 +269,13 @@ export interface StoreAdapter {
   firstLoad?<T>(table: string, load: () => Promise<T>): Promise<T>;
   /** Every table of the store with its columns, key and parents, read from the database itself. */
   listTables(): Promise<TableInfo[]>;
+  /**
+   * Refreshes the planner's statistics of `tables` after a bulk load (PostgreSQL `ANALYZE`): autovacuum
+   * analyzes a table again only after 50 changes plus 10% of it, so a small table filled by a copy can stay
+   * estimated empty and a view's plan then repeat a count per row. Absent where the planner keeps none (SQLite
+   * without `ANALYZE`, the mirror's choice: its views are planned without statistics).
+   */
+  analyzeTables?(tables: readonly string[]): Promise<void>;
   /** Every row of a table or view, a batch at a time, memory flat at any size. */
   readBatches(relation: string, batchRows: number): AsyncGenerator<Row[]>;
   /**

@@ -57,6 +57,9 @@ export async function createPostgresAdapter(
     upsertPage: (trx, page) => upserter.upsertPage(trx, page),
     listTables: () => postgresTables(db),
     readBatches: (relation, batchRows) => cursorBatches(db, relation, batchRows),
+    async analyzeTables(tables) {
+      for (const table of tables) await sql.raw(`analyze ${quoteIdent(table)}`).execute(db); // each under the statement bound
+    },
     async durableCommits() {},
     async boundLockWait(trx) {
       await sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`).execute(trx);
