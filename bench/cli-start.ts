@@ -32,7 +32,7 @@ function childrenCpu(): number {
 }
 
 /** CPU seconds of one process: until it exits, or until a stdout line matches `until` (then it is stopped). */
-function cpuOf(args: string[], env: NodeJS.ProcessEnv, until?: RegExp): Promise<number> {
+function cpuOf(args: string[], env: NodeJS.ProcessEnv, until?: RegExp, exit?: number): Promise<number> {
   return new Promise((done, fail) => {
     const before = childrenCpu();
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,7 +45,7 @@ function cpuOf(args: string[], env: NodeJS.ProcessEnv, until?: RegExp): Promise<
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.once('error', fail);
     child.once('close', (code) => {
-      if (until ? !until.test(out) : code !== 0 && code !== 2)
+      if (until ? !until.test(out) : exit === undefined ? code !== 0 && code !== 2 : code !== exit)
         return fail(new Error(`${args.join(' ')}: exit ${code}: ${err.slice(0, 300)}`));
       done(childrenCpu() - before);
     });
@@ -57,8 +57,12 @@ interface Case {
   args: (db: string[]) => string[];
   until?: RegExp;
   dialect?: 'sqlite' | 'postgres';
-  /** Started as `node bin/ds-mirror.js`, without the launcher's flags (as the tests spawn it). */
+  /** Started as `node bin/ds-mirror.js`, without the launcher's flags. */
   bare?: boolean;
+  /** Its environment over the bench's. */
+  env?: NodeJS.ProcessEnv;
+  /** The exit code it ends with (default 0, or 2 for a refused command line). */
+  exit?: number;
 }
 
 const CASES: Case[] = [
@@ -80,7 +84,18 @@ const CASES: Case[] = [
     args: (db) => [...db, 'sync', 'chains', '--no-progress'],
     bare: true,
   },
+  {
+    name: 'a refused run (`sync chains` into a new file, nothing listens at the address, exit 1)',
+    args: () => ['--db', `sqlite:${join(dir, 'never-made.db')}`, 'sync', 'chains', '--no-progress'],
+    env: { DS_BASE_URL: 'http://127.0.0.1:9' },
+    exit: 1,
+  },
   { name: '`receive`, until listening', args: (db) => [...db, 'receive', '--port', '0'], until: /receiving webhooks at / },
+  {
+    name: '`daemon`, until started (no run at start)',
+    args: (db) => [...db, 'daemon', '--metrics-port', '0', '--run-at-start', 'none'],
+    until: /^ds-mirror daemon: /m,
+  },
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'ds-mirror-cli-start-'));
@@ -100,7 +115,12 @@ try {
         name: `${c.name}${dialect === 'postgres' ? ', PostgreSQL' : ''}`,
         sides: roots.map(
           (root, side) => () =>
-            cpuOf([...(c.bare ? [] : launcherFlags(root)), join(root, 'bin/ds-mirror.js'), ...c.args(dbs[side][dialect]!)], env, c.until),
+            cpuOf(
+              [...(c.bare ? [] : launcherFlags(root)), join(root, 'bin/ds-mirror.js'), ...c.args(dbs[side][dialect]!)],
+              { ...env, ...c.env },
+              c.until,
+              c.exit,
+            ),
         ),
       })),
     ),

@@ -15,7 +15,9 @@
 // The native packages (better-sqlite3, pg's optional pg-native) and what the CLI loads by name at run time
 // (cli-progress) stay outside, loaded from node_modules. pino, cron, pg and prom-client are inside: in the
 // code cache, not compiled again at every start (pg's 0.07 s of CPU in a command on PostgreSQL).
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -55,6 +57,56 @@ const ownHeadersOnly = {
     });
   },
 };
+/**
+ * Node built-ins that packages in the bundle require at load and that no command of ds-mirror uses, loaded
+ * when first called instead: commander's and cron's child_process (for executable subcommands and command
+ * jobs, which ds-mirror has none of), undici's http2 (its HTTP/2 client: ds-mirror's pools offer HTTP/1.1 alone) and dns (its DNS
+ * cache interceptor, not used). Each start paid for them: 5-10 ms of CPU for http2 alone, measured in a
+ * fresh node (bench/RESULTS.md). The text replaced is checked: a new version of a package that reads them
+ * otherwise fails the build, to be looked at again.
+ */
+const LAZY_BUILTINS = [
+  {
+    file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    text: "const childProcess = require('node:child_process');",
+    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+  {
+    file: /[\\/]node_modules[\\/]cron[\\/]dist[\\/]job\.js$/,
+    text: 'const child_process_1 = require("child_process");',
+    lazy: 'const child_process_1 = { spawn: (...args) => require("child_process").spawn(...args) };',
+  },
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]interceptor[\\/]dns\.js$/,
+    text: "const { lookup } = require('node:dns')",
+    lazy: "const lookup = (...args) => require('node:dns').lookup(...args)",
+  },
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    text: "http2 = require('node:http2')",
+    lazy: "http2 = { connect: (...args) => require('node:http2').connect(...args), constants: HTTP2_CONSTANTS }",
+    // The protocol's header names and error codes the client reads from http2.constants at load (checked below).
+    before: `const HTTP2_CONSTANTS = ${JSON.stringify(http2Constants())};\n`,
+  },
+];
+/** The values of node:http2's constants that undici's HTTP/2 client destructures at load, read here at build time. */
+function http2Constants() {
+  const names = ['AUTHORITY', 'METHOD', 'PATH', 'SCHEME', 'CONTENT_LENGTH', 'EXPECT', 'STATUS', 'PROTOCOL'].map((n) => `HTTP2_HEADER_${n}`);
+  const all = createRequire(import.meta.url)('node:http2').constants;
+  return Object.fromEntries([...names, 'NGHTTP2_REFUSED_STREAM', 'NGHTTP2_CANCEL'].map((n) => [n, all[n]]));
+}
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    for (const { file, text, lazy, before = '' } of LAZY_BUILTINS) {
+      b.onLoad({ filter: file }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        if (source.split(text).length !== 2) throw new Error(`bundle-cli: ${path} no longer reads \`${text}\` once: look again`);
+        return { contents: before + source.replace(text, lazy), loader: 'js' };
+      });
+    }
+  },
+};
 const commandLine = {
   ...common,
   outdir,
@@ -88,13 +140,31 @@ const lightOnly = {
   },
 };
 for (const [name, plugins] of [
-  ['main', [handOverImports, ownHeadersOnly]],
-  ['light', [handOverImports, lightOnly]],
+  ['main', [handOverImports, ownHeadersOnly, lazyBuiltins]],
+  ['light', [handOverImports, lightOnly, lazyBuiltins]],
 ]) {
   await build({ ...commandLine, entryPoints: { [name]: entry('cli/main.js') }, plugins });
   const left = readFileSync(`${outdir}${name}.cjs`, 'utf8').match(/[^\w$.]import\(.{0,60}/g);
   if (left) throw new Error(`bundle-cli: an import() is left in ${name}.cjs, which runs as a vm.Script: ${left.join('; ')}`);
 }
+// What src/cli/cached-start.ts names each command's code cache by, recorded here so that a start need not
+// hash the bundle (it does when the file's size or time differ from these: an install, an edited file).
+const digests = Object.fromEntries(
+  ['main.cjs', 'light.cjs'].map((file) => {
+    const { size, mtimeMs } = statSync(`${outdir}${file}`);
+    return [
+      file,
+      {
+        sha1: createHash('sha1')
+          .update(readFileSync(`${outdir}${file}`))
+          .digest('hex'),
+        size,
+        mtimeMs,
+      },
+    ];
+  }),
+);
+writeFileSync(`${outdir}digests.json`, JSON.stringify(digests));
 await build({
   ...common,
   entryPoints: { main: entry('cli/cached-start.js'), 'sqlite-writer-thread': entry('store/sqlite/sqlite-writer-thread.js') },

@@ -28,7 +28,16 @@ interface Parsed {
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+/**
+ * UTC by its IANA names: its offset is 0 at every moment, known without asking Intl, whose first time zone
+ * loads ICU's zone data (20-30 ms of CPU at the start of a command on a configuration with `"timezone": "UTC"`).
+ */
+export function isUtcZone(timeZone: string | undefined): boolean {
+  return timeZone === 'UTC' || timeZone === 'Etc/UTC';
+}
+
 function offsetMs(timeZone: string | undefined, at: Date): number {
+  if (isUtcZone(timeZone)) return 0;
   if (!timeZone) return -at.getTimezoneOffset() * MINUTE_MS;
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
@@ -105,6 +114,8 @@ interface Schedule {
   /** The minutes of a day it fires in (ms from midnight), ascending, and descending. */
   minutes: number[];
   minutesDescending: number[];
+  /** The longest time between two of those minutes (0 for one). */
+  longestGapInDay: number;
 }
 
 const schedules = new Map<string, Schedule>();
@@ -141,7 +152,8 @@ function parse(job: { schedule: string; timeZone?: string }): Schedule {
   // Only the parsed fields are read here (the zone is applied by offsetMs). Without a zone the library
   // asks Intl for the system's (Intl.DateTimeFormat().resolvedOptions()), whose first call loads ICU's
   // locale and zone data: about 30 ms of CPU at every sync's start; an offset of 0 parses the same fields.
-  const c = (job.timeZone ? new CronTime(job.schedule, job.timeZone) : new CronTime(job.schedule, undefined, 0)) as unknown as Parsed;
+  const zoned = job.timeZone && !isUtcZone(job.timeZone);
+  const c = (zoned ? new CronTime(job.schedule, job.timeZone) : new CronTime(job.schedule, undefined, 0)) as unknown as Parsed;
   const on = (f: Field) =>
     Object.keys(f)
       .map(Number)
@@ -150,7 +162,8 @@ function parse(job: { schedule: string; timeZone?: string }): Schedule {
   const minutes = on(c.hour).flatMap((h) => on(c.minute).map((m) => h * 3_600_000 + m * MINUTE_MS));
   const size = (f: Field) => Object.keys(f).length;
   const all = { dom: size(c.dayOfMonth) === 31, dow: size(c.dayOfWeek) >= 7, seconds: size(c.second) };
-  return { c, all, minutes, minutesDescending: [...minutes].reverse() };
+  const longestGapInDay = minutes.reduce((gap, t, i) => (i === 0 ? 0 : Math.max(gap, t - minutes[i - 1]!)), 0);
+  return { c, all, minutes, minutesDescending: [...minutes].reverse(), longestGapInDay };
 }
 
 /** Fires in [from, to): the runs still due before a quota renews. */
@@ -200,6 +213,18 @@ function scan(job: { schedule: string; timeZone?: string }, from: Date, months: 
   let maxGapMs = 0;
   for (let m = 0; m < months && n > 0; m++) {
     for (const [local, minutes] of fireDays(p, offset, bounds[m]!, bounds[m + 1]!)) {
+      const [first, lastMinute] = [local + minutes[0]! - offset, local + minutes[minutes.length - 1]! - offset];
+      if (minutes === p.minutes && Math.floor(first / DAY_MS) === Math.floor(lastMinute / DAY_MS)) {
+        // A whole day within one UTC day: its fires at once, as the loop below counts them one by one (a
+        // five-minute job's two months were 17,568 turns of it, 15 ms of CPU at every command's start).
+        perMonth[m]! += n * minutes.length;
+        if (Math.floor(first / DAY_MS) !== day) [day, onDay] = [Math.floor(first / DAY_MS), 0];
+        onDay += n * minutes.length;
+        runsPerDay = Math.max(runsPerDay, onDay);
+        maxGapMs = Math.max(maxGapMs, last === null ? 0 : first - last, p.longestGapInDay);
+        last = lastMinute;
+        continue;
+      }
       for (const minute of minutes) {
         const t = local + minute - offset;
         perMonth[m]! += n;

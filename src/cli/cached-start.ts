@@ -14,10 +14,9 @@
 // holds a hash of the bundle's bytes, Node's version and flags: a rebuilt bundle or another Node finds none
 // and makes its own; one V8 rejects is compiled from source and made anew; a folder the
 // user cannot write (a read-only install) runs from source every time, as before.
-import { hash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { LIGHT_COMMANDS, requestedCommand } from './command-word.js';
@@ -37,6 +36,14 @@ type Wrapper = (
 const FULL = fileURLToPath(new URL('../bundle/main.cjs', import.meta.url));
 const LIGHT = fileURLToPath(new URL('../bundle/light.cjs', import.meta.url));
 const CACHE_DIR = fileURLToPath(new URL('../../code-cache/', import.meta.url));
+const DIGESTS = fileURLToPath(new URL('../bundle/digests.json', import.meta.url));
+
+/** What the build recorded of a bundle file. */
+interface Digest {
+  sha1: string;
+  size: number;
+  mtimeMs: number;
+}
 
 /**
  * Node's CommonJS wrapper, and one more: the bundle's import() of a module named at run time (the migrations)
@@ -49,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = requestedCommand(argv.slice(2));
   const bundle = command === null || LIGHT_COMMANDS.includes(command) ? LIGHT : FULL;
   const source = readFileSync(bundle);
-  const name = join(CACHE_DIR, cacheName(source, command, argv));
+  const name = join(CACHE_DIR, cacheName(await digestOf(bundle, source), command, argv));
   const made = { done: `${name}.bin`, partial: `${name}.partial.bin` };
   const done = readCache(made.done);
   const cachedData = done ?? readCache(made.partial);
@@ -76,15 +83,41 @@ function run(script: vm.Script, bundle: string): Cli {
 }
 
 /**
- * `<hash of the bundle, Node and its flags>-<command>`: what V8 checks of it, and more. A command's help
- * and a sync's --plan stop before the command's work, so they keep caches of their own.
+ * The bundle's SHA-1 as the build recorded it (dist/src/bundle/digests.json, scripts/bundle-cli.mjs) while
+ * the file keeps the size and modification time it had then; else computed (an install, whose files npm
+ * dates anew; a bundle edited by hand). Hashing the 2.9 MB bundle, and loading node:crypto to do it, were
+ * 5-15 ms of CPU at every start.
  */
-function cacheName(source: Buffer, command: string | null, argv: readonly string[]): string {
+async function digestOf(bundle: string, source: Buffer): Promise<string> {
+  try {
+    const recorded = (JSON.parse(readFileSync(DIGESTS, 'utf8')) as Record<string, Digest>)[basename(bundle)];
+    const { size, mtimeMs } = statSync(bundle);
+    if (recorded && recorded.size === size && recorded.mtimeMs === mtimeMs) return recorded.sha1;
+  } catch {
+    // no record (a build before this one): computed
+  }
+  return (await import('node:crypto')).hash('sha1', source, 'hex');
+}
+
+/**
+ * `<hash of the bundle, Node and its flags>-<command>`: what V8 checks of it, and more. A command's help
+ * and a sync's --plan stop before the command's work, so they keep caches of their own. The bundle's
+ * digest and Node's details are folded into 16 hex digits by two FNV-1a hashes (no node:crypto needed).
+ */
+function cacheName(digest: string, command: string | null, argv: readonly string[]): string {
   const node = [process.version, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''].join('\0');
-  const key = hash('sha1', Buffer.concat([source, Buffer.from(`\0${node}`)]), 'hex').slice(0, 16);
+  const text = `${digest}\0${node}`;
+  const key = fnv1a(text, 0x811c9dc5) + fnv1a(text, 0x5bd1e995);
   const word = command === null ? 'none' : /^[a-z-]{1,20}$/.test(command) ? command : 'other';
   const stops = ['--help', '-h', '--plan'].filter((flag) => argv.includes(flag)).map((flag) => flag.replace(/^-+/, ''));
   return [key, word, ...stops].join('-');
+}
+
+/** 32-bit FNV-1a of `text` from `basis`, as 8 hex digits. */
+function fnv1a(text: string, basis: number): string {
+  let h = basis;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 function readCache(file: string): Buffer | undefined {

@@ -3,7 +3,6 @@
 // host name that does not resolve) is then one line per API family the run would use, within seconds,
 // instead of every stream retrying its first page and failing in a table.
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { FAMILY_NAMES, familyOf } from '../budget/index.js';
 import type { StreamDef } from '../catalog/types.js';
 
@@ -24,8 +23,11 @@ export function whyUnreachable(url: URL, timeoutMs: number): Promise<string | nu
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (https ? 443 : 80));
   return new Promise((resolve) => {
+    // node:tls is loaded for an https address alone: a sync of an http:// service (the sandbox) skips its load.
     const socket: Socket = https
-      ? tlsConnect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+      ? process
+          .getBuiltinModule('node:tls')
+          .connect({ host, port, servername: /^[\d.:]+$/.test(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
       : tcpConnect({ host, port });
     const done = (why: string | null) => {
       clearTimeout(timer);

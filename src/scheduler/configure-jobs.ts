@@ -1,7 +1,7 @@
 // The jobs as configured: the job files (jobs/ and the user's jobsDir) with the config file's schedule and enabled overrides,
 // checked once at startup so a typo is one clear line, not a job that silently never runs.
 import { CronTime } from 'cron';
-import { firesEver } from '../budget/schedule-fires.js';
+import { firesEver, isUtcZone } from '../budget/schedule-fires.js';
 import { resolveStreams } from '../catalog/index.js';
 import type { StreamDef } from '../catalog/types.js';
 import { ConfigError } from '../errors.js';
@@ -120,6 +120,7 @@ export function nextRuns(job: Pick<ScheduledJob, 'schedule' | 'timeZone'>, count
 }
 
 function checkTimeZone(timeZone: string): void {
+  if (isUtcZone(timeZone)) return; // valid by name: asking the cron library would load ICU's zone data (isUtcZone)
   try {
     new CronTime('0 0 * * *', timeZone);
   } catch {
