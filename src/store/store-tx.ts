@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { mirrorTables, type Database, type MirrorTables } from './database.js';
-import { keyString } from './types.js';
+import { rowKey } from './types.js';
 import type { Row, RowsWrite, StoreAdapter, StoreTx, UpsertCounts } from './types.js';
 import { conflictSql } from './rows-write.js';
 import { quarantineJson } from './storable.js';
@@ -115,14 +115,13 @@ export class KyselyStoreTx implements StoreTx {
  * at its first one's place. A page without duplicates (nearly every one) is returned as it is, unallocated.
  */
 function lastOfEachKey(rows: readonly Row[], key: readonly string[]): readonly Row[] {
-  const single = key.length === 1 ? key[0]! : null;
   const seen = new Set<string>();
   for (const row of rows) {
     const before = seen.size;
-    seen.add(single !== null ? String(row[single]) : keyString(key.map((k) => row[k]))); // keyString's text
+    seen.add(rowKey(row, key));
     if (seen.size === before) {
       const unique = new Map<string, Row>();
-      for (const r of rows) unique.set(keyString(key.map((k) => r[k])), r);
+      for (const r of rows) unique.set(rowKey(r, key), r);
       return [...unique.values()];
     }
   }
