@@ -69,6 +69,10 @@ for (const dialect of dialects) {
       sandbox = await startSandbox({ start: PINNED_START, scale: 0.5, seed: 11 });
       clean = await openTestStore(dialect);
       fresh = await indexDefs(clean.store);
+      // One the load keeps (the live keys), found missing in the empty table (a killed load of an earlier
+      // version left it out): made at the load's start, so the checks below find it too.
+      for (const i of dialect === 'sqlite' ? DEFERRED_INDEXES.filter((d) => d.keptDuringLoad) : [])
+        await sql.raw(`drop index ${i.name}`).execute(clean.store.db);
       cleanOutcome = (await syncOnce(clean.store, sandbox, ['assets'])).outcome;
     });
     afterAll(async () => {

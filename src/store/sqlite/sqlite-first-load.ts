@@ -77,6 +77,12 @@ export async function loadWithoutIndexes<T>(
       );
       return { first: false, dropped: [] };
     }
+    // One the load keeps but finds missing (a killed load of an earlier version) is made now, over no rows.
+    await buildDeferredIndexes(
+      trx,
+      mine.filter((i) => i.keptDuringLoad && !held.has(i.name)),
+      [], // the idle triggers stay as they are: the load sets them aside
+    );
     const left = mine.filter((i) => !i.keptDuringLoad && held.get(i.name) === i.sql);
     for (const i of left) await sql.raw(`drop index "${i.name}"`).execute(trx);
     triggers?.holdAcross(table);
