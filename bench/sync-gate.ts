@@ -1,5 +1,6 @@
 // The speed gate, run before each merge that touches sync, store or client: a first `sync v1` into a
-// new SQLite file, as a user runs it (the built CLI, start-up included, pace lifted), in this checkout
+// new SQLite file, as a user runs it (the built CLI with its launcher's node flags, `#!/usr/bin/env -S node
+// ...` on bin/ds-mirror.js's first line, each checkout its own; start-up included, pace lifted), in this checkout
 // and in a checkout of the revision recorded in bench/sync-gate.json, alternately on one sandbox. It
 // fails (exit 1) when this checkout's CPU time (user + system, every thread) is more than the recorded
 // ratio of the old one's: the median of the pairs' ratios, so the load of a shared machine hits both
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { startSandboxProcess } from './sandbox-process.js';
+import { launcherFlags } from '../test/helpers/launcher.js';
 
 const run = promisify(execFile);
 const here = process.cwd();
@@ -66,7 +68,7 @@ async function firstSync(checkout: string, db: string, config: string, service: 
   const started = performance.now();
   const { stdout, stderr } = await run(
     process.execPath,
-    ['--expose-gc', 'bin/ds-mirror.js', 'sync', 'v1', '--no-progress', '--db', `sqlite:${db}`, '--config', config],
+    [...launcherFlags(checkout), 'bin/ds-mirror.js', 'sync', 'v1', '--no-progress', '--db', `sqlite:${db}`, '--config', config],
     {
       cwd: checkout,
       env: {

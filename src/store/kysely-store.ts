@@ -8,7 +8,7 @@ import type { Migrations } from './migrations.js';
 import { runMigrations } from './run-migrations.js';
 import { acquireLease, breakLease, leaseHolder, LeaseHeldError, liveLeases } from './store-lease.js';
 import { KyselyStoreTx } from './store-tx.js';
-import { keyString } from './types.js';
+import { rowKey } from './types.js';
 import { mirrorTables, type Database } from './database.js';
 import { transactionWriter } from './durable-writer.js';
 import type {
@@ -80,7 +80,7 @@ export class KyselyStore implements Store {
           .select([...key])
           .where('deleted_at', 'is', null);
         for (const [column, value] of scoped) live = live.where(column, '=', value);
-        const missing = (await live.execute()).filter((row) => !seen.has(keyString(key.map((k) => row[k]))));
+        const missing = (await live.execute()).filter((row) => !seen.has(rowKey(row, key)));
         // Row-value IN lists, in chunks: PostgreSQL expands a row-value list into nested ORs.
         const chunk = this.adapter.rowsPerStatement(key.length, scoped.length + 1);
         const keyTuple = sql.join(key.map((k) => sql.ref(k)));

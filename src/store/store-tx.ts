@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { mirrorTables, type Database, type MirrorTables } from './database.js';
-import { keyString } from './types.js';
+import { rowKey } from './types.js';
 import type { Row, RowsWrite, StoreAdapter, StoreTx, UpsertCounts } from './types.js';
 import { conflictSql } from './rows-write.js';
 import { quarantineJson } from './storable.js';
@@ -23,11 +23,16 @@ export class KyselyStoreTx implements StoreTx {
   async upsertChanged(table: string, key: readonly string[], rows: readonly Row[], now: string, stream = table): Promise<UpsertCounts> {
     if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
     const columns = Object.keys(rows[0]);
-    // The last of duplicate keys wins (PostgreSQL's ON CONFLICT cannot touch one row twice).
-    const unique = new Map<string, Row>();
-    for (const row of rows) unique.set(keyString(key.map((k) => row[k])), row);
-    const kept = [...unique.values()];
-    const values = kept.map((row) => columns.map((c) => this.adapter.toDb(row[c])));
+    const kept = lastOfEachKey(rows, key);
+    // Plain loops: a first sync converts 1.4 million values here (scale 10), a closure call each with map.
+    const { adapter } = this;
+    const values: unknown[][] = new Array(kept.length);
+    for (let r = 0; r < kept.length; r++) {
+      const row = kept[r]!;
+      const value: unknown[] = new Array(columns.length);
+      for (let c = 0; c < columns.length; c++) value[c] = adapter.toDb(row[columns[c]!]);
+      values[r] = value;
+    }
     const { inserted, updated, rejected } = await this.adapter.upsertPage(this.db, { table, key, columns, rows: values, now });
     // The store refused these rows' values: quarantined with the reason, the rest of the page is written.
     for (const { index, reason } of rejected) await this.quarantine(stream, `${table}: ${reason}`, recordOf(kept[index]!), now);
@@ -103,6 +108,24 @@ export class KyselyStoreTx implements StoreTx {
     for (const [column, value] of Object.entries(row)) out[column] = this.adapter.toDb(value);
     return out;
   }
+}
+
+/**
+ * One row per key, the last of duplicate keys winning (PostgreSQL's ON CONFLICT cannot touch one row twice),
+ * at its first one's place. A page without duplicates (nearly every one) is returned as it is, unallocated.
+ */
+function lastOfEachKey(rows: readonly Row[], key: readonly string[]): readonly Row[] {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const before = seen.size;
+    seen.add(rowKey(row, key));
+    if (seen.size === before) {
+      const unique = new Map<string, Row>();
+      for (const r of rows) unique.set(rowKey(r, key), r);
+      return [...unique.values()];
+    }
+  }
+  return rows;
 }
 
 /** JSON columns always hold JSON text, even when the value is a bare string. */

@@ -27,8 +27,9 @@ export class PassKeys {
   private readonly totals = new Set<number>();
 
   add(key: string): void {
-    if (!this.seen.has(key)) this.seen.add(key);
-    else if (this.duplicates++ === 0) this.duplicate = key;
+    // One look-up a key, not a `has` then an `add`: a first sync adds 55,000 (scale 10).
+    const before = this.seen.size;
+    if (this.seen.add(key).size === before && this.duplicates++ === 0) this.duplicate = key;
   }
 
   /** A page's records, and the count it says the whole list holds (`metadata.totalRows`), when it says one. */

@@ -6,7 +6,7 @@
 // drain, confirmed-size.ts); and keys that came back differing only in case or spacing, the same records
 // renamed by a lie as often as by a change (their records wait beside them, renamed-keys.ts). One lying
 // answer, even one told twice in a row or a little each time, cannot empty a table.
-import { keyString, type Row } from '../store/types.js';
+import { keyString, rowKey, type Row } from '../store/types.js';
 import type { StreamContext } from './context.js';
 import { type ConfirmedSize, confirmSize, raisePeak, readConfirmedSize } from './confirmed-size.js';
 import { clearHold, heldKeys, noteHold, saveHold } from './held-deletions.js';
@@ -138,7 +138,7 @@ async function missingKeys(ctx: StreamContext, c: Candidate): Promise<{ live: nu
   const rows = await query.execute();
   const missing = new Set<string>();
   for (const row of rows) {
-    const key = keyString(c.key.map((k) => row[k]));
+    const key = rowKey(row, c.key);
     if (!c.seen.has(key)) missing.add(key);
   }
   return { live: rows.length, missing };

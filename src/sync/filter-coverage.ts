@@ -3,7 +3,7 @@
 // detection removes only what the filters cover and the service no longer serves. The service matches
 // as the catalog entry declares: OR within a filter, AND across filters, case-insensitive.
 import type { ListStream } from '../catalog/types.js';
-import { keyString } from '../store/types.js';
+import { rowKey } from '../store/types.js';
 import type { StreamContext } from './context.js';
 
 type Covers = NonNullable<ListStream['filters']>['covers'];
@@ -19,7 +19,7 @@ export async function keepUncovered(ctx: StreamContext, stream: ListStream, seen
     string,
     unknown
   >[];
-  for (const row of live) if (!covers(row)) seen.add(keyString(stream.key.map((k) => row[k])));
+  for (const row of live) if (!covers(row)) seen.add(rowKey(row, stream.key));
 }
 
 /** What the filters cover; null when no filter is set (everything). */

@@ -2,7 +2,7 @@
 // changed, with the keys written kept for deletion detection. A list's child table (a category's
 // subcategories) is written in the same transaction, from the same records.
 import type { ChildTable, MappedTable } from '../catalog/types.js';
-import { keyString, type StoreTx, type WriteCounts } from '../store/types.js';
+import { rowKey, type StoreTx, type WriteCounts } from '../store/types.js';
 import { addWrites } from './context.js';
 import { recordsToRows, servedKey, type Mapped } from './record-rows.js';
 import type { LiveKeys } from './renamed-keys.js';
@@ -53,7 +53,7 @@ export async function writeRecords(
     records.fill(null, i, i + WRITE_SLICE);
     const mapped = recordsToRows(slice, target, undefined, shape);
     shape?.judgePage(mapped.rejected, slice.length);
-    for (const row of mapped.rows) written.keys.push(keyString(target.key.map((k) => row[k])));
+    for (const row of mapped.rows) written.keys.push(rowKey(row, target.key));
     for (const { record } of mapped.rejected) {
       const key = servedKey(record, target);
       if (key !== null) written.keys.push(key);
@@ -98,7 +98,7 @@ async function writeChildren(
     mapped.rows.push(...rows.rows);
     mapped.rejected.push(...rows.rejected);
   }
-  for (const row of mapped.rows) written.childKeys.push(keyString(child.key.map((k) => row[k])));
+  for (const row of mapped.rows) written.childKeys.push(rowKey(row, child.key));
   written.childRecords += mapped.rows.length + mapped.rejected.length;
   await writeMapped(tx, { ...child, name: target.name }, mapped, now, written);
 }
