@@ -1,3 +1,4 @@
+// @end-to-end
 // The assets-top tier on both stores: one request per asset class, the first topAssets of each class by
 // market_cap.rank, and never a soft delete (it is not a complete pass).
 import { describe, expect, it } from 'vitest';
