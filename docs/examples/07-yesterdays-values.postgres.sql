@@ -12,7 +12,7 @@ shown as (
   select now.id, now.market_cap_rank, c.ended_by_run_id, c.change, c.row_key
   from last_run l
     join v_changes c on c.table_name = 'assets' and c.ended_by_run_id = l.run_id
-    join v_assets now on now.id = cast(c.row_key as integer)
+    join v_assets now on now.id = cast(c.row_key as bigint)
   order by now.market_cap_rank nulls last, now.id
   limit 20
 )
