@@ -20,9 +20,9 @@ const EXAMPLES = workedExamples();
 // When each store's runs happened: the same mirror written twice differs only there.
 const RUN_TIMES = new Set(['started_at', 'last_success_at', 'age_seconds']);
 
-async function answer(store: Store, name: string, { times = true } = {}): Promise<Record<string, unknown>[]> {
+async function answer(store: Store, name: string, { times = true, db = store.db } = {}): Promise<Record<string, unknown>[]> {
   const example = EXAMPLES.find((e) => e.name === name)!;
-  const { rows } = await sql.raw<Record<string, unknown>>(example.sql[store.dialect]).execute(store.db);
+  const { rows } = await sql.raw<Record<string, unknown>>(example.sql[store.dialect]).execute(db);
   return rows.map((r) =>
     Object.fromEntries(
       Object.entries(r)
@@ -99,6 +99,33 @@ describe('worked examples', () => {
       expect(a.findIndex((r) => r.title === last!.title)).toBe(a.length < 20 ? a.length - 1 : -1);
     } finally {
       for (const t of [lite, pg]) await unrank(t, rank);
+    }
+  });
+
+  it("yesterday's values: the same when the last run's writes bear its start time (a clock that stands still)", async () => {
+    // Under an injected clock (the sandbox's, a year's bench) a run's writes are stamped with its own
+    // started_at, so the versions it ended have valid_to = started_at: a query that kept the versions valid
+    // at the run's start found none. Stamped so inside a transaction that is rolled back.
+    const rollback = new Error('rollback');
+    for (const t of [lite, pg]) {
+      const before = await answer(t.store, '07-yesterdays-values');
+      let stamped: Record<string, unknown>[] = [];
+      await t.store.db
+        .transaction()
+        .execute(async (tx) => {
+          const { numAffectedRows } = await sql`update row_history
+            set valid_to = (select s.started_at from sync_runs s where s.id = row_history.ended_by_run_id)
+            where table_name = 'assets'
+              and ended_by_run_id = (select max(h.ended_by_run_id) from row_history h where h.table_name = 'assets')`.execute(tx);
+          expect(Number(numAffectedRows)).toBeGreaterThan(0);
+          stamped = await answer(t.store, '07-yesterdays-values', { db: tx });
+          throw rollback;
+        })
+        .catch((err: unknown) => {
+          if (err !== rollback) throw err;
+        });
+      expect(stamped.length).toBeGreaterThan(0);
+      expect(stamped).toEqual(before);
     }
   });
 
