@@ -20,6 +20,8 @@ interface CloneState {
   sequences: Map<string, { last: string | null; start: string }>;
   /** The clone's highest oid of a schema object: anything past it a test added. */
   lastOid: string;
+  /** Each index's page and row counts (pg_class) as JSON rows: TRUNCATE sets them to 0 and -1, set back after. */
+  indexStats: string;
 }
 
 /** The state of a database, read in one round trip; `dirty`: tables with pages whose template had none. */
@@ -36,14 +38,12 @@ const USER = (oid: string, namespace?: string) =>
 /**
  * Every catalog row a schema change, a grant, a comment, ANALYZE or VACUUM writes, for the user's
  * objects, as one hash: a catalog row's xmin changes with each change of the row (and a dropped and
- * remade object has a new oid). pg_class is read by value without relfilenode, which TRUNCATE changes, nor an
- * index's page and row counts, which TRUNCATE sets to 0 and -1 where CREATE INDEX left 1 and 0 (the planner
- * reads an index's size from its file, which holds the metapage either way).
+ * remade object has a new oid). pg_class is read by value without relfilenode, which TRUNCATE changes.
  */
 const FINGERPRINT = `select md5(string_agg(line, E'\\n' order by line)) as fingerprint from (
   select 'n ' || oid || ' ' || xmin from pg_namespace where ${USER('oid')} and nspname not like 'pg\\_%temp\\_%'
   union all select 'c ' || oid || ' ' || concat_ws(' ', relname, relnamespace, relkind, relpersistence, relhasindex, relhastriggers,
-    relrowsecurity, reloptions, relacl, reltoastrelid, case when relkind <> 'i' then concat_ws(' ', relpages, reltuples, relallvisible) end)
+    relrowsecurity, reloptions, relacl, reltoastrelid, relpages, reltuples, relallvisible)
     from pg_class where ${USER('oid', 'relnamespace')}
   union all select 'a ' || attrelid || ' ' || attnum || ' ' || xmin from pg_attribute a where ${USER('attrelid')}
     and exists (select from pg_class c where c.oid = a.attrelid and ${USER('c.oid', 'c.relnamespace')})
@@ -72,6 +72,19 @@ const WITH_PAGES = `select c.oid::regclass::text as name, c.relkind as kind from
 
 const SEQUENCES = `select seqrelid::regclass::text as name, pg_sequence_last_value(seqrelid)::text as last, seqstart::text as start
   from pg_sequence where ${USER('seqrelid')}`;
+
+const INDEX_STATS = `select coalesce(json_agg(json_build_object('oid', oid, 'relpages', relpages, 'reltuples', reltuples,
+  'relallvisible', relallvisible)), '[]')::text as stats from pg_class where relkind = 'i' and ${USER('oid', 'relnamespace')}`;
+
+/**
+ * An index's page and row counts as the clone had them: TRUNCATE leaves 0 and -1 where CREATE INDEX left 1
+ * and 0, and the planner reads them for a partial index. A superuser's update of pg_class, as ANALYZE's own.
+ */
+const restoreIndexStats = (
+  stats: string,
+) => `update pg_class c set relpages = b.relpages, reltuples = b.reltuples, relallvisible = b.relallvisible
+  from json_to_recordset('${stats.replaceAll("'", "''")}') as b(oid oid, relpages int, reltuples real, relallvisible int)
+  where c.oid = b.oid and (c.relpages, c.reltuples, c.relallvisible) is distinct from (b.relpages, b.reltuples, b.relallvisible)`;
 
 const LAST_OID = `select greatest((select max(oid) from pg_class), (select max(oid) from pg_proc), (select max(oid) from pg_namespace),
   (select max(oid) from pg_type), (select max(oid) from pg_trigger), (select max(oid) from pg_constraint))::text as oid`;
@@ -129,6 +142,7 @@ export async function reset(db: pg.Client, want: CloneState): Promise<boolean> {
     'begin',
     'set local session_replication_role = replica',
     truncate.length > 0 ? `truncate ${truncate.join(', ')} cascade` : '',
+    truncate.length > 0 ? restoreIndexStats(want.indexStats) : '',
     ...sequences.map(([name, seq]) => `select setval('${name}', ${seq.last ?? seq.start}, ${seq.last !== null})`),
   ].filter(Boolean);
   await db.query(`${statements.join(';\n')};\n${seeded(want)}\ncommit`).then((results) => {
@@ -194,8 +208,10 @@ async function alone(db: pg.Client): Promise<boolean> {
 
 /** The database's state; `want` names the seeded tables (none yet: the first clone, read to be `want`). */
 export async function readState(db: pg.Client, want: CloneState | undefined): Promise<ReadState> {
-  const results = (await db.query(`${FINGERPRINT};\n${WITH_PAGES};\n${SEQUENCES};\n${LAST_OID}`)) as unknown as pg.QueryResult[];
-  const [fp, pages, seqs, last] = results;
+  const results = (await db.query(
+    `${FINGERPRINT};\n${WITH_PAGES};\n${SEQUENCES};\n${LAST_OID};\n${INDEX_STATS}`,
+  )) as unknown as pg.QueryResult[];
+  const [fp, pages, seqs, last, indexes] = results;
   const withPages = pages!.rows as { name: string; kind: string }[];
   const seededNames = want ? [...want.seeded.keys()] : withPages.filter((r) => r.kind === 'r').map((r) => r.name);
   const hashes =
@@ -205,6 +221,7 @@ export async function readState(db: pg.Client, want: CloneState | undefined): Pr
     seeded: new Map(hashes.map((r) => [r.name as string, r.hash as string])),
     sequences: new Map(seqs!.rows.map((r) => [r.name as string, { last: r.last as string | null, start: r.start as string }])),
     lastOid: String(last!.rows[0].oid),
+    indexStats: String(indexes!.rows[0].stats),
     dirty: withPages.filter((r) => r.kind === 'r').map((r) => r.name),
     dirtyViews: withPages.filter((r) => r.kind === 'm').map((r) => r.name),
   };
