@@ -31,9 +31,11 @@ interface ReadState extends CloneState {
   dirtyViews: string[];
 }
 
-/** User objects: oids past the initial catalog's, outside temporary schemas (they go with their session). */
-const USER = (oid: string, namespace?: string) =>
-  `${oid} >= 16384${namespace ? ` and ${namespace} not in (select oid from pg_namespace where nspname like 'pg\\_temp\\_%' or nspname like 'pg\\_toast\\_temp\\_%')` : ''}`;
+/**
+ * User objects: oids past the initial catalog's. The state is read only once no other session is connected
+ * (`alone`), so no temporary object is left: those go with their session (only its schema, pg_temp_N, stays).
+ */
+const USER = (oid: string) => `${oid} >= 16384`;
 
 /**
  * Every catalog row a schema change, a grant, a comment, ANALYZE or VACUUM writes, for the user's
@@ -44,17 +46,15 @@ const FINGERPRINT = `select md5(string_agg(line, E'\\n' order by line)) as finge
   select 'n ' || oid || ' ' || xmin from pg_namespace where ${USER('oid')} and nspname not like 'pg\\_%temp\\_%'
   union all select 'c ' || oid || ' ' || concat_ws(' ', relname, relnamespace, relkind, relpersistence, relhasindex, relhastriggers,
     relrowsecurity, reloptions, relacl, reltoastrelid, relpages, reltuples, relallvisible)
-    from pg_class where ${USER('oid', 'relnamespace')}
-  union all select 'a ' || attrelid || ' ' || attnum || ' ' || xmin from pg_attribute a where ${USER('attrelid')}
-    and exists (select from pg_class c where c.oid = a.attrelid and ${USER('c.oid', 'c.relnamespace')})
+    from pg_class where ${USER('oid')}
+  union all select 'a ' || attrelid || ' ' || attnum || ' ' || xmin from pg_attribute where ${USER('attrelid')}
   union all select 'd ' || oid || ' ' || xmin from pg_attrdef where ${USER('oid')}
-  union all select 'k ' || oid || ' ' || xmin from pg_constraint where ${USER('oid', 'connamespace')}
-  union all select 'i ' || indexrelid || ' ' || xmin from pg_index i where ${USER('indexrelid')}
-    and exists (select from pg_class c where c.oid = i.indexrelid and ${USER('c.oid', 'c.relnamespace')})
+  union all select 'k ' || oid || ' ' || xmin from pg_constraint where ${USER('oid')}
+  union all select 'i ' || indexrelid || ' ' || xmin from pg_index where ${USER('indexrelid')}
   union all select 't ' || oid || ' ' || xmin from pg_trigger where ${USER('oid')}
   union all select 'r ' || oid || ' ' || xmin from pg_rewrite where ${USER('oid')}
-  union all select 'p ' || oid || ' ' || xmin from pg_proc where ${USER('oid', 'pronamespace')}
-  union all select 'y ' || oid || ' ' || xmin from pg_type where ${USER('oid', 'typnamespace')}
+  union all select 'p ' || oid || ' ' || xmin from pg_proc where ${USER('oid')}
+  union all select 'y ' || oid || ' ' || xmin from pg_type where ${USER('oid')}
   union all select 'q ' || seqrelid || ' ' || xmin from pg_sequence where ${USER('seqrelid')}
   union all select 'm ' || classoid || ' ' || objoid || ' ' || objsubid || ' ' || xmin from pg_description where ${USER('objoid')}
   union all select 's ' || starelid || ' ' || staattnum || ' ' || stainherit from pg_statistic where ${USER('starelid')}
@@ -68,13 +68,13 @@ const FINGERPRINT = `select md5(string_agg(line, E'\\n' order by line)) as finge
 
 /** Tables and materialized views with pages (a rolled-back insert leaves them too: emptied all the same). */
 const WITH_PAGES = `select c.oid::regclass::text as name, c.relkind as kind from pg_class c
-  where c.relkind in ('r', 'm') and ${USER('c.oid', 'c.relnamespace')} and pg_relation_size(c.oid) > 0`;
+  where c.relkind in ('r', 'm') and ${USER('c.oid')} and pg_relation_size(c.oid) > 0`;
 
 const SEQUENCES = `select seqrelid::regclass::text as name, pg_sequence_last_value(seqrelid)::text as last, seqstart::text as start
   from pg_sequence where ${USER('seqrelid')}`;
 
 const INDEX_STATS = `select coalesce(json_agg(json_build_object('oid', oid, 'relpages', relpages, 'reltuples', reltuples,
-  'relallvisible', relallvisible)), '[]')::text as stats from pg_class where relkind = 'i' and ${USER('oid', 'relnamespace')}`;
+  'relallvisible', relallvisible)), '[]')::text as stats from pg_class where relkind = 'i' and ${USER('oid')}`;
 
 /**
  * An index's page and row counts as the clone had them: TRUNCATE leaves 0 and -1 where CREATE INDEX left 1
