@@ -1,19 +1,21 @@
 // Opt-in (DS_TEST_CPU_LOG=<file>): one line per test file with its wall time and the CPU the worker spent on
-// it, its own and its finished child processes' (spawned CLIs, sqlite3, psql), read from /proc/self/stat.
+// it, its own and its finished child processes' (spawned CLIs, sqlite3, psql), read from /proc/self/stat,
+// then the PostgreSQL test databases it cloned and reused (`databases <cloned>+<reused>`, reused-databases.ts).
 // Workers run files one at a time (isolate: false), so the deltas between a file's first and last hook are
 // that file's. The run's other CPU (vitest's main process, global setup, the PostgreSQL server, the whole
 // machine) global-setup.ts appends as lines whose name starts with `#`.
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { processCpu } from './process-cpu.js';
+import { counts } from './reused-databases.js';
 
 const cpu = () => processCpu('self')!;
 
 const log = process.env.DS_TEST_CPU_LOG;
 if (log) {
-  let start = { wall: 0, ...cpu() };
+  let start = { wall: 0, ...cpu(), ...counts };
   beforeAll(() => {
-    start = { wall: performance.now(), ...cpu() };
+    start = { wall: performance.now(), ...cpu(), ...counts };
   });
   afterAll((suite) => {
     const end = cpu();
@@ -22,6 +24,7 @@ if (log) {
       ((performance.now() - start.wall) / 1000).toFixed(2),
       (end.own - start.own).toFixed(2),
       (end.children - start.children).toFixed(2),
+      `databases ${counts.created - start.created}+${counts.reused - start.reused}`,
     ];
     appendFileSync(log, `${row.join('\t')}\n`);
   });

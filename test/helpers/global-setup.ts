@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { appendFileSync } from 'node:fs';
 import { startPgCluster } from './pg-cluster.js';
-import { machineCpu, processCpu, serverCpu } from './process-cpu.js';
+import { machineCpu, processCpu, serverCpu, serverCpuParts } from './process-cpu.js';
 import { appendStatementStats, measuringSettings } from './server-statements.js';
 import { makeStoreTemplates } from './store-templates.js';
 
@@ -104,7 +104,10 @@ function hiddenCpu(): { server?: number; setupDone(): void; runDone(): void } {
     runDone() {
       const main = processCpu('self')!;
       line('#run: vitest main', main.own - start.main.own, main.children - start.main.children);
-      if (state.server) line('#run: postgres server', serverCpu(state.server) ?? 0);
+      if (state.server) {
+        line('#run: postgres server', serverCpu(state.server) ?? 0);
+        for (const [part, cpu] of Object.entries(serverCpuParts(state.server) ?? {})) line(`#run: postgres server, ${part}`, cpu);
+      }
       line('#run: machine, every process', machineCpu() - start.machine);
     },
   };

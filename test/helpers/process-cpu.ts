@@ -33,6 +33,34 @@ export function serverCpu(pid: number): number | null {
   return server.own + server.children + live;
 }
 
+/**
+ * The server's CPU so far by process: the postmaster's own, its ended children's (the backends of closed
+ * connections: their start-up, statements and exit) and each live child's by its title ('checkpointer',
+ * 'walwriter', a live backend as 'postgres ... idle').
+ */
+export function serverCpuParts(pid: number): Record<string, number> | null {
+  const server = processCpu(pid);
+  if (!server) return null;
+  const parts: Record<string, number> = { postmaster: server.own, 'ended backends': server.children };
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    const fields = statFields(Number(name));
+    if (!fields || Number(fields[1]) !== pid) continue;
+    let title = 'live child';
+    try {
+      title = readFileSync(`/proc/${name}/cmdline`, 'utf8')
+        .replace(/\0/g, ' ')
+        .replace(/^postgres: /, '')
+        .trim();
+    } catch {
+      // gone meanwhile
+    }
+    const kind =
+      /^(checkpointer|background writer|walwriter|autovacuum launcher|logical replication launcher)/.exec(title)?.[1] ?? 'live backends';
+    parts[kind] = (parts[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  }
+  return parts;
+}
+
 /** CPU-seconds every process of the machine has spent (not idle, not waiting on I/O) since boot. */
 export function machineCpu(): number {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);

@@ -28,7 +28,14 @@ export async function appendStatementStats(url: string): Promise<void> {
       from pg_stat_statements group by q order by ms desc limit 80`);
     const lines = rows.map((r) => [r.n, r.calls, r.ms, r.rws, r.q].join('\t'));
     const { rows: bgwriter } = await client.query('select * from pg_stat_bgwriter');
-    appendFileSync(file, `${[...lines, `#checkpoints ${JSON.stringify(bgwriter[0])}`].join('\n')}\n`);
+    // Sessions (server backends started) of the databases still there: a dropped database's are gone with it.
+    const { rows: sessions } = await client.query(
+      'select count(*)::int as databases, sum(sessions)::int as sessions, sum(session_time)::int as session_ms from pg_stat_database where datname is not null',
+    );
+    appendFileSync(
+      file,
+      `${[...lines, `#checkpoints ${JSON.stringify(bgwriter[0])}`, `#sessions ${JSON.stringify(sessions[0])}`].join('\n')}\n`,
+    );
   } finally {
     await client.end();
   }

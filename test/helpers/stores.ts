@@ -10,6 +10,7 @@ import { openStore } from '../../src/store/index.js';
 import type { Dialect, Store } from '../../src/store/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 import { adminQuery, databaseUrl, TEMPLATE_SCHEMA } from './store-templates.js';
+import { giveBack, takeDatabase } from './reused-databases.js';
 
 export const dialects: readonly Dialect[] = ['sqlite', 'postgres'];
 
@@ -29,7 +30,19 @@ export interface StoreSource {
   pgDatabase: string;
 }
 
-export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean; copyOf?: StoreSource } = {}): Promise<TestStore> {
+export interface TestStoreOptions {
+  /** false: an empty store (no migration), in a schema of its own. */
+  migrate?: boolean;
+  /** A store to copy instead of the run's empty template. */
+  copyOf?: StoreSource;
+  /**
+   * PostgreSQL: a database cloned for this store alone and dropped after, never one another test emptied
+   * (reused-databases.ts), for a test that reads what only a new clone shows (its oids, its files' sizes).
+   */
+  fresh?: boolean;
+}
+
+export async function openTestStore(dialect: Dialect, opts: TestStoreOptions = {}): Promise<TestStore> {
   const opened: Store[] = [];
   const open = async (url: string, schema: string | undefined, migrate?: boolean) => {
     const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema, migrate });
@@ -56,8 +69,13 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean;
   }
   if (migrated && inject('pgTemplate')) {
     const server = inject('pgUrl');
-    const database = `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`;
-    await adminQuery(server, `create database ${database} template ${opts.copyOf?.pgDatabase ?? inject('pgTemplate')}`);
+    // A copy of another store, or a fresh clone asked for, is made and dropped; a clone of the template
+    // is one this process emptied after an earlier test, when it has one (reused-databases.ts).
+    const own = opts.copyOf !== undefined || opts.fresh === true;
+    const database = own
+      ? `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`
+      : await takeDatabase(server, inject('pgTemplate'), inject('pgPrefix'));
+    if (own) await adminQuery(server, `create database ${database} template ${opts.copyOf?.pgDatabase ?? inject('pgTemplate')}`);
     const url = databaseUrl(server, database);
     return {
       store: await open(url, TEMPLATE_SCHEMA, opts.migrate),
@@ -66,7 +84,8 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean;
       openAnother: (o = {}) => open(url, TEMPLATE_SCHEMA, o.migrate),
       async cleanup() {
         await closeAll();
-        await adminQuery(server, `drop database if exists ${database} with (force)`);
+        if (own) await adminQuery(server, `drop database if exists ${database} with (force)`);
+        else await giveBack(server, database);
       },
     };
   }
