@@ -81,6 +81,8 @@ afterAll(async () => {
  */
 function routeFor(c: Case): (url: URL) => Fault | null {
   let first: Record[] = [];
+  let firstRead: () => void = () => {};
+  const firstPage = new Promise<void>((resolve) => (firstRead = resolve));
   let told: () => void = () => {};
   const fault = Promise.race([new Promise<void>((resolve) => (told = resolve)), sleep(5_000)]);
   return (url) => {
@@ -90,11 +92,19 @@ function routeFor(c: Case): (url: URL) => Fault | null {
       return {
         rewrite: (body) => {
           first = body.data as Record[];
+          firstRead();
           return body;
         },
       };
-    setTimeout(told, 200);
-    return c.fault(page, first);
+    // A list read ahead asks for page 2 before page 1 has come back: its fault is made from page 1's
+    // records, so it waits for them (without them, "a list that never ends" served empty pages and ended).
+    return {
+      wait: firstPage,
+      next: () => {
+        setTimeout(told, 200);
+        return c.fault(page, first);
+      },
+    };
   };
 }
 

@@ -10,8 +10,8 @@ export type Fault =
   | { rewrite: (body: { data: unknown[] } & Record<string, unknown>) => unknown }
   /** Headers and body never come: the connection stays open until the client gives up. */
   | { hang: true }
-  /** Passed on unchanged once `until` settles (not counted as a fault). */
-  | { wait: Promise<unknown> };
+  /** Held until `wait` settles, then given `next`'s fault (none: passed on unchanged, not counted). */
+  | { wait: Promise<unknown>; next?: () => Fault | null };
 
 export interface FaultyProxy {
   url: string;
@@ -27,9 +27,9 @@ export async function startFaultyProxy(upstream: { url: string; apiKey: string }
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
     let chosen = fault(url);
-    if (chosen && 'wait' in chosen) {
+    while (chosen && 'wait' in chosen) {
       await chosen.wait;
-      chosen = null;
+      chosen = chosen.next?.() ?? null;
     }
     if (chosen) faults++;
     if (chosen && 'hang' in chosen) return;
