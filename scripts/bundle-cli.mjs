@@ -10,8 +10,8 @@
 //   has no module loader without an experimental flag or warning, so it calls __importDynamic, which
 //   cached-start.ts gives it (an import() of its own). An import() of a package left in would fail there:
 //   the build refuses it.
-// - main.js: cached-start.ts, what bin/ds-mirror.js imports.
-// - sqlite-writer-thread.js: the writer thread's entry, an ES module as before.
+// - main.js: cached-start.ts, what bin/ds-mirror.js requires.
+// - sqlite-writer-thread.js: the writer thread's entry.
 // The native packages (better-sqlite3, pg's optional pg-native) and what the CLI loads by name at run time
 // (cli-progress) stay outside, loaded from node_modules. pino, cron, pg and prom-client are inside: in the
 // code cache, not compiled again at every start (pg's 0.07 s of CPU in a command on PostgreSQL).
@@ -107,6 +107,36 @@ const lazyBuiltins = {
     }
   },
 };
+/**
+ * An ES module's named imports of a Node built-in, as esbuild writes them in a CommonJS bundle
+ * (`import_promises3=require("node:fs/promises")`, then `(0,import_promises3.readFile)(...)`), made to load the
+ * built-in at the first use of one of its exports rather than when the module is initialised: a module is
+ * initialised for what else it exports. `status` loaded node:http (15-18 ms of CPU) because it reads the
+ * receiver's counts from the receiver's room, whose server it never starts, and node:crypto (10-20 ms) for the
+ * hash of the migrations that only a new SQLite file compares. Not node:fs, node:path and node:url, which
+ * node loads before any of it. Default and namespace imports (`__toESM(require(...))`) are left as they are.
+ */
+const OWN_BUILTIN_IMPORT = /\b(import_[\w$]+)=require\("(node:(?!(?:fs|path|url)")[\w/]+)"\)/g;
+const BUILTIN_ON_FIRST_USE = [
+  'var __builtinOnFirstUse = (id) => {',
+  '  let loaded;',
+  '  const load = () => (loaded ??= require(id));',
+  '  return new Proxy({}, {',
+  '    get: (_, key) => load()[key],',
+  '    has: (_, key) => key in load(),',
+  '    ownKeys: () => Reflect.ownKeys(load()),',
+  '    getOwnPropertyDescriptor: (_, key) => {',
+  '      const found = Reflect.getOwnPropertyDescriptor(load(), key);',
+  '      return found && { ...found, configurable: true };',
+  '    },',
+  '  });',
+  '};',
+].join('\n');
+function builtinsOnFirstUse(text, name) {
+  const lazy = text.replace(OWN_BUILTIN_IMPORT, (_, variable, id) => `${variable}=__builtinOnFirstUse("${id}")`);
+  if (lazy === text && name === 'main') throw new Error('bundle-cli: no import of a Node built-in found to load on first use: look again');
+  return lazy === text ? text : `${BUILTIN_ON_FIRST_USE}\n${lazy}`;
+}
 const commandLine = {
   ...common,
   outdir,
@@ -144,7 +174,9 @@ for (const [name, plugins] of [
   ['light', [handOverImports, lightOnly, lazyBuiltins]],
 ]) {
   await build({ ...commandLine, entryPoints: { [name]: entry('cli/main.js') }, plugins });
-  const left = readFileSync(`${outdir}${name}.cjs`, 'utf8').match(/[^\w$.]import\(.{0,60}/g);
+  const file = `${outdir}${name}.cjs`;
+  writeFileSync(file, builtinsOnFirstUse(readFileSync(file, 'utf8'), name));
+  const left = readFileSync(file, 'utf8').match(/[^\w$.]import\(.{0,60}/g);
   if (left) throw new Error(`bundle-cli: an import() is left in ${name}.cjs, which runs as a vm.Script: ${left.join('; ')}`);
 }
 // What src/cli/cached-start.ts names each command's code cache by, recorded here so that a start need not
@@ -165,13 +197,17 @@ const digests = Object.fromEntries(
   }),
 );
 writeFileSync(`${outdir}digests.json`, JSON.stringify(digests));
+// main.js (the start, which bin/ds-mirror.js requires) and the writer thread's entry, CommonJS too: an ES module
+// makes node set up its ES module loader first (in the thread as in the process), 15-25 ms of CPU. The folder's
+// package.json says so, since the thread's entry keeps the name the store gives it (sqlite-writer-thread.js).
 await build({
   ...common,
   entryPoints: { main: entry('cli/cached-start.js'), 'sqlite-writer-thread': entry('store/sqlite/sqlite-writer-thread.js') },
   outdir,
-  format: 'esm',
+  format: 'cjs',
   external: ['better-sqlite3'],
-  // CommonJS packages inside an ES module bundle require Node's built-ins: give them a require.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  define: commandLine.define,
+  banner: commandLine.banner,
 });
+writeFileSync(`${outdir}package.json`, `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 process.stdout.write('bundled dist/src/bundle/\n');

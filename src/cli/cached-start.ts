@@ -1,4 +1,4 @@
-// The shipped CLI's start (bundled as dist/src/bundle/main.js, which bin/ds-mirror.js imports): the command
+// The shipped CLI's start (bundled as dist/src/bundle/main.js, which bin/ds-mirror.js requires): the command
 // line is one CommonJS bundle (dist/src/bundle/main.cjs, scripts/bundle-cli.mjs) compiled with V8's code
 // cache, so a start does not parse and compile again what the same command compiled the last time. Node 20
 // caches no compiled code of its own (module.enableCompileCache came in Node 22), and its ES module loader
@@ -56,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = requestedCommand(argv.slice(2));
   const bundle = command === null || LIGHT_COMMANDS.includes(command) ? LIGHT : FULL;
   const source = readFileSync(bundle);
-  const name = join(CACHE_DIR, cacheName(await digestOf(bundle, source), command, argv));
+  const name = join(CACHE_DIR, cacheName(digestOf(bundle, source), command, argv));
   const made = { done: `${name}.bin`, partial: `${name}.partial.bin` };
   const done = readCache(made.done);
   const cachedData = done ?? readCache(made.partial);
@@ -88,7 +88,7 @@ function run(script: vm.Script, bundle: string): Cli {
  * dates anew; a bundle edited by hand). Hashing the 2.9 MB bundle, and loading node:crypto to do it, were
  * 5-15 ms of CPU at every start.
  */
-async function digestOf(bundle: string, source: Buffer): Promise<string> {
+function digestOf(bundle: string, source: Buffer): string {
   try {
     const recorded = (JSON.parse(readFileSync(DIGESTS, 'utf8')) as Record<string, Digest>)[basename(bundle)];
     const { size, mtimeMs } = statSync(bundle);
@@ -96,7 +96,8 @@ async function digestOf(bundle: string, source: Buffer): Promise<string> {
   } catch {
     // no record (a build before this one): computed
   }
-  return (await import('node:crypto')).hash('sha1', source, 'hex');
+  // required, not imported: an import() would set up node's ES module loader for it (bin/ds-mirror.js)
+  return (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).hash('sha1', source, 'hex');
 }
 
 /**
