@@ -46,6 +46,8 @@ export interface DaemonOptions {
   startupRun?: StartupRun;
   /** Refuses a start-up run that would leave the rest of the month's schedule short (omit: --force). */
   startupBudget?: StartupBudget;
+  /** The store's connect bound (dbConnectTimeoutMs): /healthz's check of the store waits no longer (at most 5 s). */
+  storeConnectMs?: number;
   /** The time /healthz reports against (tests inject one). */
   now?: () => number;
   /** Jobs refused before start (a job file that cannot be read): listed in /healthz, never run. */
@@ -115,7 +117,11 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const { runnable, refused } = runnableJobs(opts);
   for (const r of refused) log.error({ job: r.name }, `job refused (the others run): ${r.problem}`);
   const now = opts.now ?? Date.now;
-  const watches: Watches = { startedAt: new Date(now()), holds: watchHolds(opts.store, now), store: watchStore(opts.store, now) };
+  const watches: Watches = {
+    startedAt: new Date(now()),
+    holds: watchHolds(opts.store, now),
+    store: watchStore(opts.store, now, opts.storeConnectMs),
+  };
   const life: Life = { stopping: false, receiver: null, scheduler: null, startup: [] };
   const metrics = createDaemonMetrics({
     store: opts.store,

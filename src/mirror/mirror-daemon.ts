@@ -15,7 +15,7 @@ import { describeLocation, parseStoreUrl } from '../store/index.js';
 import type { Store } from '../store/types.js';
 import type { Progress } from '../sync/context.js';
 import { syncSettings } from '../sync/settings.js';
-import { configuredClient, DEFAULT_METRICS_PORT, DEFAULT_RECEIVER_PORT } from './configured.js';
+import { configuredClient, DEFAULT_METRICS_PORT, DEFAULT_RECEIVER_PORT, storeBounds } from './configured.js';
 import { startDaemon, type Daemon } from './daemon.js';
 import { startWhenStoreAnswers } from './daemon-start.js';
 import type { MirrorParts } from './mirror-parts.js';
@@ -124,6 +124,7 @@ async function startOn(store: Store, plan: DaemonPlan): Promise<MirrorDaemon> {
       quotas: planQuotas(config.limits),
       progress: request.progress,
       stopTimeoutMs: request.stopTimeoutMs,
+      storeConnectMs: storeBounds(config).connectMs,
       startupRun: await startupRun(logger, check, jobs, request.runAtStart ?? 'never-synced'),
       startupBudget: check.runs(store, settings),
       switchService: request.force,

@@ -6,7 +6,11 @@ import { describeStoreError } from '../store/storage-errors.js';
 import type { Store } from '../store/types.js';
 
 const FRESH_MS = 2_000;
-/** A query that has not answered by then counts as unreachable (a server that accepts and says nothing). */
+/**
+ * A query that has not answered by then counts as unreachable (a server that accepts and says nothing):
+ * 5 s, or the store's connect bound (dbConnectTimeoutMs) when that is shorter, as a ping is no more than a
+ * connection's first statement: a user who bounds a connection at 1 s hears of a silent server as soon.
+ */
 const PING_TIMEOUT_MS = 5_000;
 
 export interface StoreWatch {
@@ -15,12 +19,13 @@ export interface StoreWatch {
   refresh(): Promise<void>;
 }
 
-export function watchStore(store: Store, now: () => number): StoreWatch {
+export function watchStore(store: Store, now: () => number, connectMs = PING_TIMEOUT_MS): StoreWatch {
+  const timeoutMs = Math.min(PING_TIMEOUT_MS, connectMs);
   let problem: string | null = null;
   let checkedAt = -Infinity;
   let checking: Promise<void> | null = null;
   const refresh = () =>
-    (checking ??= ping(store)
+    (checking ??= ping(store, timeoutMs)
       .then(
         () => (problem = null),
         (err: unknown) => (problem = `the database does not answer: ${describeStoreError(err, store.location)}`),
@@ -36,10 +41,10 @@ export function watchStore(store: Store, now: () => number): StoreWatch {
   };
 }
 
-async function ping(store: Store): Promise<void> {
+async function ping(store: Store, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     timer.unref();
   });
   try {

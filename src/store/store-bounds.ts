@@ -4,7 +4,7 @@
 export interface StoreBounds {
   /**
    * PostgreSQL: the server's `statement_timeout` for the mirror's sessions. A server that does not answer
-   * at all cannot enforce its own bound, so the client gives up `SILENT_GRACE_MS` after it.
+   * at all cannot enforce its own bound, so the client gives up `silentGraceMs` after it.
    */
   statementMs: number;
   /**
@@ -29,5 +29,15 @@ export const DEFAULT_STORE_BOUNDS: Readonly<StoreBounds> = Object.freeze({
   busyMs: 10_000,
 });
 
-/** What a client waits past the server's own bound before calling the server silent. */
-export const SILENT_GRACE_MS = 10_000;
+/** The most a client waits past the server's own bound before calling the server silent. */
+const SILENT_GRACE_MS = 10_000;
+
+/**
+ * What a client waits past a statement's bound (`statementMs`, > 0) before calling the server silent: 10 s,
+ * or the bound itself when it is shorter. A user who bounds a statement at 1 s wants a server that has gone
+ * silent told within seconds, not 11; a server answers its own time-out at once, so twice the bound is
+ * still room for a slow network.
+ */
+export function silentGraceMs(statementMs: number): number {
+  return Math.min(SILENT_GRACE_MS, statementMs);
+}

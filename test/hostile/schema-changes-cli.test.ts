@@ -124,8 +124,9 @@ for (const dialect of dialects) {
     let marketsBefore: number[];
 
     beforeAll(async () => {
-      // 0.1: 200 assets and 200 events, two pages of each list: enough to judge a page, cheap to sync.
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 7 });
+      // 0.05: 100 assets and 100 events, a page of each list: a change is judged on a page, and every
+      // record of the page carries it.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.05, seed: 7 });
       t = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-shape-cli-'));
       // The mirror before the service changes, synced in this process (the first sync is not what is

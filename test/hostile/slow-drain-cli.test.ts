@@ -50,7 +50,8 @@ for (const dialect of dialects) {
     };
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ start: PINNED_START, scale: 1, seed: 7 });
+      // 0.25: 50 chains, each step 2 of them (4%, 4.2%, ...): the second past the share of the confirmed 50.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.25, seed: 7 });
       t = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-drain-cli-'));
       cli = mirrorCli(sandbox, t, dir);
@@ -80,14 +81,14 @@ for (const dialect of dialects) {
       // The list confirmed at its full size by a first pass in this process (the first sync is not what is tested).
       expect((await syncOnce(t.store, sandbox, ['chains'], { settings: { mode: 'full' } })).outcome).toBe('success');
       sizes.push(live('chains'));
-      expect(sizes[0]).toBe(200);
+      expect(sizes[0]).toBe(50);
 
       // A first step, within the share of the size the list was confirmed at too: deleted at once.
       const [s0, s1] = [sizes[0]!, await step()];
       const small = await pass(1);
       expect([small.deleted, small.held ?? 0, live('chains')]).toEqual([s0 - s1, 0, s1]);
 
-      // A second: within the share of what the mirror holds, past it measured against the confirmed 200.
+      // A second: within the share of what the mirror holds, past it measured against the confirmed 50.
       const s2 = await step();
       expect(s0 - s2).toBeGreaterThan(0.05 * s0);
       const held = await sync(2);
@@ -131,7 +132,7 @@ for (const dialect of dialects) {
       const confirmed = await pass(11.5, true);
       expect([confirmed.held ?? 0, live('chains'), heldInMirror('chains')]).toEqual([0, s5, []]);
       // History holds each deletion once.
-      expect(count("select count(*) from v_changes where table_name = 'chains' and change = 'deleted'")).toBe(200 - s5);
+      expect(count("select count(*) from v_changes where table_name = 'chains' and change = 'deleted'")).toBe(50 - s5);
     });
   });
 
@@ -145,7 +146,8 @@ for (const dialect of dialects) {
     const pass = async (hours: number) => (await fullPassLater(t.store, sandbox, ['monitoring-events'], hours, { monitoring }))[0]!;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 5 });
+      // 0.1: 200 events, each step 9 of them: the second past the share of the confirmed 200.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5 });
       t = await openTestStore(dialect);
     });
     afterAll(async () => {

@@ -14,7 +14,7 @@ import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
-import { startFaultyProxy, type Fault } from './faulty-proxy.js';
+import { startFaultyProxy, type Fault, type FaultyProxy } from './faulty-proxy.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
 
 const STOP_TIMEOUT_S = 2;
@@ -63,74 +63,86 @@ function spawnSync(
   return { child, exited };
 }
 
-/** Token assets past page 1 get `fault` until `honest` is set; the rest is honest. */
-async function faultOnAssets(fault: Fault) {
-  const lying = { on: true };
-  const proxy = await startFaultyProxy(sandbox, (url) =>
-    lying.on && url.pathname === '/v1/assets' && url.searchParams.get('asset_class') === 'token' && url.searchParams.get('page') !== '1'
-      ? fault
-      : null,
-  );
-  return { ...proxy, honest: () => void (lying.on = false) };
-}
+/** Whether `url` asks for token assets past page 1: where the lies are told. */
+const pastFirstTokenPage = (url: URL) =>
+  url.pathname === '/v1/assets' && url.searchParams.get('asset_class') === 'token' && url.searchParams.get('page') !== '1';
 
 for (const dialect of dialects) {
   describe(`SIGTERM ends sync --full with a stream stuck (${dialect})`, () => {
+    // One mirror and one proxy for the three (a mirror holds one service's address): each case sets the
+    // lie it needs and reads its own run's rows; the faults are counted from the case's start.
+    let t: TestStore;
+    let proxy: FaultyProxy;
+    let fault: Fault | null = null;
+    beforeAll(async () => {
+      t = await openTestStore(dialect);
+      proxy = await startFaultyProxy(sandbox, (url) => (fault && pastFirstTokenPage(url) ? fault : null));
+    });
+    afterAll(async () => {
+      await proxy?.close();
+      await t?.cleanup();
+    });
+    /** Tells `lie` from now on; the faults told since. */
+    const lie = (told: Fault) => {
+      fault = told;
+      const from = proxy.faults();
+      return () => proxy.faults() - from;
+    };
+
     it('while it waits out the retries of a 503: the run stops itself, records it and exits 3', async () => {
-      const t = await openTestStore(dialect);
-      const proxy = await faultOnAssets({ status: 503, body: '{"error":"unavailable"}' });
+      const faults = lie({ status: 503, body: '{"error":"unavailable"}' });
       try {
         const cli = spawnSync(t, proxy.url, { retries: 1000 }, undefined, GENEROUS_STOP_TIMEOUT_S);
-        await waitFor('the 503 retried', () => (proxy.faults() >= 3 ? true : undefined), 120_000);
+        await waitFor('the 503 retried', () => (faults() >= 3 ? true : undefined), 120_000);
         cli.child.kill('SIGTERM');
         const { code, out, err } = await cli.exited;
         expect(code).toBe(3);
         expect(out).toMatch(/run \d+: stopped/);
         expect(err).not.toMatch(/still running/);
-        const assets = await t.store.db.selectFrom('sync_run_streams').selectAll().where('stream', '=', 'assets').executeTakeFirst();
+        const assets = await t.store.db
+          .selectFrom('sync_run_streams')
+          .selectAll()
+          .where('stream', '=', 'assets')
+          .orderBy('run_id', 'desc')
+          .executeTakeFirst();
         expect(assets?.outcome).toBe('stopped');
         expect(await t.store.leaseHolder('sync:assets')).toBeFalsy();
       } finally {
-        await proxy.close();
-        await t.cleanup();
+        fault = null;
       }
     }, 180_000);
 
     it('while a request never answers: the bound exits 3, and the next run takes the stream at once', async () => {
-      const t = await openTestStore(dialect);
-      const proxy = await faultOnAssets({ hang: true });
+      const faults = lie({ hang: true });
       try {
         const cli = spawnSync(t, proxy.url, {});
-        await waitFor('the request that never answers sent', () => (proxy.faults() >= 1 ? true : undefined), 120_000);
+        await waitFor('the request that never answers sent', () => (faults() >= 1 ? true : undefined), 120_000);
         cli.child.kill('SIGTERM');
         const { code, err } = await cli.exited; // long before the request's own time-out (NEVER_MS)
         expect(code).toBe(3);
         expect(err).toMatch(/still running 2 s after the signal: exiting/);
-        proxy.honest();
+        fault = null;
         const next = await syncOnce(t.store, proxy, ['assets'], { settings: { mode: 'full' } });
         expect(next.streams.map((s) => [s.stream, s.outcome])).toEqual([['assets', 'success']]);
       } finally {
-        await proxy.close();
-        await t.cleanup();
+        fault = null;
       }
     }, 180_000);
 
     it('the daemon too: a run on a request that never answers cannot hold it past its bound (exit 1)', async () => {
-      const t = await openTestStore(dialect);
-      const proxy = await faultOnAssets({ hang: true });
+      const faults = lie({ hang: true });
       try {
-        const only = { 'monthly-assets': { schedule: '0 0 1 1 *' } }; // run at start (never synced), then yearly
+        const only = { 'monthly-assets': { schedule: '0 0 1 1 *' } }; // run at start, then yearly
         const off = Object.fromEntries(defaultJobs.filter((j) => j.name !== 'monthly-assets').map((j) => [j.name, { enabled: false }]));
         const daemon = ['daemon', '--metrics-port', '0', '--no-receiver', '--run-at-start', 'all'];
         const cli = spawnSync(t, proxy.url, { timezone: 'UTC', jobs: { ...off, ...only } }, daemon);
-        await waitFor('the request that never answers sent', () => (proxy.faults() >= 1 ? true : undefined), 120_000);
+        await waitFor('the request that never answers sent', () => (faults() >= 1 ? true : undefined), 120_000);
         cli.child.kill('SIGTERM');
         const { code, err } = await cli.exited;
         expect(code).toBe(1);
         expect(err).toMatch(/runs still going after 2000 ms|still running 2 s after the signal/);
       } finally {
-        await proxy.close();
-        await t.cleanup();
+        fault = null;
       }
     }, 180_000);
   });

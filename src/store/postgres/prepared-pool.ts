@@ -3,14 +3,14 @@
 //   sends the same text for every page of a table: texts marked PREPARED get a stable name, and pg
 //   prepares them once per connection (measured 1.05-1.45x faster on pages of 100).
 // - A statement has a bound (`statement_timeout`, the session's); a server that does not answer at all
-//   (paused, partitioned) cannot enforce it, so the client gives up SILENT_GRACE_MS later, drops the
+//   (paused, partitioned) cannot enforce it, so the client gives up a grace later (silentGraceMs), drops the
 //   connection, and fails every later statement of that checkout (Kysely's rollback included) with the
 //   same one-line error. Migrations check out their connections through a second view of the same pool
 //   with a longer bound (`mode`), the session's setting changed only when a connection switches.
 import { createHash } from 'node:crypto';
 import type { PostgresPool } from 'kysely';
 import type pg from 'pg';
-import { SILENT_GRACE_MS } from '../store-bounds.js';
+import { silentGraceMs } from '../store-bounds.js';
 import { CONNECT_TIMEOUT, SilentServerError } from './postgres-errors.js';
 
 export const PREPARED = '/* prepared */ ';
@@ -76,12 +76,13 @@ function patchQuery(client: pg.PoolClient, session: Session, nameOf: (text: stri
   client.query = ((text: unknown, values?: unknown[]) => {
     if (session.silent) return Promise.reject(session.silent);
     if (typeof text !== 'string') return query(text as pg.QueryConfig); // a cursor or a config: as given
-    const boundMs = session.mode.statementMs > 0 ? session.mode.statementMs + SILENT_GRACE_MS : 0;
+    const graceMs = silentGraceMs(session.mode.statementMs);
+    const boundMs = session.mode.statementMs > 0 ? session.mode.statementMs + graceMs : 0;
     const config = { text, values, query_timeout: boundMs || undefined, ...(text.startsWith(PREPARED) ? { name: nameOf(text) } : {}) };
     return (query(config) as Promise<pg.QueryResult>).catch((err: unknown) => {
       if ((err as Error | null)?.message !== 'Query read timeout') throw err;
       session.silent = new SilentServerError(
-        `no answer from ${server} within ${boundMs / 1000} s of a statement (its bound, ${session.mode.statementMs / 1000} s, and ${SILENT_GRACE_MS / 1000} s more): ` +
+        `no answer from ${server} within ${boundMs / 1000} s of a statement (its bound, ${session.mode.statementMs / 1000} s, and ${graceMs / 1000} s more): ` +
           'the server may be paused, overloaded or cut off by the network',
       );
       // The statement may still be running on a server that will never say: the connection is dropped
