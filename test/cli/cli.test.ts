@@ -1,15 +1,16 @@
 // @end-to-end
 // The CLI as a user runs it: a child process of bin/ds-mirror.js against the sandbox and a temp SQLite file.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 import { openStore } from '../../src/store/index.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { libraryRun } from '../helpers/library-run.js';
 import { settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
@@ -38,7 +39,8 @@ function environment(env: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * Input refused before any file, request or thread: `main` in this process (test/helpers/cli-in-process.ts),
- * the refusal the same; each test of such input keeps one case spawned, the contract through a process.
+ * the refusal the same; the first test keeps one case spawned, the contract through a process (exit 2 and
+ * one line on stderr, whatever the input refused).
  */
 const refusal = (args: string[], env: Record<string, string> = {}) => cliInProcess(args, environment(env));
 
@@ -108,7 +110,7 @@ describe('ds-mirror CLI', () => {
 
   it('touches no file before the configuration is known to be good', { timeout: 120_000 }, async () => {
     const typo = join(dir, 'typo', 'dir', 'x.db');
-    const missingFolder = await cli(['sync', '--plan'], { DS_DB: `sqlite:${typo}` });
+    const missingFolder = await refusal(['sync', '--plan'], { DS_DB: `sqlite:${typo}` });
     expect(missingFolder.code).toBe(2);
     expect(missingFolder.stderr).toMatch(/folder .*typo.* does not exist/);
     // `status` on a --db that names no mirror: test/cli/read-only.test.ts (`--db sqlite:elsewhere/m.db status`).
@@ -136,8 +138,8 @@ describe('ds-mirror CLI', () => {
       [['status'], { DS_CONFIG: join(dir, 'nowhere.json') }, /cannot read the config file .*nowhere\.json: no such file/],
     ];
     writeFileSync(join(dir, 'quota0.json'), JSON.stringify({ limits: { v1: { requestsPerMonth: 0 } } }));
-    for (const [i, [args, extra, said]] of cases.entries()) {
-      const out = i === 0 ? await cli(args, { ...env, ...extra }) : await refusal(args, { ...env, ...extra });
+    for (const [args, extra, said] of cases) {
+      const out = await refusal(args, { ...env, ...extra });
       expect([out.code, out.stderr.trim().split('\n').length], args.join(' ')).toEqual([2, 1]);
       expect(out.stderr, args.join(' ')).toMatch(said);
       expect(existsSync(fresh), args.join(' ')).toBe(false);
@@ -152,15 +154,20 @@ describe('ds-mirror CLI', () => {
   });
 
   it('refuses to sync another service into a mirror, saying why, unless --force', { timeout: 120_000 }, async () => {
+    // The runs that claim the mirror and find it theirs only move it: through the library's door (the
+    // CLI's configuration, preflight and claim; a refusal throws), on a copy of the run's migrated mirror
+    // (a new file migrated from src/ costs this process what a spawn costs); the refusal a user reads is spawned.
+    copyFileSync(inject('sqliteTemplate'), join(dir, 'one-service.db'));
     const db = `sqlite:${join(dir, 'one-service.db')}`;
-    expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db })).code).toBe(0);
+    const flags = { config: join(dir, 'config.json'), db };
+    await libraryRun(flags, sandbox, { streams: ['chains'] });
     const other = await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: 'http://127.0.0.1:9/other/' });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(`this mirror holds ${sandbox.url.replace(/\/$/, '')}, not http://127.0.0.1:9/other`);
     expect(other.stderr).toMatch(/--force/);
     expect(other.stderr).not.toContain(sandbox.apiKey);
     // The same service spelled with a trailing slash is the same service.
-    expect((await cli(['sync', 'chains', '--no-progress'], { DS_DB: db, DS_BASE_URL: `${sandbox.url}/` })).code).toBe(0);
+    expect((await libraryRun(flags, { url: `${sandbox.url}/`, apiKey: sandbox.apiKey }, { streams: ['chains'] })).outcome).toBe('success');
   });
 
   it('lists the configured views with their names, from the mirror or the service', { timeout: 120_000 }, async () => {
@@ -173,7 +180,9 @@ describe('ds-mirror CLI', () => {
       { configured: view.slug, id: view.id, name: view.name },
       { configured: 'no-such-view', id: null, note: expect.stringMatching(/unknown to the service/) },
     ]);
-    // The mirror `views` reads: synced in this process (set-up; what views prints is the spawned CLI's).
+    // The mirror `views` reads: synced in this process on a copy of the run's migrated mirror (set-up;
+    // what views prints is the spawned CLI's).
+    copyFileSync(inject('sqliteTemplate'), join(dir, 'views.db'));
     const store = await openStore({ migrations: MIRROR_SCHEMA, url: env.DS_DB });
     try {
       const monitoring = { ...settings().monitoring, views: [view.id] };
@@ -209,10 +218,12 @@ describe('ds-mirror CLI', () => {
     expect(sync.stdout).toMatch(/success/);
     expect(sandbox.requestCount()).toBeGreaterThan(0);
 
-    // Once a complete pass ran, a plain sync reads the top of each class; --full, every page again.
-    const top = await cli(['sync', 'assets', '--plan']);
+    // Once a complete pass ran, a plain sync reads the top of each class; --full, every page again. These
+    // plans read the mirror the spawned sync left: main() in this process prints them (the first plan above
+    // is the one through a process).
+    const top = await cliInProcess(['sync', 'assets', '--plan'], environment({}));
     expect(top.stdout).toMatch(/^assets-top\s+3\s+the top 100 of each class, as assets-top: the complete pass ran /m);
-    const replan = await cli(['sync', 'assets', '--full', '--plan']);
+    const replan = await cliInProcess(['sync', 'assets', '--full', '--plan'], environment({}));
     expect(replan.stdout).not.toContain('≥');
     // Now from the mirror's own sizes, and the ledger counts what the sync sent.
     const pages = ['token', 'equity', 'tokenizedStock'].map(

@@ -1,6 +1,7 @@
 // @end-to-end
 // The README's promise: `npm run demo` mirrors the sandbox and lands every signed webhook it sends, in a
-// file of its own; and the README's next step, a sync against another service, cannot damage that file.
+// file of its own that holds the sandbox's claim, so the README's next step, a sync against another
+// service, cannot damage it.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,17 +69,12 @@ describe('npm run demo', () => {
       );
       expect(Number(made?.[1]?.replaceAll(',', ''))).toBeGreaterThan(0);
 
-      // The README's next step, pointed (by mistake) at the demo's file: another service is refused, before
-      // any request (so no second sandbox: an address nothing answers on is refused alike). That the demo
-      // left the real mirror's file alone is the existsSync above; a sync into a new file is every sync test.
-      const refused = await cli(['sync', 'chains', '--db', `sqlite:${demoDb}`], {
-        DS_BASE_URL: 'http://127.0.0.1:9',
-        DS_API_KEY: 'another-services-key',
-        DS_LOG_LEVEL: 'warn',
-      });
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/this mirror holds http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:9: .*--force/);
-      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      // The README's next step, pointed (by mistake) at the demo's file, is refused against another service:
+      // the demo's file holds its sandbox's claim, read as a user would (sqlite3), and a claimed file refuses
+      // another service through the CLI in test/cli/cli.test.ts ('refuses to sync another service...').
+      const sandboxUrl = /^sandbox: (\S+) /m.exec(stdout)![1];
+      const claim = await run('sqlite3', ['-readonly', demoDb, 'select base_url from mirrored_service']);
+      expect(claim.stdout.trim()).toBe(sandboxUrl);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 // @end-to-end
-// A newcomer's mistakes leave nothing, through `ds-mirror` spawned as a user runs it: a wrong key claims no
+// A newcomer's mistakes leave nothing, through `ds-mirror` spawned as a user runs it where its output is read
+// (the other runs through the library, or main() in this process, on the same files): a wrong key claims no
 // mirror (the keyless market stats answer any key), a run that reaches nothing, `sync --plan` and the
 // read-only commands make no file and leave no -wal/-shm, an unknown --db scheme is refused in one line, a
 // sync that finds every stream leased by another worker says so in one line and exits 3, and a run on a
@@ -13,7 +14,9 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import type { SyncRun } from '../../src/index.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
+import { libraryRun } from '../helpers/library-run.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
@@ -60,7 +63,12 @@ function dbArgs(t: TestStore): string[] {
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 // One mirror per store for both cases, in order: the keyless runs leave it unclaimed, and the run the
-// leases let through (a keyed list) is the keyed answer that claims it.
+// leases let through (a keyed list) is the keyed answer that claims it. What a claim is and what a lease
+// lets through is the store's (both dialects); what the CLI prints of it and its exit codes are the same
+// on either, so the runs whose output is read are spawned on SQLite and the same runs go through the
+// library's door (openMirror, test/helpers/library-run.ts) on PostgreSQL. The keyless runs only move the
+// mirror (their claim is read from it): in this process on both; `ds-mirror` on a wrong key says so and
+// exits 1 in test/cli/cli.test.ts ('names the fix when the key is wrong').
 for (const dialect of dialects) {
   describe(`the mirror's service, and a sync that finds its streams leased (${dialect})`, () => {
     let t: TestStore;
@@ -69,34 +77,48 @@ for (const dialect of dialects) {
     });
     afterAll(() => t?.cleanup());
     const claims = async () => (await t.store.db.selectFrom('mirrored_service').select('base_url').execute()).map((r) => r.base_url);
+    const flags = () => ({ config: '', db: t.url, dbSchema: t.schema });
+    const outcomes = (run: SyncRun) => Object.fromEntries(run.streams.map((s) => [s.stream, s.outcome]));
 
     it('is claimed by no keyless answer: a wrong key, or the market stats alone, claim nothing', async () => {
-      const wrongKey = await cli([...dbArgs(t), 'sync', 'market-stats', 'chains', '--no-progress'], dir, { DS_API_KEY: 'a-wrong-key' });
-      expect(wrongKey.code).toBe(1);
-      expect(wrongKey.stdout).toMatch(/^market-stats .* success$/m); // keyless: answered whatever the key
+      const wrongKey = await libraryRun(flags(), { url: sandbox.url, apiKey: 'a-wrong-key' }, { streams: ['market-stats', 'chains'] });
+      expect(wrongKey.outcome).toBe('failed');
+      expect(outcomes(wrongKey)['market-stats']).toBe('success'); // keyless: answered whatever the key
+      expect(wrongKey.keysRefused).toHaveLength(1);
       expect(await claims()).toEqual([]);
-      const keyless = await cli([...dbArgs(t), 'sync', 'market-stats', '--no-progress'], dir);
-      expect(keyless.code).toBe(0);
+      const keyless = await libraryRun(flags(), sandbox, { streams: ['market-stats'] });
+      expect(keyless.outcome).toBe('success');
       expect(await claims()).toEqual([]);
     });
 
     it('every stream leased by another worker: says so in one line, names the worker, and exits 3; one free runs, and its keyed answer claims the mirror', async () => {
       const worker = 'another-host:4242:cafe0001';
       for (const stream of ['chains', 'sectors']) expect(await t.store.acquireLease(`sync:${stream}`, worker, 600_000)).not.toBeNull();
-      const out = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
-      expect(out.code).toBe(3);
-      expect(out.stdout).toBe('');
-      expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      expect(out.stderr).toMatch(
-        /^ds-mirror: nothing was synced: every stream asked \(2\) is being synced by another worker \(another-host:4242:cafe0001\); run again once it has finished\n$/,
-      );
+      if (dialect === 'sqlite') {
+        const out = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+        expect(out.code).toBe(3);
+        expect(out.stdout).toBe('');
+        expect(out.stderr.trim().split('\n')).toHaveLength(1);
+        expect(out.stderr).toMatch(
+          /^ds-mirror: nothing was synced: every stream asked \(2\) is being synced by another worker \(another-host:4242:cafe0001\); run again once it has finished\n$/,
+        );
+      } else {
+        const held = await libraryRun(flags(), sandbox, { streams: ['chains', 'sectors'] });
+        expect(held.heldElsewhere).toEqual([worker]);
+        expect(held.requests).toBe(0);
+      }
       expect(await claims()).toEqual([]);
       // One stream of the two free: that one runs, the other is a row of the summary, exit 0 as before.
       await t.store.db.deleteFrom('leases').where('name', '=', 'sync:sectors').execute();
-      const some = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
-      expect(some.code).toBe(0);
-      expect(some.stdout).toMatch(/^chains .* skipped/m);
-      expect(some.stdout).toMatch(/^sectors .* success$/m);
+      if (dialect === 'sqlite') {
+        const some = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+        expect(some.code).toBe(0);
+        expect(some.stdout).toMatch(/^chains .* skipped/m);
+        expect(some.stdout).toMatch(/^sectors .* success$/m);
+      } else {
+        const some = await libraryRun(flags(), sandbox, { streams: ['chains', 'sectors'] });
+        expect(outcomes(some)).toEqual({ chains: 'skipped', sectors: 'success' });
+      }
       expect(await claims()).toEqual([sandbox.url]); // sectors: a keyed list
     });
   });
@@ -148,9 +170,14 @@ describe('mistakes in an empty folder (SQLite: the files a newcomer would find)'
     const data = join(folder, 'data');
     expect(readdirSync(data)).toEqual(['mirror.db']);
     const before = sha(join(data, 'mirror.db'));
+    // `status` through a process in the folder (the default --db, and a process that ends: a connection it
+    // left open would leave its -wal and -shm). The others open the file through the same opening
+    // (openMirrorToRead; `status --json` and `status --html` read what this reads), so main() runs them in
+    // this process on the same file: a write would change its hash, a connection left open keeps its -wal
+    // and -shm in the folder when it is listed.
+    const db = `sqlite:${join(data, 'mirror.db')}`;
+    const env = { DS_LOG_LEVEL: 'warn', DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey };
     for (const args of [
-      // `status --json` and `status --html` read what this reads, through the same opening (openMirrorToRead,
-      // which budget, jobs, views and export open through too): the page adds no opening of its own.
       ['status'],
       ['budget'],
       ['jobs'],
@@ -158,7 +185,7 @@ describe('mistakes in an empty folder (SQLite: the files a newcomer would find)'
       ['export', 'chains', '--out', join(folder, 'chains.csv')],
       ['sync', '--plan'],
     ]) {
-      const out = await cli(args, folder);
+      const out = args[0] === 'status' ? await cli(args, folder) : await cliInProcess(['--db', db, ...args], env);
       expect([0, 1], `${args.join(' ')}: ${out.stderr}`).toContain(out.code); // budget and jobs say 1 when the schedule does not fit
       expect(readdirSync(data), args.join(' ')).toEqual(['mirror.db']);
     }

@@ -74,7 +74,7 @@ describe('the packed package, installed', () => {
     const shipped = readdirSync(join(dir, 'lib', 'node_modules', 'ds-mirror')).sort();
     expect(shipped).toEqual(['README.md', 'bin', 'dist', 'jobs', 'node_modules', 'package.json']);
     const version = await run('ds-mirror', ['--version'], { cwd: work, env });
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
     const jobs = await run('ds-mirror', ['jobs', '--json'], { cwd: work, env });
     const names = (JSON.parse(jobs.stdout) as { name: string }[]).map((j) => j.name).sort();
     expect(names).toEqual(

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { UsageLedger } from '../../src/budget/usage-ledger.js';
 import { openStore } from '../../src/store/index.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { healthz, waitFor } from '../scheduler/scrape.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
@@ -84,7 +85,9 @@ describe('a plain sync', () => {
     const assetPages = sandbox.records('assets').length / 100;
     expect(firstCost).toBeGreaterThan(assetPages); // every asset, at 100 a page
 
-    const plan = await cli(['sync', 'v1', '--plan'], roomy);
+    // The plan reads the mirror the sync left and prints: main() in this process (a plan through a process
+    // is test/cli/cli.test.ts's first; what this one says is read from its output, the same here).
+    const plan = await cliInProcess(['sync', 'v1', '--plan'], env(roomy));
     expect(plan.stdout).toMatch(
       /^assets-top\s+3\s+the top 100 of each class, as assets-top: the complete pass ran .* UTC, monthly-assets runs the next \(--full: now\)/m,
     );
@@ -118,7 +121,7 @@ describe('a plain sync', () => {
     );
     expect(sandbox.quota().families.v1.requests).toBe(sent);
 
-    const budget = await cli(['budget'], standard);
+    const budget = await cliInProcess(['budget'], env(standard)); // reads the mirror and prints: main() here
     expect(budget.code).toBe(1);
     expect(budget.stdout).toMatch(/^\/v1 \(and charts\), this month: 2,490 used \+ ~?\d+ scheduled until .*: does not fit$/m);
     expect(budget.stdout).not.toMatch(/The schedule fits/);

@@ -4,7 +4,7 @@
 // figures, the charts are drawn, nothing logs an error, a view name that is markup stays text, a phone's
 // width does not scroll sideways, and `status --html` writes the same page to a file.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,21 +22,41 @@ import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 
 const run = promisify(execFile);
 const INJECTED = '<img src=x onerror=alert(1)>';
 const SYNCED = ['glossary', 'chains', 'sectors', 'token-unlocks', 'monitoring-categories'];
 let sandbox: Sandbox;
 let browser: Browser;
-const shots = mkdtempSync(join(tmpdir(), 'ds-mirror-status-page-'));
+let pages: string;
+// The pages as pictures, for a person to look at (nothing asserts on them): DS_TEST_SCREENSHOTS=<folder>.
+// A full-page PNG is a second render and an encoding in the browser, four of them most of its CPU here.
+const shots = process.env.DS_TEST_SCREENSHOTS;
+const screenshot = async (page: Page, name: string) => {
+  if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+};
+// `status --html` through a process on SQLite; on PostgreSQL main() in this process writes the page (the
+// same command and page, the store the only difference).
+async function statusHtml(test: TestStore, dialect: string, file: string): Promise<void> {
+  const env = { ...process.env, DS_DB: test.url, DS_LOG_LEVEL: 'warn', DS_CONFIG: '', DS_DB_SCHEMA: test.schema ?? '' };
+  if (dialect === 'sqlite') {
+    await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'status', '--html', file], { env, timeout: 120_000 });
+    return;
+  }
+  const out = await cliInProcess(['status', '--html', file], env);
+  expect([out.code, out.stderr]).toEqual([0, '']);
+}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ start: PINNED_START, scale: 0.2 });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  pages = mkdtempSync(join(tmpdir(), 'ds-mirror-status-page-'));
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await sandbox?.close();
+  if (pages) rmSync(pages, { recursive: true, force: true });
 });
 
 /** A synced mirror with usage earlier this month, a hold, a quarantined record and 30 days of alerts. */
@@ -147,7 +167,7 @@ async function checkPhone(page: Page, url: string, name: string): Promise<void> 
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(url);
   expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-  await page.screenshot({ path: join(shots, `${name}-phone.png`), fullPage: true });
+  await screenshot(page, `${name}-phone`);
 }
 
 describe.each(dialects)('the status page on %s', (dialect) => {
@@ -175,7 +195,7 @@ describe.each(dialects)('the status page on %s', (dialect) => {
       expect(response?.status()).toBe(200);
       expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
       await checkSections(page);
-      await page.screenshot({ path: join(shots, `${dialect}-daemon.png`), fullPage: true });
+      await screenshot(page, `${dialect}-daemon`);
       await checkPhone(page, `${daemon.url}/status`, `${dialect}-daemon`);
       expect(seen).toEqual({ errors: [], dialogs: [] });
     } finally {
@@ -183,14 +203,12 @@ describe.each(dialects)('the status page on %s', (dialect) => {
       await daemon.stop();
       await client.close();
     }
-    console.log(`status page screenshots: ${shots}`);
+    if (shots) console.log(`status page screenshots: ${shots}`);
   }, 240_000);
 
   it('is written by `status --html` for a mirror with no daemon', async () => {
-    const file = join(shots, `${dialect}-status.html`);
-    const env = { ...process.env, DS_DB: dialect === 'sqlite' ? test.url : test.url, DS_LOG_LEVEL: 'warn', DS_CONFIG: '' };
-    if (test.schema) Object.assign(env, { DS_DB_SCHEMA: test.schema });
-    await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', 'status', '--html', file], { env, timeout: 120_000 });
+    const file = join(pages, `${dialect}-status.html`);
+    await statusHtml(test, dialect, file);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const seen = watch(page);
     try {
