@@ -104,8 +104,13 @@ afterAll(async () => {
 });
 
 describe('copy', () => {
+  // The first case's PostgreSQL copy (then synced, which wrote no row of the /v1 lists) is the target the
+  // difference case changes and the command's --force then replaces.
+  let different: TestStore;
+
   it('SQLite → PostgreSQL: every table equal, ids kept, and a working mirror', async () => {
     const pg = await fresh('postgres');
+    different = pg;
     const progress: CopyProgress[] = [];
     const result = await copyStore(sqlite.store, pg.store, { batchRows: 40, onProgress: (p) => progress.push(p) });
     expect(result.mismatch).toBeNull();
@@ -167,14 +172,9 @@ describe('copy', () => {
     expect((refused as Error).message).toMatch(/already holds mirrored rows \(.*assets.*\).*--force/);
   });
 
-  // One copy serves both ways of reading: each difference is asked of both.
-  // The target this case leaves different from its source, which the command's --force then replaces.
-  let different: TestStore;
-
+  // One target serves both ways of reading: each difference is asked of both.
   it('names the first row that differs, is missing or is extra (both read in key order, or rows matched by key)', async () => {
-    const pg = await fresh('postgres');
-    different = pg;
-    await copyStore(sqlite.store, pg.store);
+    const pg = different;
     const verify = (byKey: boolean) => verifyStores(sqlite.store, pg.store, { byKey });
     const [, second, third] = await ids(pg.store, 'assets');
     // A changed asset, an extra sector and the run streams gone at once: each table names its own first difference.
