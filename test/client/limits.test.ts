@@ -36,9 +36,11 @@ describe('rate limit', () => {
     const client = createClient({
       baseUrl: server.baseUrl,
       apiKey: 'k',
-      limits: { tokenUnlocks: { requestsPerMinute: 12, concurrency: 1 }, v1: { requestsPerMinute: 60_000, concurrency: 4 } },
+      limits: { tokenUnlocks: { requestsPerMinute: 30, concurrency: 1 }, v1: { requestsPerMinute: 60_000, concurrency: 4 } },
     });
-    await client.get('/token-unlocks/v1/assets'); // spends the only token for 5 seconds
+    // Spends the only token for 2 seconds: ten /v1 requests on loopback take a few tens of ms, so they end
+    // first unless they queue behind it.
+    await client.get('/token-unlocks/v1/assets');
     let slowDone = false;
     const slow = client.get('/token-unlocks/v1/assets').then(() => (slowDone = true));
     await many(10, () => client.get('/v1/assets'));
