@@ -4,7 +4,9 @@
 // advanced, an incremental sync, then a quiet monitoring-only run: the newest run changed nothing) and
 // gives the same, non-empty answer on both; docs/analyst.md shows exactly these examples. The sandbox is
 // started as a user starts it, without --start (its clock is now), so the questions about "now" and "the
-// last 30 days" have answers; each answer is checked against the sandbox or the base tables.
+// last 30 days" have answers; each answer is checked against the sandbox or the base tables. The README's
+// first query too: the ten largest assets on both stores, unranked assets (equities without a market cap
+// rank) last, though SQLite sorts NULL first unless told otherwise.
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,8 @@ import type { TestStore } from '../helpers/stores.js';
 import { type AnalystMirror, analystMirror, neutral, quietMonitoringRun } from './analyst-fixture.js';
 
 const EXAMPLES = workedExamples();
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const FIRST_QUERY = /```sql\n(select [^\n]* from v_assets [^\n]*);\n```/.exec(README)?.[1];
 
 // When each store's runs happened: the same mirror written twice differs only there.
 const RUN_TIMES = new Set(['started_at', 'last_success_at', 'age_seconds']);
@@ -220,6 +224,25 @@ describe('worked examples', () => {
     expect(rows.length).toBeGreaterThanOrEqual(31);
     expect(String(rows.at(-1)!.date) >= day(-31)).toBe(true);
     for (const r of rows) expect(r.total_market_cap_usd).toBe(served.get(String(r.date))?.total_market_cap_usd);
+  });
+
+  it.each([
+    'sqlite',
+    'postgres',
+  ])("the README's first query on %s gives the ten best-ranked assets, unranked ones last", async (dialect) => {
+    const { store } = [lite, pg].find((t) => t.store.dialect === dialect)!;
+    expect(FIRST_QUERY).toContain('order by market_cap_rank');
+    const unranked = await sql<{ n: number }>`select count(*) as n from v_assets where market_cap_rank is null`.execute(store.db);
+    expect(Number(unranked.rows[0]!.n)).toBeGreaterThan(0); // else the order of NULLs is never tested
+    const { rows } = await sql.raw<{ title: string; code: string }>(FIRST_QUERY!).execute(store.db);
+    const best = await sql<{ title: string; code: string }>`
+      select title, code from v_assets where market_cap_rank <= (
+        select max(market_cap_rank) from (select market_cap_rank from v_assets where market_cap_rank is not null order by market_cap_rank limit 10) t)`.execute(
+      store.db,
+    );
+    expect(rows.length).toBe(10);
+    const key = (r: { title: string; code: string }) => `${r.code} ${r.title}`;
+    expect(best.rows.map(key)).toEqual(expect.arrayContaining(rows.map(key)));
   });
 
   it("docs/analyst.md's examples section is what docs/examples/ renders (npm run docs:schema)", () => {

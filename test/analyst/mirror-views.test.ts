@@ -14,7 +14,7 @@ import { defaultJobs } from '../../src/scheduler/job-files.js';
 import { recordJobs, staleAfterSeconds } from '../../src/scheduler/record-jobs.js';
 import type { Store } from '../../src/store/index.js';
 import { runSync } from '../../src/sync/engine.js';
-import { fastClient, settings, silent } from '../helpers/mirror.js';
+import { fastClient, NO_DETAILS, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { neutral } from './analyst-fixture.js';
@@ -26,10 +26,14 @@ async function rows(store: Store, query: string): Promise<Rows> {
   return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, neutral(v)])));
 }
 
+// The views describe runs, not what a run wrote: no development's detail is fetched (one request each, most
+// of an events sync's cost).
+const LISTS_ONLY = settings({ monitoring: { ...settings().monitoring, details: NO_DETAILS } });
+
 async function runJob(store: Store, sb: Sandbox, job: string, streams: string[]) {
   const client = fastClient(sb);
   try {
-    const result = await runSync({ client, store, logger: silent, settings: settings(), streams: resolveStreams(streams), job });
+    const result = await runSync({ client, store, logger: silent, settings: LISTS_ONLY, streams: resolveStreams(streams), job });
     return { ...result, requests: client.stats.requests };
   } finally {
     await client.close();

@@ -16,7 +16,7 @@ export function sandboxWithStore(dialect: Dialect, sandbox: SandboxOptions): San
   let sb: Sandbox | undefined;
   let t: TestStore | undefined;
   beforeAll(async () => {
-    sb = await startSandbox(sandbox); // unpinned: the caller's options name it (pinned-start.test.ts)
+    sb = await startSandbox(sandbox); // unpinned: the caller's options name it (honest-tests.test.ts)
     t = await openTestStore(dialect);
   });
   afterAll(async () => {

@@ -1,9 +1,49 @@
-// The store's durable writer takes writes as data (RowsWrite) and writes them alike whoever commits them:
-// the writer thread of a SQLite file, or PostgreSQL's own transactions. A key held already is kept, or
-// updated in the columns asked while the stored row's guard column is null; only `counted` writes count.
+// What the store writes for the outside world. A transaction that acknowledges something to the outside (a
+// webhook delivery) commits durably: on SQLite with synchronous=FULL (fsync), then back to the mirror's
+// NORMAL; on PostgreSQL with synchronous_commit on for that transaction, where the mirror's own commits run
+// with it off. The store's durable writer takes writes as data (RowsWrite) and writes them alike whoever
+// commits them: the writer thread of a SQLite file, or PostgreSQL's own transactions. A key held already is
+// kept, or updated in the columns asked while the stored row's guard column is null; only `counted` writes
+// count.
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RowsWrite } from '../../src/store/index.js';
+import type { RowsWrite, Store } from '../../src/store/index.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
+
+const level = async (db: Kysely<any>) =>
+  Number(((await sql.raw('pragma synchronous').execute(db)).rows[0] as { synchronous: number }).synchronous);
+
+/** SQLite: synchronous FULL for a durable transaction only (alone, two at once, one that fails), NORMAL after. */
+async function expectSqliteCommits(store: Store): Promise<void> {
+  expect(await level(store.db)).toBe(1);
+  const inside = await store.transaction(async (tx) => level(tx.db), { durable: true });
+  expect(inside).toBe(2);
+  expect(await level(store.db)).toBe(1);
+  const concurrent = await Promise.all([
+    store.transaction(async (tx) => level(tx.db), { durable: true }),
+    store.transaction(async (tx) => level(tx.db), { durable: true }),
+  ]);
+  expect(concurrent).toEqual([2, 2]);
+  expect(await level(store.db)).toBe(1);
+  await expect(
+    store.transaction(
+      async () => {
+        throw new Error('boom');
+      },
+      { durable: true },
+    ),
+  ).rejects.toThrow('boom');
+  expect(await level(store.db)).toBe(1);
+}
+
+/** PostgreSQL: the mirror's commits asynchronous, a durable transaction's synchronous. */
+async function expectPostgresCommits(store: Store): Promise<void> {
+  const setting = async (db: Kysely<any>) =>
+    ((await sql.raw('show synchronous_commit').execute(db)).rows[0] as { synchronous_commit: string }).synchronous_commit;
+  expect(await store.transaction(async (tx) => setting(tx.db))).toBe('off');
+  expect(await store.transaction(async (tx) => setting(tx.db), { durable: true })).toBe('on');
+  expect(await store.transaction(async (tx) => setting(tx.db))).toBe('off');
+}
 
 // One store per dialect for the file, a table of its own per case (a PostgreSQL database per case cost more than the case).
 let table = '';
@@ -16,7 +56,7 @@ const merged = (rows: RowsWrite['rows']): RowsWrite => ({
 });
 
 for (const dialect of dialects) {
-  describe(`durable writer (${dialect})`, () => {
+  describe(`durable writes (${dialect})`, () => {
     let t: TestStore;
     let cases = 0;
     beforeAll(async () => {
@@ -35,6 +75,11 @@ for (const dialect of dialects) {
 
     const notes = async () =>
       (await t.store.db.selectFrom(table).select(['id', 'note', 'seen_at']).orderBy('id').execute()).map((r) => ({ ...r }));
+
+    it("commits a durable transaction durably, and the mirror's own commits not", async () => {
+      if (dialect === 'sqlite') await expectSqliteCommits(t.store);
+      else await expectPostgresCommits(t.store);
+    });
 
     it('keeps the first row of a key, updates where asked and the guard is null, and counts only counted writes', async () => {
       const writer = await t.store.openDurableWriter();
