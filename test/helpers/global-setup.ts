@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { appendFileSync } from 'node:fs';
 import { startPgCluster } from './pg-cluster.js';
-import { machineCpu, processCpu, serverCpu, serverCpuParts } from './process-cpu.js';
+import { machineCpu, machineProcesses, type MachineProcess, processCpu, serverCpu, serverCpuParts } from './process-cpu.js';
 import { appendStatementStats, measuringSettings } from './server-statements.js';
 import { makeStoreTemplates } from './store-templates.js';
 
@@ -83,11 +83,17 @@ async function dropTestSchemas(url: string): Promise<void> {
  * DS_TEST_CPU_LOG: the run's CPU the per-file lines (file-cpu.ts) do not hold, as lines of the same form
  * (name, wall s, own CPU s, children's CPU s): vitest's main process (it transforms and collects every file
  * for the workers) during global setup and over the run, the PostgreSQL server (its backends and background
- * processes) during setup and over the run, and every process of the machine over the run (others' too).
+ * processes) during setup and over the run, every process of the machine over the run (others' too), and
+ * the rest of that by process name (otherProcesses).
  */
 function hiddenCpu(): { server?: number; setupDone(): void; runDone(): void } {
   const log = process.env.DS_TEST_CPU_LOG;
-  const start = { wall: performance.now(), main: processCpu('self')!, machine: machineCpu() };
+  const start = {
+    wall: performance.now(),
+    main: processCpu('self')!,
+    machine: machineCpu(),
+    processes: log ? machineProcesses() : new Map(),
+  };
   const line = (name: string, own: number, children = 0) =>
     log &&
     appendFileSync(
@@ -109,9 +115,37 @@ function hiddenCpu(): { server?: number; setupDone(): void; runDone(): void } {
         for (const [part, cpu] of Object.entries(serverCpuParts(state.server) ?? {})) line(`#run: postgres server, ${part}`, cpu);
       }
       line('#run: machine, every process', machineCpu() - start.machine);
+      for (const [name, cpu] of otherProcesses(start.processes, state.server)) line(`#run: other processes, ${name}`, cpu);
     },
   };
   return state;
+}
+
+/** Below this a process group is not listed (a line each for every idle daemon would hide the few that count). */
+const LISTED_CPU_S = 0.5;
+
+/**
+ * The machine's CPU over the run that neither vitest's main process nor the server's line holds, by process
+ * name: this run's processes still alive at its end (`ours`: vitest's esbuild, a daemon a test left), the
+ * ended processes reaped by a live ancestor outside the run (`pid 1` for orphans: a detached child whose
+ * parent ended first), kernel threads, and other people's work on the machine (`not ours`).
+ */
+function otherProcesses(start: Map<string, MachineProcess>, server: number | undefined): [string, number][] {
+  const end = machineProcesses();
+  const byPid = new Map([...end.values()].map((p) => [p.pid, p]));
+  const ours = (pid: number): boolean => {
+    for (let p = byPid.get(pid); p; p = byPid.get(p.ppid)) if (p.ppid === process.pid) return true;
+    return false;
+  };
+  const groups = new Map<string, number>();
+  for (const [key, p] of end) {
+    if (p.pid === process.pid || p.pid === server || p.ppid === server) continue; // lines of their own
+    const cpu = p.cpu - (start.get(key)?.cpu ?? 0);
+    if (cpu <= 0) continue;
+    const group = `${ours(p.pid) ? 'ours' : p.pid === 1 ? 'pid 1 (orphans it reaped)' : 'not ours'}: ${p.name.split('/')[0]}`;
+    groups.set(group, (groups.get(group) ?? 0) + cpu);
+  }
+  return [...groups].filter(([, cpu]) => cpu >= LISTED_CPU_S).sort((a, b) => b[1] - a[1]);
 }
 
 /**

@@ -61,6 +61,39 @@ export function serverCpuParts(pid: number): Record<string, number> | null {
   return parts;
 }
 
+export interface MachineProcess {
+  name: string;
+  ppid: number;
+  /** Its own CPU-seconds and its reaped children's. */
+  cpu: number;
+}
+
+/**
+ * Every live process of the machine by `pid:start time` (a pid taken again by a later process is another
+ * key): its name, parent and CPU, its own and its reaped children's (so a process that ran and ended
+ * within a run is counted in whichever live ancestor reaped it: its shell, or pid 1 for an orphan).
+ */
+export function machineProcesses(): Map<string, MachineProcess & { pid: number }> {
+  const all = new Map<string, MachineProcess & { pid: number }>();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const at = (field: number) => Number(fields[field - 3]) / TICKS_PER_SECOND;
+    all.set(`${name}:${fields[22 - 3]}`, {
+      pid: Number(name),
+      name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      ppid: Number(fields[4 - 3]),
+      cpu: at(14) + at(15) + at(16) + at(17),
+    });
+  }
+  return all;
+}
+
 /** CPU-seconds every process of the machine has spent (not idle, not waiting on I/O) since boot. */
 export function machineCpu(): number {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
