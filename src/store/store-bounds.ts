@@ -14,7 +14,10 @@ export interface StoreBounds {
   migrationMs: number;
   /** PostgreSQL: a new connection (TCP, TLS, authentication) that is not ready by then fails. */
   connectMs: number;
-  /** SQLite: how long a statement waits for another process's lock before failing as locked. */
+  /**
+   * How long a write waits for another process's lock before failing as locked: SQLite's busy time-out on
+   * the file, PostgreSQL's `lock_timeout` on a table (migrations there are not bounded by it).
+   */
   busyMs: number;
 }
 

@@ -8,25 +8,27 @@ import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/receiver/index.js';
-import { openStore } from '../../src/store/index.js';
-import { createOwnDatabase, type OwnDatabase } from '../helpers/own-database.js';
+import { DEFAULT_STORE_BOUNDS, openStore } from '../../src/store/index.js';
+import { createOwnCopy, type OwnCopy } from '../helpers/own-copy.js';
 import { makeEnvelope, sign } from '../receiver/webhook-fixtures.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
 
-let own: OwnDatabase;
+let own: OwnCopy;
 let url: string;
+/** The other mirror's schema, migrated in the run's template: Kysely's migration tables already there. */
+let another: string;
 const silent = pino({ level: 'silent' });
 
 beforeAll(async () => {
-  own = await createOwnDatabase('shared');
-  url = own.url;
+  // A copy of the run's migrated template (a database of the test's own: it locks a table), so the other
+  // schema's tables come without migrating them, and only the mirror under test migrates from nothing.
+  own = await createOwnCopy('shared');
+  ({ url, schema: another } = own);
 });
 afterAll(() => own?.drop());
 
 describe('a shared PostgreSQL database', () => {
   it("makes the mirror's own migration tables although another schema holds Kysely's", async () => {
-    const other = await openStore({ migrations: MIRROR_SCHEMA, url, schema: 'another_app', logger: silent }); // Kysely tables in another_app
-    await other.close();
     const mirror = await openStore({ migrations: MIRROR_SCHEMA, url, logger: silent }); // the default schema
     try {
       const tables = await mirror.db
@@ -36,10 +38,10 @@ describe('a shared PostgreSQL database', () => {
         .execute();
       const where = (tables as { schema: string; name: string }[]).map((t) => `${t.schema}.${t.name}`).sort();
       expect(where).toEqual([
-        'another_app.kysely_migration',
-        'another_app.kysely_migration_lock',
         'public.kysely_migration',
         'public.kysely_migration_lock',
+        `${another}.kysely_migration`,
+        `${another}.kysely_migration_lock`,
       ]);
       expect(await mirror.db.selectFrom('chains').selectAll().execute()).toEqual([]);
     } finally {
@@ -48,7 +50,9 @@ describe('a shared PostgreSQL database', () => {
   });
 
   it('answers 503 when a lock held elsewhere outlasts the bound, then stores the delivery once released', async () => {
-    const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema: 'locked_case', logger: silent });
+    // The bound is `dbBusyTimeoutMs` (10 s by default): a second shows it as well, at 9 s less of waiting.
+    const bounds = { ...DEFAULT_STORE_BOUNDS, busyMs: 1_000 };
+    const store = await openStore({ migrations: MIRROR_SCHEMA, url, schema: another, logger: silent, bounds });
     const secret = 'whsec-shared';
     const receiver = await startReceiver({ store, port: 0, host: '127.0.0.1', secrets: [secret], logger: silent });
     const holder = new pg.Client(url);
@@ -65,7 +69,7 @@ describe('a shared PostgreSQL database', () => {
         return res.statusCode;
       };
       await holder.query('begin');
-      await holder.query('lock table locked_case.webhook_deliveries in access exclusive mode');
+      await holder.query(`lock table ${another}.webhook_deliveries in access exclusive mode`);
       expect(await post()).toBe(503); // after the lock time-out, not never
       await holder.query('rollback');
       expect(await post()).toBe(200);

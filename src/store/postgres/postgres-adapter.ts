@@ -27,12 +27,6 @@ export const POSTGRES_COLUMN_TYPES: ColumnTypes = Object.freeze({
 });
 
 const MAX_PARAMS = 65_535;
-/**
- * How long a write waits for a lock held elsewhere (an analyst's LOCK TABLE) before it fails as "locked"
- * (55P03): the stream fails and resumes next run, a delivery gets 503 and is sent again. Migrations,
- * which wait for each other on purpose, are not bounded.
- */
-export const LOCK_TIMEOUT_MS = 10_000;
 
 export async function createPostgresAdapter(
   url: string,
@@ -61,8 +55,12 @@ export async function createPostgresAdapter(
       for (const table of tables) await sql.raw(`analyze ${quoteIdent(table)}`).execute(db); // each under the statement bound
     },
     async durableCommits() {},
+    // How long a write waits for a lock held elsewhere (an analyst's LOCK TABLE) before it fails as
+    // "locked" (55P03): the stream fails and resumes next run, a delivery gets 503 and is sent again. The
+    // same bound as SQLite's wait for another process's lock (`dbBusyTimeoutMs`). Migrations, which wait
+    // for each other on purpose, are not bounded.
     async boundLockWait(trx) {
-      await sql.raw(`set local lock_timeout = ${LOCK_TIMEOUT_MS}`).execute(trx);
+      await sql.raw(`set local lock_timeout = ${Math.max(1, Math.round(bounds.busyMs))}`).execute(trx);
     },
     async durableTransaction(trx) {
       await sql`set local synchronous_commit = on`.execute(trx);
