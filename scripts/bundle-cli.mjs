@@ -89,6 +89,12 @@ const LAZY_BUILTINS = [
     // The protocol's header names and error codes the client reads from http2.constants at load (checked below).
     before: `const HTTP2_CONSTANTS = ${JSON.stringify(http2Constants())};\n`,
   },
+  // undici's mock agent's snapshot recorder (loaded by undici's index, used by no command): its files.
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]mock[\\/]snapshot-recorder\.js$/,
+    text: "const { writeFile, readFile, mkdir } = require('node:fs/promises')",
+    lazy: "const { writeFile, readFile, mkdir } = Object.fromEntries(['writeFile', 'readFile', 'mkdir'].map((name) => [name, (...args) => require('node:fs/promises')[name](...args)]))",
+  },
   // pino's logger at every start: node:assert for one check of a file stream's descriptor and of a thread
   // stream's mode, node:worker_threads for its transports' thread (ds-mirror's logger writes to a descriptor
   // and starts none) and to ask whether it runs on the main thread, a question asked only for such a

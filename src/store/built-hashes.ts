@@ -5,7 +5,8 @@
 // of a first command's CPU and 16-20 ms of every later one's. The file and the code that would make the
 // text are one build's output (`npm run build` writes both); from the sources (tsx, the tests) there is
 // no such file beside schema/migrations/, and the definitions are hashed as before.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIALECTS } from './dialects.js';
 import { hashOf, type Migrations } from './migrations.js';
@@ -19,10 +20,13 @@ export function builtHashesFile(migrationsDir: string): string {
   return join(migrationsDir, '..', 'repeatable-hashes.json');
 }
 
-/** The recorded hashes, or an empty record (not built: running from the sources). */
+/**
+ * The recorded hashes, or an empty record (not built: running from the sources). Read synchronously at every
+ * open, as the migrations' names are (migration-files.ts): a few kB.
+ */
 export async function readBuiltHashes(migrationsDir: string): Promise<BuiltHashes> {
   try {
-    return JSON.parse(await readFile(builtHashesFile(migrationsDir), 'utf8')) as BuiltHashes;
+    return JSON.parse(readFileSync(builtHashesFile(migrationsDir), 'utf8')) as BuiltHashes;
   } catch {
     return {};
   }
