@@ -67,9 +67,6 @@ for (const dialect of dialects) {
     });
     beforeEach(async () => {
       t = await openTestStore(dialect);
-      expect((await full('charts', 0)).outcome).toBe('success');
-      expect((await live('charts')).size).toBe(sandbox.records('charts').length);
-      expect((await live('charts')).size).toBeGreaterThan(3 * PAGE); // more than three pages
     });
     afterEach(async () => {
       lie(null);
@@ -80,82 +77,98 @@ for (const dialect of dialects) {
       await unlocks?.close();
     });
 
-    it('a list answered empty keeps every row until a complete pass 6 h later agrees', async () => {
-      const rows = (await live('charts')).size;
-      lie({ empty: { path: '/v1/charts' } });
-      const first = await full('charts', 1);
-      expect([first.outcome, first.deleted, first.held]).toEqual(['success', 0, rows]);
-      expect(first.notice).toMatch(
-        new RegExp(
-          `^${rows} rows of charts held back: the pass was not served ${rows} of ${rows} rows \\(100%, more than maxDeleteShare\\)`,
-        ),
-      );
-      expect(first.notice).toMatch(/from 2026-03-01T07:00:00.000Z finds them missing too, or by sync --full --confirm-deletions$/);
-      expect((await live('charts')).size).toBe(rows);
-      expect(await deletions()).toBe(0);
-      expect(await allHolds(t.store)).toEqual([expect.objectContaining({ stream: 'charts', variant: '', rows, reason: first.notice })]);
-      // The same lie told again sooner than 6 h later is not agreement: the wait runs from the first pass.
-      const again = await full('charts', 6.5);
-      expect([again.deleted, again.held, (await live('charts')).size, await deletions()]).toEqual([0, rows, rows, 0]);
-      const agreed = await full('charts', 7);
-      expect([agreed.deleted, agreed.held ?? 0, (await live('charts')).size]).toEqual([rows, 0, 0]);
-      expect(agreed.notice).toBe(`${rows} rows deleted that a complete pass at least 6 h earlier missed too`);
-      expect([await deletions(), await allHolds(t.store)]).toEqual([rows, []]);
-    });
+    describe('the chart list', () => {
+      beforeEach(async () => {
+        expect((await full('charts', 0)).outcome).toBe('success');
+        expect((await live('charts')).size).toBe(sandbox.records('charts').length);
+        expect((await live('charts')).size).toBeGreaterThan(3 * PAGE); // more than three pages
+      });
 
-    it('a list cut to 40% keeps the rest; an honest pass clears the hold; --confirm-deletions deletes at once', async () => {
-      const rows = (await live('charts')).size;
-      const kept = Math.floor(rows * 0.4);
-      lie({ cut: { path: '/v1/charts', afterRecords: kept } });
-      const cut = await full('charts', 1);
-      expect([cut.deleted, cut.held, (await live('charts')).size, await deletions()]).toEqual([0, rows - kept, rows, 0]);
-      lie(null);
-      const honest = await full('charts', 2);
-      expect([honest.deleted, honest.held ?? 0, honest.notice ?? null, await allHolds(t.store)]).toEqual([0, 0, null, []]);
-      lie({ cut: { path: '/v1/charts', afterRecords: kept } });
-      const confirmed = await full('charts', 3, { confirmDeletions: true });
-      expect([confirmed.deleted, confirmed.held ?? 0, (await live('charts')).size]).toEqual([rows - kept, 0, kept]);
-      expect(await deletions()).toBe(rows - kept);
-    });
-
-    it('a key served twice in a page is no basis for deleting, even confirmed; an honest pass deletes nothing', async () => {
-      const rows = (await live('charts')).size;
-      lie({ duplicate: { path: '/v1/charts', page: 2 } });
-      for (const confirm of [false, true]) {
-        const pass = await full('charts', 1, { confirmDeletions: confirm });
-        expect([pass.deleted, pass.held, (await live('charts')).size]).toEqual([0, 1, rows]);
-        expect(pass.notice).toMatch(
-          /^1 of \d+ rows of charts not deleted: 1 key\(s\) served twice in one pass \(e\.g\. \d+\): the list moved under the pass/,
+      it('a list answered empty keeps every row until a complete pass 6 h later agrees', async () => {
+        const rows = (await live('charts')).size;
+        lie({ empty: { path: '/v1/charts' } });
+        const first = await full('charts', 1);
+        expect([first.outcome, first.deleted, first.held]).toEqual(['success', 0, rows]);
+        expect(first.notice).toMatch(
+          new RegExp(
+            `^${rows} rows of charts held back: the pass was not served ${rows} of ${rows} rows \\(100%, more than maxDeleteShare\\)`,
+          ),
         );
-      }
-      expect((await allHolds(t.store))[0]?.rows).toBe(1);
-      lie(null);
-      const honest = await full('charts', 2);
-      expect([honest.deleted, honest.held ?? 0, await deletions(), await allHolds(t.store)]).toEqual([0, 0, 0, []]);
-    });
+        expect(first.notice).toMatch(/from 2026-03-01T07:00:00.000Z finds them missing too, or by sync --full --confirm-deletions$/);
+        expect((await live('charts')).size).toBe(rows);
+        expect(await deletions()).toBe(0);
+        expect(await allHolds(t.store)).toEqual([expect.objectContaining({ stream: 'charts', variant: '', rows, reason: first.notice })]);
+        // The same lie told again sooner than 6 h later is not agreement: the wait runs from the first pass.
+        const again = await full('charts', 6.5);
+        expect([again.deleted, again.held, (await live('charts')).size, await deletions()]).toEqual([0, rows, rows, 0]);
+        const agreed = await full('charts', 7);
+        expect([agreed.deleted, agreed.held ?? 0, (await live('charts')).size]).toEqual([rows, 0, 0]);
+        expect(agreed.notice).toBe(`${rows} rows deleted that a complete pass at least 6 h earlier missed too`);
+        expect([await deletions(), await allHolds(t.store)]).toEqual([rows, []]);
+      });
 
-    it('a record gone mid-pass (offset drift) deletes no row that exists; the next stable pass deletes only it', async () => {
-      const rows = (await live('charts')).size;
-      const gone = String((sandbox.records('charts')[0] as { id: unknown }).id);
-      lie({ drift: { path: '/v1/charts', afterPage: 1 } });
-      const drifted = await full('charts', 1);
-      expect([drifted.deleted, drifted.held, (await live('charts')).size]).toEqual([0, 1, rows]);
-      expect(drifted.notice).toMatch(
-        /not deleted: page 1 served 10 records at the start of the pass and 10, not the same ones, at its end/,
-      );
-      // The list is stable now (without its first record): the pass that sees it so deletes that one record.
-      const stable = await full('charts', 2);
-      expect([stable.deleted, stable.held ?? 0, stable.notice ?? null]).toEqual([1, 0, null]);
-      const after = await live('charts');
-      expect([after.size, after.has(gone)]).toEqual([rows - 1, false]);
+      it('a list cut to 40% keeps the rest; an honest pass clears the hold; --confirm-deletions deletes at once', async () => {
+        const rows = (await live('charts')).size;
+        const kept = Math.floor(rows * 0.4);
+        lie({ cut: { path: '/v1/charts', afterRecords: kept } });
+        const cut = await full('charts', 1);
+        expect([cut.deleted, cut.held, (await live('charts')).size, await deletions()]).toEqual([0, rows - kept, rows, 0]);
+        lie(null);
+        const honest = await full('charts', 2);
+        expect([honest.deleted, honest.held ?? 0, honest.notice ?? null, await allHolds(t.store)]).toEqual([0, 0, null, []]);
+        lie({ cut: { path: '/v1/charts', afterRecords: kept } });
+        const confirmed = await full('charts', 3, { confirmDeletions: true });
+        expect([confirmed.deleted, confirmed.held ?? 0, (await live('charts')).size]).toEqual([rows - kept, 0, kept]);
+        expect(await deletions()).toBe(rows - kept);
+      });
+
+      it('a key served twice in a page is no basis for deleting, even confirmed; an honest pass deletes nothing', async () => {
+        const rows = (await live('charts')).size;
+        lie({ duplicate: { path: '/v1/charts', page: 2 } });
+        for (const confirm of [false, true]) {
+          const pass = await full('charts', 1, { confirmDeletions: confirm });
+          expect([pass.deleted, pass.held, (await live('charts')).size]).toEqual([0, 1, rows]);
+          expect(pass.notice).toMatch(
+            /^1 of \d+ rows of charts not deleted: 1 key\(s\) served twice in one pass \(e\.g\. \d+\): the list moved under the pass/,
+          );
+        }
+        expect((await allHolds(t.store))[0]?.rows).toBe(1);
+        lie(null);
+        const honest = await full('charts', 2);
+        expect([honest.deleted, honest.held ?? 0, await deletions(), await allHolds(t.store)]).toEqual([0, 0, 0, []]);
+      });
+
+      it('a record gone mid-pass (offset drift) deletes no row that exists; the next stable pass deletes only it', async () => {
+        const rows = (await live('charts')).size;
+        const gone = String((sandbox.records('charts')[0] as { id: unknown }).id);
+        lie({ drift: { path: '/v1/charts', afterPage: 1 } });
+        const drifted = await full('charts', 1);
+        expect([drifted.deleted, drifted.held, (await live('charts')).size]).toEqual([0, 1, rows]);
+        expect(drifted.notice).toMatch(
+          /not deleted: page 1 served 10 records at the start of the pass and 10, not the same ones, at its end/,
+        );
+        // The list is stable now (without its first record): the pass that sees it so deletes that one record.
+        const stable = await full('charts', 2);
+        expect([stable.deleted, stable.held ?? 0, stable.notice ?? null]).toEqual([1, 0, null]);
+        const after = await live('charts');
+        expect([after.size, after.has(gone)]).toEqual([rows - 1, false]);
+      });
+
+      it('an honest small removal is deleted at once, and says nothing', async () => {
+        const change = await sandbox.advance({ seconds: 3600, updateFraction: 0, addFraction: 0, removeFraction: 0.02 });
+        const removed = change.resources.charts?.removed.length ?? 0;
+        expect(removed).toBeGreaterThan(0);
+        const pass = await full('charts', 1);
+        expect([pass.deleted, pass.held ?? 0, pass.notice ?? null]).toEqual([removed, 0, null]);
+        expect(await live('charts')).toEqual(served());
+        expect([await deletions(), await allHolds(t.store)]).toEqual([removed, []]);
+      });
     });
 
     it('keys back in another case or spacing never make two live rows; the honest list forgets them; agreement replaces', async () => {
       const arrivals = async () => (await t.store.db.selectFrom('held_arrivals').select('key').execute()).length;
       const rows = async () => (await t.store.db.selectFrom('token_unlock_assets').select('id').execute()).length;
-      // A store of the unlocks' own: a mirror holds one service (the charts' sandbox is another).
-      await t.cleanup();
-      t = await openTestStore(dialect);
+      // The case's store holds the unlocks alone: a mirror holds one service (the charts' sandbox is another).
       expect((await full('token-unlocks', 0)).outcome).toBe('success');
       const before = await live('token-unlocks');
       expect(before.size).toBeGreaterThan(50);
@@ -202,16 +215,6 @@ for (const dialect of dialects) {
         before,
         0,
       ]);
-    });
-
-    it('an honest small removal is deleted at once, and says nothing', async () => {
-      const change = await sandbox.advance({ seconds: 3600, updateFraction: 0, addFraction: 0, removeFraction: 0.02 });
-      const removed = change.resources.charts?.removed.length ?? 0;
-      expect(removed).toBeGreaterThan(0);
-      const pass = await full('charts', 1);
-      expect([pass.deleted, pass.held ?? 0, pass.notice ?? null]).toEqual([removed, 0, null]);
-      expect(await live('charts')).toEqual(served());
-      expect([await deletions(), await allHolds(t.store)]).toEqual([removed, []]);
     });
   });
 }
