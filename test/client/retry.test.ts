@@ -232,14 +232,21 @@ describe('an abandoned call', () => {
     "leaves a 429's pause of the whole family at once when abandoned, the attempt waiting there given back",
     { timeout: 60_000 },
     async () => {
-      const c = createClient({ baseUrl: server.baseUrl, apiKey: 'k-abandon-test', retries: 3, backoff: { initialMs: 1, maxMs: 1 } });
+      // The client has paused the family once it reports the 429 (onRequest follows the pause): the server's
+      // having seen the request is not enough, as under load the client may not have read the answer yet.
+      let refused!: () => void;
+      const pausedNow = new Promise<void>((resolve) => (refused = resolve));
+      const c = createClient({
+        baseUrl: server.baseUrl,
+        apiKey: 'k-abandon-test',
+        retries: 3,
+        backoff: { initialMs: 1, maxMs: 1 },
+        onRequest: (e) => e.status === 429 && refused(),
+      });
       server.handle((_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '240' })); // four minutes, within a 429's wait
       const first = new AbortController();
       const paused = c.get('/v1/assets', undefined, { signal: first.signal }).catch((err: unknown) => err); // its 429 pauses the v1 family
-      await new Promise<void>((resolve) => {
-        const poll = () => (server.seen.length > 0 ? resolve() : setTimeout(poll, 5));
-        poll();
-      });
+      await pausedNow;
       const abandoned = new AbortController();
       const waiting = c.get('/v1/chains', undefined, { signal: abandoned.signal }).catch((err: unknown) => err);
       await new Promise((r) => setTimeout(r, 50)); // it is now waiting in the pause
