@@ -35,7 +35,9 @@ describe('an ordered list per group, from SQLite 3.37', () => {
   let truth: Lists;
 
   beforeAll(async () => {
-    sb = await startSandbox({ start: PINNED_START, scale: 2, seed: 8 });
+    // Scale 0.75, seed 4: 750 filings, 9 days with several 8-K filers (scale 2, seed 8 had 35 in 2,000
+    // filings; neither has a day whose names a collation would order otherwise than bytes do).
+    sb = await startSandbox({ start: PINNED_START, scale: 0.75, seed: 4 });
     [lite, pg] = [await openTestStore('sqlite'), await openTestStore('postgres')];
     for (const t of [lite, pg]) expect((await syncOnce(t.store, sb, ['sec-filings'])).outcome).toBe('success');
     // The lists computed here from the filings themselves: names in byte order, ties by accession number.
