@@ -4,17 +4,17 @@
 // again once it is back, and a stop that ends within its bound meanwhile. The tool's connections go
 // through a relay the test breaks; a SQLite file cannot be held or cut like a server, so this is
 // PostgreSQL's (the probes of a starting daemon on SQLite: test/scheduler/daemon-inputs.test.ts).
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { configureJobs } from '../../src/scheduler/index.js';
 import { startDaemon, type DaemonHealth } from '../../src/mirror/daemon.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { fastClient, settings, silent } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
+import { openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startCuttableTcp, type CuttableTcp } from './cuttable-tcp.js';
 import { MIRROR_SCHEMA } from '../../src/mirror-schema/index.js';
@@ -23,20 +23,21 @@ let sandbox: Sandbox;
 let relay: CuttableTcp;
 let store: Store;
 
+let t: TestStore;
+
 beforeAll(async () => {
   sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 5 });
-  relay = await startCuttableTcp(inject('pgUrl'));
-  store = await openStore({
-    migrations: MIRROR_SCHEMA,
-    url: relay.url,
-    schema: `t_${randomBytes(6).toString('hex')}`,
-    logger: pino({ level: 'silent' }),
-  });
+  // A test mirror (migrated already), opened again through the relay: the daemon's connections are the
+  // ones the test breaks.
+  t = await openTestStore('postgres');
+  relay = await startCuttableTcp(t.url);
+  store = await openStore({ migrations: MIRROR_SCHEMA, url: relay.url, schema: t.schema, logger: pino({ level: 'silent' }) });
 });
 afterAll(async () => {
   relay?.set('pass');
   await store?.close();
   await relay?.close();
+  await t?.cleanup();
   await sandbox?.close();
 });
 

@@ -65,7 +65,8 @@ for (const dialect of dialects) {
     }
 
     it('the status page, budget, /healthz and --plan agree to the request', async () => {
-      expect((await libraryRun({ streams: ['sectors', 'glossary', 'chains'] })).outcome).toBe('success');
+      // One request of /v1 in the month (the figures agree to the request however many there are).
+      expect((await libraryRun({ streams: ['sectors'] })).outcome).toBe('success');
       const env = {
         ...process.env,
         DS_BASE_URL: sandbox.url,

@@ -53,8 +53,8 @@ for (const dialect of dialects) {
     let assetsBefore: Record<string, number>;
 
     beforeAll(async () => {
-      // 0.2: 60 token unlocks and 400 assets (four pages): every change below is judged on a page, at a fifth of the cost.
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.2, seed: 9 });
+      // 0.1: 30 token unlocks and 200 assets (two pages): every change below is judged on a page, at a tenth of the cost.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 9 });
       t = await openTestStore(dialect);
       dir = mkdtempSync(join(tmpdir(), 'ds-mirror-contracts-cli-'));
       const first = await syncOnce(t.store, sandbox, ['token-unlocks', 'assets'], { settings: { mode: 'full' } });

@@ -79,7 +79,8 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 5, webhooks: { timeFactor: 0.01 } });
+      // 0.1: one view, about 70 deliveries a half-day: each change met by every one of them.
+      sandbox = await startSandbox({ start: PINNED_START, scale: 0.1, seed: 5, webhooks: { timeFactor: 0.01 } });
       t = await openTestStore(dialect);
       views = sandbox.monitoring.views().map((v) => v.id);
       receiver = spawn(process.execPath, [...LAUNCHER_FLAGS, BIN, 'receive', '--port', '0'], {
