@@ -21,7 +21,9 @@ const KEEPALIVE_COUNT = 3;
  * server (about 10 ms of its CPU), each planning every statement again on cold catalog caches and
  * preparing its own copy of each page upsert. A write is a short transaction beside the fetches that feed
  * it, so four serve the streams as fast (measured: 0.85 -> 0.65 CPU-s of the server for two syncs of the
- * /v1 lists, the same wall), and one waiting on a table's lock (`lock_timeout`) still leaves three.
+ * /v1 lists, no slower), and one waiting on a table's lock (`lock_timeout`) still leaves three. Not fewer:
+ * the default rates (about 17 pages a second) against a server 30 ms away, a page's transaction a few
+ * round trips, need three or four writing at once.
  */
 const MAX_CONNECTIONS = 4;
 
