@@ -86,13 +86,14 @@ describe('daemon', () => {
       job('every-second', '* * * * * *', ['glossary']),
       job('every-third', '*/3 * * * * *', ['chains']),
     ]);
-    await waitFor('four runs of every-second', () =>
-      status(daemon, 'every-second').runs >= 4 && !status(daemon, 'every-second').running ? true : undefined,
+    // Three runs span three seconds at least, one of them a multiple of 3: the */3 job ticks in it.
+    await waitFor('three runs of every-second', () =>
+      status(daemon, 'every-second').runs >= 3 && !status(daemon, 'every-second').running ? true : undefined,
     );
     await daemon.stop();
     const fast = await runsOf(store, 'glossary');
     const slow = await runsOf(store, 'chains');
-    expect(fast.length).toBeGreaterThanOrEqual(4);
+    expect(fast.length).toBeGreaterThanOrEqual(3);
     expect(fast.every((r) => r.outcome === 'success')).toBe(true);
     // The */3 job starts only on seconds divisible by 3 (scheduler-clock.test.ts proves the exact fire
     // times on fake timers; here a busy machine may start a run hundreds of milliseconds after its tick).
@@ -108,7 +109,8 @@ describe('daemon', () => {
 
   it('skips a tick while the same job is still running, and counts the skip', async () => {
     sandbox.setChaos({ latencyMs: 1300 }); // one request, so one run takes longer than the 1 s between ticks
-    const { daemon, store } = await daemonWith([job('slow', '* * * * * *', ['glossary'])]);
+    // The first run at start (a tick's overlap rules), so the tick that finds it running comes within a second.
+    const { daemon, store } = await daemonWith([job('slow', '* * * * * *', ['glossary'])], { startupRun: 'all' });
     await waitFor('two finished runs and a skipped tick', () => {
       const s = status(daemon, 'slow');
       return s.runs >= 2 && s.skipped >= 1 && !s.running ? s : undefined;
@@ -129,8 +131,8 @@ describe('daemon', () => {
     const { daemon, store } = await daemonWith([job('a', '* * * * * *', ['glossary']), job('b', '* * * * * *', ['glossary', 'chains'])]);
     // Generous: on a machine at load 10+ a run of each job can take many seconds (a time-out catches a hang, it is no measure).
     await waitFor(
-      'three runs of each job',
-      () => (status(daemon, 'a').runs >= 3 && status(daemon, 'b').runs >= 3 ? true : undefined),
+      'two runs of each job',
+      () => (status(daemon, 'a').runs >= 2 && status(daemon, 'b').runs >= 2 ? true : undefined),
       540_000,
     );
     await daemon.stop();
@@ -144,7 +146,7 @@ describe('daemon', () => {
     expect(passes.filter((p) => p.outcome !== 'success')).toEqual([]);
     // Both jobs tick in the same second: whichever starts first syncs glossary, the other does not.
     const glossaryPasses = passes.filter((p) => p.stream === 'glossary').length;
-    expect(glossaryPasses).toBeGreaterThanOrEqual(3);
+    expect(glossaryPasses).toBeGreaterThanOrEqual(2);
     expect(glossaryPasses).toBeLessThan(ticksRun);
   }, 600_000);
 
@@ -167,7 +169,8 @@ describe('daemon', () => {
   it("records a failing job's error in sync_runs and recovers on the next tick; /healthz and /metrics report both", async () => {
     sandbox.setChaos({ rate5xx: 1 });
     const testStart = Date.now();
-    const { daemon, store } = await daemonWith([job('flaky', '* * * * * *', ['glossary'])]);
+    // The first run at start, the recovery on a tick.
+    const { daemon, store } = await daemonWith([job('flaky', '* * * * * *', ['glossary'])], { startupRun: 'all' });
     await waitFor('a failed run', () => (status(daemon, 'flaky').lastOutcome === 'failed' ? true : undefined));
     const failedHealth = await healthz(daemon.url);
     expect(failedHealth.status).toBe(200); // alive; the job's state says what went wrong
@@ -306,7 +309,8 @@ describe('daemon', () => {
 
   it('gives up waiting for a run after the stop bound, and says so', async () => {
     sandbox.setChaos({ latencyMs: 2500 });
-    const { daemon } = await daemonWith([job('stuck', '* * * * * *', ['glossary'])], { stopTimeoutMs: 300 });
+    // A yearly job run at start: the run begins at once, no tick awaited.
+    const { daemon } = await daemonWith([job('stuck', '0 0 1 1 *', ['glossary'])], { stopTimeoutMs: 300, startupRun: 'all' });
     await waitFor('the run to start', () => (status(daemon, 'stuck').running ? true : undefined));
     expect((await healthz(daemon.url)).status).toBe(200);
     const started = Date.now();
