@@ -29,6 +29,12 @@ const INJECTED = '<img src=x onerror=alert(1)>';
 const SYNCED = ['glossary', 'chains', 'sectors', 'token-unlocks', 'monitoring-categories'];
 let sandbox: Sandbox;
 let browser: Browser;
+/**
+ * One tab for every page of the file, as a person reloading it would: each new tab is a renderer started
+ * anew (about twice a navigation's CPU in the browser). Each case begins at the desktop's width.
+ */
+let page: Page;
+let seen: Seen;
 let pages: string;
 // The pages as pictures, for a person to look at (nothing asserts on them): DS_TEST_SCREENSHOTS=<folder>.
 // A full-page PNG is a second render and an encoding in the browser, four of them most of its CPU here.
@@ -51,6 +57,8 @@ async function statusHtml(test: TestStore, dialect: string, file: string): Promi
 beforeAll(async () => {
   sandbox = await startSandbox({ start: PINNED_START, scale: 0.2 });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: DESKTOP });
+  seen = watch(page);
   pages = mkdtempSync(join(tmpdir(), 'ds-mirror-status-page-'));
 }, 120_000);
 afterAll(async () => {
@@ -105,6 +113,15 @@ async function syncedMirror(store: Store, now: Date): Promise<void> {
 interface Seen {
   errors: string[];
   dialogs: string[];
+}
+const DESKTOP = { width: 1280, height: 900 };
+
+/** The shared tab at the desktop's width, with nothing seen yet. */
+async function freshTab(): Promise<Page> {
+  await page.setViewportSize(DESKTOP);
+  seen.errors.length = 0;
+  seen.dialogs.length = 0;
+  return page;
 }
 
 function watch(page: Page): Seen {
@@ -188,8 +205,7 @@ describe.each(dialects)('the status page on %s', (dialect) => {
       http: { port: 0, host: '127.0.0.1' },
       startupRun: 'none',
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const seen = watch(page);
+    const page = await freshTab();
     try {
       const response = await page.goto(`${daemon.url}/status`);
       expect(response?.status()).toBe(200);
@@ -199,7 +215,7 @@ describe.each(dialects)('the status page on %s', (dialect) => {
       await checkPhone(page, `${daemon.url}/status`, `${dialect}-daemon`);
       expect(seen).toEqual({ errors: [], dialogs: [] });
     } finally {
-      await page.close();
+      await page.goto('about:blank'); // the served page's refresh ends with its daemon
       await daemon.stop();
       await client.close();
     }
@@ -209,16 +225,11 @@ describe.each(dialects)('the status page on %s', (dialect) => {
   it('is written by `status --html` for a mirror with no daemon', async () => {
     const file = join(pages, `${dialect}-status.html`);
     await statusHtml(test, dialect, file);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const seen = watch(page);
-    try {
-      await page.goto(`file://${file}`);
-      await checkSections(page);
-      expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
-      // A phone's width: the served page's case above (the same page, less its refresh).
-      expect(seen).toEqual({ errors: [], dialogs: [] });
-    } finally {
-      await page.close();
-    }
+    const page = await freshTab();
+    await page.goto(`file://${file}`);
+    await checkSections(page);
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+    // A phone's width: the served page's case above (the same page, less its refresh).
+    expect(seen).toEqual({ errors: [], dialogs: [] });
   }, 240_000);
 });
