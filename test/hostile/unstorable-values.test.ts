@@ -1,7 +1,10 @@
-// Bytes that are not UTF-8 inside a page: the record that holds them is quarantined with the reason,
-// as the receiver refuses such a delivery, and the rest of its page is written; never stored as U+FFFD.
+// Values no store can hold as sent, inside a page: bytes that are not UTF-8 (quarantined with the reason,
+// as the receiver refuses such a delivery; never stored as U+FFFD) and a number beyond the double range,
+// 1e400 (quarantined alike on both stores: SQLite would have stored Inf, JSON text a null). The rest of
+// the page is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
+import { v1Lists } from '../../src/catalog/v1.js';
 import { liveRecords, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
@@ -14,15 +17,20 @@ const CASES = [
   { stream: 'monitoring-categories', table: 'monitoring_categories', path: '/monitoring/v2/categories', field: '"name":"' },
 ];
 
+const chains = v1Lists.find((s) => s.name === 'chains')!;
 let sandbox: Sandbox;
 let proxy: LyingProxy;
+/** What the proxy puts in the first record of each page: a byte that is not UTF-8, or a number too big. */
+let lie: 'not utf-8' | 'overflow' = 'not utf-8';
 beforeAll(async () => {
   sandbox = await startSandbox({ start: PINNED_START, scale: 0.3, seed: 8 });
-  // The first record of each page gets a 0xFF byte at the start of its name or title (U+E000 is the proxy's mark).
   proxy = await startLyingProxy(
     sandbox,
     (_url, body) => body,
     (url, text) => {
+      // The first chain of every page gets a field no double can hold.
+      if (lie === 'overflow') return url.pathname === chains.path ? text.replace('{"id":', '{"overflow":1e400,"id":') : text;
+      // A 0xFF byte at the start of the name or title (U+E000 is the proxy's mark).
       const c = CASES.find((c) => url.pathname === c.path);
       return c ? text.replace(c.field, `${c.field}\uE000`) : text;
     },
@@ -34,8 +42,9 @@ afterAll(async () => {
 });
 
 for (const dialect of dialects) {
-  describe(`bytes that are not UTF-8 on ${dialect}`, () => {
-    it('quarantine the record that holds them and write the rest of the page', async () => {
+  describe(`values no store holds as sent, on ${dialect}`, () => {
+    it('bytes that are not UTF-8 quarantine the record that holds them; the rest of the page is written', async () => {
+      lie = 'not utf-8';
       const t = await openTestStore(dialect);
       try {
         const result = await syncOnce(
@@ -57,6 +66,20 @@ for (const dialect of dialects) {
         }
         const chains = await liveRecords(t.store, 'chains', ['id']);
         expect(chains.size).toBe(sandbox.records('chains').length - 1);
+      } finally {
+        await t.cleanup();
+      }
+    });
+
+    it('a number beyond the double range quarantines its record with the reason and writes the others', async () => {
+      lie = 'overflow';
+      const t = await openTestStore(dialect);
+      try {
+        const result = await syncOnce(t.store, proxy, ['chains']);
+        expect([result.streams[0]!.outcome, result.streams[0]!.errors]).toEqual(['partial', 1]);
+        const held = await t.store.db.selectFrom('quarantine').select(['stream', 'reason']).execute();
+        expect(held).toEqual([{ stream: 'chains', reason: expect.stringMatching(/a number beyond the double range \(such as 1e400\)/) }]);
+        expect((await liveRecords(t.store, chains.table, chains.key)).size).toBe(sandbox.records('chains').length - 1);
       } finally {
         await t.cleanup();
       }
