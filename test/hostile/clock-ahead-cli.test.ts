@@ -23,7 +23,8 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 const HOUR = 3_600_000;
 /** Fewer than a complete /v1 pass sends at scale 0.2 (18): every run spends the month. */
 const QUOTA = 12;
-const LIMITS = { limits: { v1: { requestsPerMonth: QUOTA } } };
+/** The month's quota; the pace lifted (not watched here: family-stop's), ~0.1 s a request of waiting less. */
+const LIMITS = { limits: { v1: { requestsPerMonth: QUOTA, requestsPerMinute: 1_000_000 } } };
 /** What a run says of the spent month, and the same as a pattern. */
 const SPENT_TEXT = `/v1 monthly quota is spent (${QUOTA} of ${QUOTA} requests)`;
 const SPENT = SPENT_TEXT.replace(/[()]/g, '\\$&');
