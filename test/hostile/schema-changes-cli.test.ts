@@ -9,7 +9,7 @@
 // v_schema_changes. As a user meets it (bin/ds-mirror.js in a child process): the run whose summary says a
 // fan-out's and the details' changes, `status` and `status --json`. The runs whose outcome is read from the
 // result and the mirror run in this process (the summary's lines for a failed or held stream, exit 5 and
-// 4, are shape-contracts-cli's; --confirm-deletions' way to the run is held-deletions-cli's); each changes
+// 4, are shape-contracts-cli's; --confirm-deletions' way to the run is renamed-keys-cli's); each changes
 // two streams at once (a run judges its streams one by one).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

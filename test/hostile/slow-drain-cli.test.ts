@@ -128,7 +128,7 @@ for (const dialect of dialects) {
       const s5 = await step();
       expect(confirmedAt - s5).toBeGreaterThan(0.05 * confirmedAt);
       expect([(await pass(11)).held, live('chains'), heldInMirror('chains')]).toEqual([s4 - s5, s4, [s4 - s5]]);
-      // The operator's word (sync --confirm-deletions: the flag's way to the run is held-deletions-cli's).
+      // The operator's word (sync --confirm-deletions: the flag's way to the run is renamed-keys-cli's).
       const confirmed = await pass(11.5, true);
       expect([confirmed.held ?? 0, live('chains'), heldInMirror('chains')]).toEqual([0, s5, []]);
       // History holds each deletion once.
