@@ -7,7 +7,9 @@
 // developments' times); an optional field gone or renamed keeps the rows as they were until the operator
 // confirms. Fan-outs and development details are watched the same way. Each change is one row of
 // v_schema_changes. As a user meets it (bin/ds-mirror.js in a child process): the run whose summary says a
-// fan-out's and the details' changes, `status` and `status --json`. The runs whose outcome is read from the
+// fan-out's and the details' changes; `status` and `status --json` say them too, run by the CLI's main in
+// this process (the same command and output; their process's door is renamed-keys-cli's and
+// slow-drain-cli's). The runs whose outcome is read from the
 // result and the mirror run in this process (the summary's lines for a failed or held stream, exit 5 and
 // 4, are shape-contracts-cli's; --confirm-deletions' way to the run is renamed-keys-cli's); each changes
 // two streams at once (a run judges its streams one by one).
@@ -22,6 +24,7 @@ import { registerMirrorMetrics } from '../../src/observability/mirror-metrics.js
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { readWithShellTool } from '../helpers/cli-user.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { NO_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -81,6 +84,17 @@ for (const dialect of dialects) {
         return { code: e.code, stdout: e.stdout, stderr: e.stderr };
       }
     }
+
+    /** `ds-mirror <args>` on this mirror, no configuration file, run by the CLI's main in this process. */
+    const statusInProcess = (args: string[]) =>
+      cliInProcess(args, {
+        DS_BASE_URL: sandbox.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: t.url,
+        DS_DB_SCHEMA: t.schema ?? '',
+        DS_CONFIG: '',
+        DS_LOG_LEVEL: 'error',
+      });
 
     /** Non-null values of each typed column of a view: what a dashboard reads. */
     async function typed(view: string, columns: readonly string[]): Promise<Record<string, number>> {
@@ -248,7 +262,7 @@ for (const dialect of dialects) {
       // Said where an operator looks: status, /metrics (status --json: the last test). `status` shows the
       // newest ten of the 13 changes in the lines `schema --changes` prints (one changeLine; that command's
       // own run is webhook-shape-cli's) and points there for the rest.
-      const status = await cli(['status']);
+      const status = await statusInProcess(['status']);
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^Changes of the service's shape \(v_schema_changes\):$/m);
       expect(status.stdout).toMatch(/^- assets: new field risk_score \(number, e\.g\. 0\.25\), \d+ records \(100%\): reported; /m);
@@ -348,7 +362,7 @@ for (const dialect of dialects) {
     });
 
     it("status --json says each stream's changes, a fan-out's details as their part", async () => {
-      const json = JSON.parse((await cli(['status', '--json'])).stdout) as {
+      const json = JSON.parse((await statusInProcess(['status', '--json'])).stdout) as {
         stream: string;
         schemaChanges: { path: string; part?: string }[];
       }[];
