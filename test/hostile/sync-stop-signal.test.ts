@@ -16,6 +16,7 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startFaultyProxy, type Fault, type FaultyProxy } from './faulty-proxy.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { closingGraceMs } from '../../src/cli/stop-signal.js';
 
 /** The bound watched; the closing grace past it is as long (src/cli/stop-signal.ts): the process is gone 2 s after the signal. */
 const STOP_TIMEOUT_S = 1;
@@ -63,6 +64,12 @@ function spawnSync(
   );
   return { child, exited };
 }
+
+// The exit past the bound waits the closing grace too: as long as the bound, 1 to 5 s (a short bound is
+// answered within about twice it: the 1 s bound below exits 2 s after the signal).
+it('the closing grace past the stop bound is as long as the bound, between 1 and 5 s', () => {
+  expect([0, 1_000, 2_000, 30_000].map(closingGraceMs)).toEqual([1_000, 1_000, 2_000, 5_000]);
+});
 
 /** Whether `url` asks for token assets past page 1: where the lies are told. */
 const pastFirstTokenPage = (url: URL) =>
