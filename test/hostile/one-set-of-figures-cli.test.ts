@@ -1,5 +1,6 @@
 // @end-to-end
-// One set of figures, as a user reads them (bin/ds-mirror.js spawned, on both stores): on one mirror the
+// One set of figures, as a user reads them (on both stores; `budget --json` and the daemon spawned from
+// bin/ds-mirror.js, `budget` and `sync --plan` by the CLI's main in this process): on one mirror the
 // status page, `budget` (text and --json), the daemon's /healthz and `sync --plan` say the same month to
 // the request (used, left, scheduled until the renewal, at renewal, to spare), all from month-figures.ts.
 // And `--plan` after an interrupted run reads the checkpoint the run resumes from: the page it resumes at
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import type { SyncRequest } from '../../src/index.js';
 import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { libraryRun as runThroughLibrary } from '../helpers/library-run.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -55,11 +57,26 @@ for (const dialect of dialects) {
       rmSync(dir, { recursive: true, force: true });
     });
 
+    /**
+     * `ds-mirror <args>` by the CLI's main in this process, on the configuration the spawned one is given:
+     * the same command and output (the process's door: `budget --json` and the daemon here,
+     * test/budget/budget-cli's and test/cli/cli's for `budget` and `--plan`).
+     */
+    const inProcess = (args: string[]) =>
+      cliInProcess(args, {
+        DS_BASE_URL: sandbox.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: t.url,
+        DS_DB_SCHEMA: t.schema ?? '',
+        DS_CONFIG: join(dir, 'config.json'),
+        DS_LOG_LEVEL: 'error',
+      });
+
     /** The v1 month as `budget --json`, `budget`, `sync --plan`, the status page and /healthz say it. */
     async function everyDoor(url: string) {
       const json = JSON.parse((await cli(['budget', '--json'])).stdout) as { month: (Month & { family: string })[] };
-      const text = (await cli(['budget'])).stdout;
-      const plan = (await cli(['sync', 'sectors', 'market-stats', '--plan'])).stdout;
+      const text = (await inProcess(['budget'])).stdout;
+      const plan = (await inProcess(['sync', 'sectors', 'market-stats', '--plan'])).stdout;
       const page = await (await request(`${url}/status`)).body.text();
       const health = (await (await request(`${url}/healthz`)).body.json()) as { month: (Month & { family: string })[] };
       return { json: json.month.find((m) => m.family === 'v1')!, text, plan, page, health: health.month.find((m) => m.family === 'v1')! };
