@@ -4,8 +4,14 @@
 // stay, and the next run closes this one's record as interrupted and takes its leases back.
 import type { Logger } from 'pino';
 
-/** Time for closing the store and the client once the work itself has stopped within the bound. */
-export const CLOSING_GRACE_MS = 5_000;
+/**
+ * Time for closing the store and the client once the work itself has stopped within the bound: as long as
+ * the bound, between 1 and 5 s. An operator who asks for a short bound (a container stopped within seconds)
+ * is answered within about twice it, not 5 s past it.
+ */
+export function closingGraceMs(boundMs: number): number {
+  return Math.min(5_000, Math.max(1_000, boundMs));
+}
 
 export interface StopSignal {
   /** Resolves with the first signal. */
@@ -33,7 +39,7 @@ export function onStopSignal(logger: Logger, boundMs: number, exitCode: number, 
           exitCode,
           `still running ${boundMs / 1000} s after the signal: exiting; the next run resumes from the last checkpoint`,
         ),
-      boundMs + CLOSING_GRACE_MS,
+      boundMs + closingGraceMs(boundMs),
     );
     timer.unref();
     stop.abort();

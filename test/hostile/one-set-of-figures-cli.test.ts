@@ -1,12 +1,14 @@
 // @end-to-end
-// One set of figures, as a user reads them (bin/ds-mirror.js spawned, on both stores): on one mirror the
+// One set of figures, as a user reads them (on both stores; `budget --json` and the daemon spawned from
+// bin/ds-mirror.js, `budget` and `sync --plan` by the CLI's main in this process): on one mirror the
 // status page, `budget` (text and --json), the daemon's /healthz and `sync --plan` say the same month to
 // the request (used, left, scheduled until the renewal, at renewal, to spare), all from month-figures.ts.
 // And `--plan` after an interrupted run reads the checkpoint the run resumes from: the page it resumes at
 // and the requests the run then really sends. The mirror the figures are read from, and the runs around
 // the plan (the one interrupted, the one that resumes), run in this process through the library's door
 // (openMirror: the CLI's configuration, preflight, quota gate and ledger, no process); what the CLI says of
-// a run stopped at --max-requests is test/cli/cli.test.ts's.
+// a run stopped at --max-requests is test/cli/cli.test.ts's. One `sync --plan` of both streams serves both
+// cases (the interrupted list is keyless, outside the /v1 month the first case reads).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import type { SyncRequest } from '../../src/index.js';
 import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { libraryRun as runThroughLibrary } from '../helpers/library-run.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -54,19 +57,42 @@ for (const dialect of dialects) {
       rmSync(dir, { recursive: true, force: true });
     });
 
+    /**
+     * `ds-mirror <args>` by the CLI's main in this process, on the configuration the spawned one is given:
+     * the same command and output (the process's door: `budget --json` and the daemon here,
+     * test/budget/budget-cli's and test/cli/cli's for `budget` and `--plan`).
+     */
+    const inProcess = (args: string[]) =>
+      cliInProcess(args, {
+        DS_BASE_URL: sandbox.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: t.url,
+        DS_DB_SCHEMA: t.schema ?? '',
+        DS_CONFIG: join(dir, 'config.json'),
+        DS_LOG_LEVEL: 'error',
+      });
+
     /** The v1 month as `budget --json`, `budget`, `sync --plan`, the status page and /healthz say it. */
     async function everyDoor(url: string) {
       const json = JSON.parse((await cli(['budget', '--json'])).stdout) as { month: (Month & { family: string })[] };
-      const text = (await cli(['budget'])).stdout;
-      const plan = (await cli(['sync', 'sectors', '--plan'])).stdout;
+      const text = (await inProcess(['budget'])).stdout;
+      const plan = (await inProcess(['sync', 'sectors', 'market-stats', '--plan'])).stdout;
       const page = await (await request(`${url}/status`)).body.text();
       const health = (await (await request(`${url}/healthz`)).body.json()) as { month: (Month & { family: string })[] };
       return { json: json.month.find((m) => m.family === 'v1')!, text, plan, page, health: health.month.find((m) => m.family === 'v1')! };
     }
 
+    /** `sync sectors market-stats --plan` as the first case read it: the second reads its market-stats row. */
+    let plan = '';
+
     it('the status page, budget, /healthz and --plan agree to the request', async () => {
       // One request of /v1 in the month (the figures agree to the request however many there are).
       expect((await libraryRun({ streams: ['sectors'] })).outcome).toBe('success');
+      // The keyless market stats interrupted (the second case's plan): the list's size known from a first
+      // pass in this process (what is tested starts at the interrupted run), then a run stopped at 2 requests.
+      expect((await syncOnce(t.store, sandbox, ['market-stats'])).outcome).toBe('success');
+      const stopped = await libraryRun({ streams: ['market-stats'], full: true, maxRequests: 2 });
+      expect([stopped.maxRequestsReached, stopped.requests]).toEqual([true, 2]);
       const env = {
         ...process.env,
         DS_BASE_URL: sandbox.url,
@@ -88,7 +114,8 @@ for (const dialect of dialects) {
           doors = await everyDoor(daemon.url);
           if (v1Sent() === before || tries === 3) break;
         }
-        const { json, text, plan, page, health } = doors;
+        const { json, text, page, health } = doors;
+        plan = doors.plan;
         expect(json.used).toBe(v1Sent());
         expect(json.used).toBeGreaterThan(0);
         expect(json.scheduled).toBeGreaterThan(0);
@@ -131,12 +158,8 @@ for (const dialect of dialects) {
       }
     });
 
+    // Goes on from the mirror and the plan the case above left (tests of a file run in order).
     it('--plan after an interrupted run shows the page it resumes at and the requests it then sends', async () => {
-      // The list's size known from a first pass in this process (what is tested starts at the interrupted run).
-      expect((await syncOnce(t.store, sandbox, ['market-stats'])).outcome).toBe('success');
-      const stopped = await libraryRun({ streams: ['market-stats'], full: true, maxRequests: 2 });
-      expect([stopped.maxRequestsReached, stopped.requests]).toEqual([true, 2]);
-      const plan = (await cli(['sync', 'market-stats', '--plan'])).stdout;
       const row =
         /^market-stats\s+(\d+)\s+resumes the interrupted complete pass at page (\d+) \(its checkpoint\).*\(resumes at page (\d+)\)$/m.exec(
           plan,

@@ -7,9 +7,11 @@
 // developments' times); an optional field gone or renamed keeps the rows as they were until the operator
 // confirms. Fan-outs and development details are watched the same way. Each change is one row of
 // v_schema_changes. As a user meets it (bin/ds-mirror.js in a child process): the run whose summary says a
-// fan-out's and the details' changes, `status` and `status --json`. The runs whose outcome is read from the
+// fan-out's and the details' changes; `status` and `status --json` say them too, run by the CLI's main in
+// this process (the same command and output; their process's door is renamed-keys-cli's and
+// slow-drain-cli's). The runs whose outcome is read from the
 // result and the mirror run in this process (the summary's lines for a failed or held stream, exit 5 and
-// 4, are shape-contracts-cli's; --confirm-deletions' way to the run is held-deletions-cli's); each changes
+// 4, are shape-contracts-cli's; --confirm-deletions' way to the run is renamed-keys-cli's); each changes
 // two streams at once (a run judges its streams one by one).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { registerMirrorMetrics } from '../../src/observability/mirror-metrics.js
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { readWithShellTool } from '../helpers/cli-user.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { NO_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -37,6 +40,14 @@ function withoutListenerWarnings(stderr: string): string {
 }
 
 const QUIET = { ...settings().monitoring, details: NO_DETAILS };
+/**
+ * The CLI's pace lifted (no family's pace is watched here: family-stop's): at the default pace a fan-out of 20
+ * and a batch of details wait out ~0.1 and ~0.3 s a request, most of this file's wall.
+ */
+const FAST = { requestsPerMinute: 1_000_000, concurrency: 8 };
+const UNPACED = { v1: FAST, charts: FAST, monitoring: FAST };
+/** Development details fetched per run: a batch is judged on its records as a page is. */
+const DETAILS_PER_RUN = 5;
 
 interface Change {
   stream: string;
@@ -55,7 +66,7 @@ for (const dialect of dialects) {
 
     async function cli(args: string[], config: object = {}): Promise<{ code: number; stdout: string; stderr: string }> {
       const file = join(dir, 'config.json');
-      writeFileSync(file, JSON.stringify(config));
+      writeFileSync(file, JSON.stringify({ limits: UNPACED, ...config }));
       const env = {
         ...process.env,
         DS_BASE_URL: sandbox.url,
@@ -73,6 +84,17 @@ for (const dialect of dialects) {
         return { code: e.code, stdout: e.stdout, stderr: e.stderr };
       }
     }
+
+    /** `ds-mirror <args>` on this mirror, no configuration file, run by the CLI's main in this process. */
+    const statusInProcess = (args: string[]) =>
+      cliInProcess(args, {
+        DS_BASE_URL: sandbox.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: t.url,
+        DS_DB_SCHEMA: t.schema ?? '',
+        DS_CONFIG: '',
+        DS_LOG_LEVEL: 'error',
+      });
 
     /** Non-null values of each typed column of a view: what a dashboard reads. */
     async function typed(view: string, columns: readonly string[]): Promise<Record<string, number>> {
@@ -151,13 +173,13 @@ for (const dialect of dialects) {
 
     it('fan-outs and development details are watched: a number as text and a time in the other form coerced, a new field reported', async () => {
       // Development details: a first batch (in this process) learns their shape, the next comes changed.
-      const details = { minimumImportance: 'not-important', maxAgeDays: null, maxPerRun: 30 } as const;
+      const details = { minimumImportance: 'not-important', maxAgeDays: null, maxPerRun: DETAILS_PER_RUN } as const;
       const fetched = () =>
         readWithShellTool(t, 'select count(*), count(created_at) from monitoring_developments where detail_fetched_at is not null')[0]!.map(
           Number,
         );
       await syncOnce(t.store, sandbox, ['monitoring-events'], { settings: { monitoring: { ...settings().monitoring, details } } });
-      expect(fetched()).toEqual([30, 30]);
+      expect(fetched()).toEqual([DETAILS_PER_RUN, DETAILS_PER_RUN]);
       sandbox.setChaos({
         shape: [
           { path: '/v1/assets/', kind: 'add', field: 'liquidity_score', value: 3 },
@@ -172,7 +194,9 @@ for (const dialect of dialects) {
       expect([changed.code, changed.stderr]).toEqual([0, '']);
       expect(changed.stdout).toMatch(/the service changed shape: .*new field liquidity_score/);
       expect(changed.stdout).toMatch(
-        /the service changed shape in its details: createdAt came as number in 30 records \(coerced\), new field sourceCount/,
+        new RegExp(
+          `the service changed shape in its details: createdAt came as number in ${DETAILS_PER_RUN} records \\(coerced\\), new field sourceCount`,
+        ),
       );
       expect(markets()).toEqual(marketsBefore);
       expect(changeLines('asset-markets')).toEqual([
@@ -180,7 +204,7 @@ for (const dialect of dialects) {
         'updated_at other type string coerced',
         'volume_24h other type string coerced',
       ]);
-      expect(fetched()).toEqual([60, 60]);
+      expect(fetched()).toEqual([2 * DETAILS_PER_RUN, 2 * DETAILS_PER_RUN]);
       expect(changeLines('monitoring-events/details')).toEqual(['createdAt other type number coerced', 'sourceCount new number reported']);
     });
 
@@ -238,7 +262,7 @@ for (const dialect of dialects) {
       // Said where an operator looks: status, /metrics (status --json: the last test). `status` shows the
       // newest ten of the 13 changes in the lines `schema --changes` prints (one changeLine; that command's
       // own run is webhook-shape-cli's) and points there for the rest.
-      const status = await cli(['status']);
+      const status = await statusInProcess(['status']);
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^Changes of the service's shape \(v_schema_changes\):$/m);
       expect(status.stdout).toMatch(/^- assets: new field risk_score \(number, e\.g\. 0\.25\), \d+ records \(100%\): reported; /m);
@@ -338,7 +362,7 @@ for (const dialect of dialects) {
     });
 
     it("status --json says each stream's changes, a fan-out's details as their part", async () => {
-      const json = JSON.parse((await cli(['status', '--json'])).stdout) as {
+      const json = JSON.parse((await statusInProcess(['status', '--json'])).stdout) as {
         stream: string;
         schemaChanges: { path: string; part?: string }[];
       }[];

@@ -5,7 +5,8 @@
 // seconds are reported and taken without loss; a typed field gone from every record, or renamed, keeps the
 // rows as they were (exit 4) and ends its hold when it returns; the key gone fails the stream (exit 5) with no deletion
 // held. Contracts: `fail` fails the stream at the first change with DS_DRIFT, recorded where runs are
-// (sync_run_streams.error_code) and said by `status` and the status page; `accept` writes what comes and reports it.
+// (sync_run_streams.error_code) and said by `status` and the status page (both run by the CLI's main in this
+// process); `accept` writes what comes and reports it.
 // The mirror before the changes is synced once, in this process; a CLI run that fails token unlocks' key
 // also fails the assets' contract (a run judges its streams one by one, and each outcome is read from its
 // summary and the mirror). The runs whose outcome is read from the result and the mirror (the contract
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { type CliResult, mirrorCli, readWithShellTool } from '../helpers/cli-user.js';
+import { cliInProcess } from '../helpers/cli-in-process.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
@@ -33,6 +35,16 @@ for (const dialect of dialects) {
 
     const cli = (args: string[], settings: Record<string, unknown> = {}): Promise<CliResult> =>
       mirrorCli(sandbox, t, dir, settings)(args[0] === 'sync' ? [...args, '--no-progress'] : args);
+    /** `ds-mirror <args>` on this mirror, no configuration file, run by the CLI's main in this process. */
+    const statusInProcess = (args: string[]): Promise<CliResult> =>
+      cliInProcess(args, {
+        DS_BASE_URL: sandbox.url,
+        DS_API_KEY: sandbox.apiKey,
+        DS_DB: t.url,
+        DS_DB_SCHEMA: t.schema ?? '',
+        DS_CONFIG: '',
+        DS_LOG_LEVEL: 'error',
+      });
 
     /** Non-null values of each column of a view, as sqlite3 or psql reads them. */
     function typed(view: string, columns: readonly string[]): Record<string, number> {
@@ -128,12 +140,14 @@ for (const dialect of dialects) {
         "select outcome, error_code from sync_run_streams where stream = 'assets' order by run_id desc limit 1",
       );
       expect(run).toEqual(['failed', 'DS_DRIFT']);
-      // `status` says the code from its row's lastErrorCode (the row `status --json` prints as it is).
-      const status = await cli(['status']);
+      // `status` says the code from its row's lastErrorCode (the row `status --json` prints as it is). It and
+      // the status page run in this process (the CLI's main: the same command and output; what is read is
+      // the row the run left, the process's door status-page-browser's and renamed-keys-cli's).
+      const status = await statusInProcess(['status']);
       expect(status.stdout).toMatch(/the service changed shape \(DS_DRIFT\): assets: field "price\.usd" came as string/);
       // The status page says it too, in the stream's row.
       const page = join(dir, 'status.html');
-      expect((await cli(['status', '--html', page])).code).toBe(0);
+      expect((await statusInProcess(['status', '--html', page])).code).toBe(0);
       const row = /<tr data-stream="assets">[\s\S]*?<\/tr>/.exec(readFileSync(page, 'utf8'))?.[0] ?? '';
       expect(row).toMatch(
         /<span class="code" data-error-code="DS_DRIFT">the service changed shape \(DS_DRIFT\)<\/span>: assets: field &quot;price\.usd&quot; came as string/,

@@ -16,8 +16,10 @@ import { dialects, openTestStore, type TestStore } from '../helpers/stores.js';
 import { waitFor } from '../scheduler/scrape.js';
 import { startFaultyProxy, type Fault, type FaultyProxy } from './faulty-proxy.js';
 import { LAUNCHER_FLAGS } from '../helpers/launcher.js';
+import { closingGraceMs } from '../../src/cli/stop-signal.js';
 
-const STOP_TIMEOUT_S = 2;
+/** The bound watched; the closing grace past it is as long (src/cli/stop-signal.ts): the process is gone 2 s after the signal. */
+const STOP_TIMEOUT_S = 1;
 /** Where the run stops itself, the bound is not what is watched: generous, so a busy machine cannot reach it. */
 const GENEROUS_STOP_TIMEOUT_S = 120;
 /** Longer than any test here: a request that lasts it has not ended by itself. */
@@ -62,6 +64,12 @@ function spawnSync(
   );
   return { child, exited };
 }
+
+// The exit past the bound waits the closing grace too: as long as the bound, 1 to 5 s (a short bound is
+// answered within about twice it: the 1 s bound below exits 2 s after the signal).
+it('the closing grace past the stop bound is as long as the bound, between 1 and 5 s', () => {
+  expect([0, 1_000, 2_000, 30_000].map(closingGraceMs)).toEqual([1_000, 1_000, 2_000, 5_000]);
+});
 
 /** Whether `url` asks for token assets past page 1: where the lies are told. */
 const pastFirstTokenPage = (url: URL) =>
@@ -120,7 +128,7 @@ for (const dialect of dialects) {
         cli.child.kill('SIGTERM');
         const { code, err } = await cli.exited; // long before the request's own time-out (NEVER_MS)
         expect(code).toBe(3);
-        expect(err).toMatch(/still running 2 s after the signal: exiting/);
+        expect(err).toMatch(/still running 1 s after the signal: exiting/);
         fault = null;
         const next = await syncOnce(t.store, proxy, ['assets'], { settings: { mode: 'full' } });
         expect(next.streams.map((s) => [s.stream, s.outcome])).toEqual([['assets', 'success']]);
@@ -140,7 +148,7 @@ for (const dialect of dialects) {
         cli.child.kill('SIGTERM');
         const { code, err } = await cli.exited;
         expect(code).toBe(1);
-        expect(err).toMatch(/runs still going after 2000 ms|still running 2 s after the signal/);
+        expect(err).toMatch(/runs still going after 1000 ms|still running 1 s after the signal/);
       } finally {
         fault = null;
       }
