@@ -75,7 +75,6 @@ afterAll(async () => {
 });
 
 describe('ds-mirror CLI', () => {
-  // --help and sync --help: test/cli/compiled.test.ts.
   it('refuses bad input and counts below 1 with one line and exit code 2', { timeout: 180_000 }, async () => {
     // An unknown command is `synk` below; a missing config file, the last case of the bad-URL test. The
     // first case through a process (the exit code and stderr a shell sees); the others main() in this one.
@@ -109,6 +108,17 @@ describe('ds-mirror CLI', () => {
     const top0 = await refusal(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
     expect(top0.code).toBe(2);
     expect(top0.stderr).toMatch(/selection\.assets/);
+  });
+
+  // --help and sync --help through the compiled bundle: test/cli/compiled.test.ts.
+  it("prints each command's own help, its defaults as a user would write them", async () => {
+    const views = await inProcess(['--db', 'sqlite:x.db', 'help', 'views']);
+    expect(views.stdout).toContain('--fetch');
+    const jobs = await inProcess(['jobs', '--help']);
+    expect(jobs.stdout).toMatch(/--next <n>\s+how many next run times to show \(default: 1\)/);
+    expect(jobs.stdout).not.toMatch(/default: \[\]|\(default 1\)/);
+    expect([views.code, jobs.code]).toEqual([0, 0]);
+    expect(existsSync('x.db')).toBe(false);
   });
 
   it('touches no file before the configuration is known to be good', { timeout: 120_000 }, async () => {
