@@ -4,6 +4,8 @@
 // the demo and the sandbox are bundled here by esbuild (a development dependency, as tsx is: ~0.3 CPU-s),
 // their imports of src/ pointed at dist/src/ and the packages left to node_modules. When dist/ is missing or
 // older than src/, it says so and what to do, and runs the TypeScript through tsx as before.
+// package.json starts it with `--liftoff-only`, as bin/ds-mirror.js starts the CLI (bench/RESULTS.md): V8 does
+// not recompile undici's HTTP parser (WebAssembly) with TurboFan, which Node waits for at exit (0.2-0.3 CPU-s).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -79,7 +81,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     await import(pathToFileURL(await bundleDemo(ROOT)).href);
   } else {
     process.stderr.write(`npm run demo: ${problem}; running the TypeScript through tsx instead, a few CPU-seconds slower\n`);
-    const tsx = [`--require`, join(ROOT, 'scripts', 'ts-threads.cjs'), '--import', 'tsx', join(ROOT, 'scripts', 'demo.ts')];
+    const tsx = [
+      ...process.execArgv,
+      '--require',
+      join(ROOT, 'scripts', 'ts-threads.cjs'),
+      '--import',
+      'tsx',
+      join(ROOT, 'scripts', 'demo.ts'),
+    ];
     const { status } = spawnSync(process.execPath, tsx, { stdio: 'inherit' });
     process.exitCode = status ?? 1;
   }
