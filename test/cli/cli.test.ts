@@ -38,11 +38,14 @@ function environment(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * Input refused before any file, request or thread: `main` in this process (test/helpers/cli-in-process.ts),
- * the refusal the same; the first test keeps one case spawned, the contract through a process (exit 2 and
- * one line on stderr, whatever the input refused).
+ * `main` in this process (test/helpers/cli-in-process.ts): input refused before any file, request or thread
+ * (the first test keeps one case spawned, the contract through a process: exit 2 and one line on stderr,
+ * whatever the input refused), and the commands that only read, whose output is main()'s wherever it runs
+ * (a spawned sync, the refusal of another service, --max-requests and a wrong key keep the exit codes a
+ * shell sees).
  */
-const refusal = (args: string[], env: Record<string, string> = {}) => cliInProcess(args, environment(env));
+const inProcess = (args: string[], env: Record<string, string> = {}) => cliInProcess(args, environment(env));
+const refusal = inProcess;
 
 async function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   try {
@@ -72,7 +75,6 @@ afterAll(async () => {
 });
 
 describe('ds-mirror CLI', () => {
-  // --help and sync --help: test/cli/compiled.test.ts.
   it('refuses bad input and counts below 1 with one line and exit code 2', { timeout: 180_000 }, async () => {
     // An unknown command is `synk` below; a missing config file, the last case of the bad-URL test. The
     // first case through a process (the exit code and stderr a shell sees); the others main() in this one.
@@ -106,6 +108,17 @@ describe('ds-mirror CLI', () => {
     const top0 = await refusal(['sync', '--plan'], { DS_CONFIG: join(dir, 'top0.json') });
     expect(top0.code).toBe(2);
     expect(top0.stderr).toMatch(/selection\.assets/);
+  });
+
+  // --help and sync --help through the compiled bundle: test/cli/compiled.test.ts.
+  it("prints each command's own help, its defaults as a user would write them", async () => {
+    const views = await inProcess(['--db', 'sqlite:x.db', 'help', 'views']);
+    expect(views.stdout).toContain('--fetch');
+    const jobs = await inProcess(['jobs', '--help']);
+    expect(jobs.stdout).toMatch(/--next <n>\s+how many next run times to show \(default: 1\)/);
+    expect(jobs.stdout).not.toMatch(/default: \[\]|\(default 1\)/);
+    expect([views.code, jobs.code]).toEqual([0, 0]);
+    expect(existsSync('x.db')).toBe(false);
   });
 
   it('touches no file before the configuration is known to be good', { timeout: 120_000 }, async () => {
@@ -174,14 +187,13 @@ describe('ds-mirror CLI', () => {
     const [view] = sandbox.monitoring.views();
     const env = { DS_DB: `sqlite:${join(dir, 'views.db')}`, DS_MONITORING_VIEWS: `${view.slug},no-such-view` };
     // With no mirror yet, `views` says where it looked: test/cli/read-only.test.ts's first case.
-    const fetched = await cli(['views', '--fetch', '--json'], env);
+    const fetched = await inProcess(['views', '--fetch', '--json'], env);
     expect(fetched.code).toBe(1);
     expect(JSON.parse(fetched.stdout)).toMatchObject([
       { configured: view.slug, id: view.id, name: view.name },
       { configured: 'no-such-view', id: null, note: expect.stringMatching(/unknown to the service/) },
     ]);
-    // The mirror `views` reads: synced in this process on a copy of the run's migrated mirror (set-up;
-    // what views prints is the spawned CLI's).
+    // The mirror `views` reads: synced in this process on a copy of the run's migrated mirror (set-up).
     copyFileSync(inject('sqliteTemplate'), join(dir, 'views.db'));
     const store = await openStore({ migrations: MIRROR_SCHEMA, url: env.DS_DB });
     try {
@@ -190,7 +202,7 @@ describe('ds-mirror CLI', () => {
     } finally {
       await store.close();
     }
-    const mirrored = await cli(['views'], { ...env, DS_MONITORING_VIEWS: `${view.slug},another-view` });
+    const mirrored = await inProcess(['views'], { ...env, DS_MONITORING_VIEWS: `${view.slug},another-view` });
     expect(mirrored.code).toBe(0);
     expect(mirrored.stdout).toContain(view.name);
     expect(mirrored.stdout).toContain(view.id);
@@ -201,7 +213,9 @@ describe('ds-mirror CLI', () => {
 
   it('plans without making a request, then syncs, then reports status; the key never shows', async () => {
     sandbox.resetRequestCount();
-    const plan = await cli(['sync', 'v1', '--plan']);
+    // The plans in this process (a plan through a process, in an empty folder: test/cli/newcomer-mistakes.test.ts);
+    // the sync between them spawned, its output and exit code as a shell sees them.
+    const plan = await inProcess(['sync', 'v1', '--plan']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('/v1/assets?');
     expect(plan.stdout).toMatch(/no request was made/);
@@ -218,12 +232,11 @@ describe('ds-mirror CLI', () => {
     expect(sync.stdout).toMatch(/success/);
     expect(sandbox.requestCount()).toBeGreaterThan(0);
 
-    // Once a complete pass ran, a plain sync reads the top of each class; --full, every page again. These
-    // plans read the mirror the spawned sync left: main() in this process prints them (the first plan above
-    // is the one through a process).
-    const top = await cliInProcess(['sync', 'assets', '--plan'], environment({}));
+    // Once a complete pass ran, a plain sync reads the top of each class; --full, every page again: plans
+    // of the mirror the spawned sync left.
+    const top = await inProcess(['sync', 'assets', '--plan']);
     expect(top.stdout).toMatch(/^assets-top\s+3\s+the top 100 of each class, as assets-top: the complete pass ran /m);
-    const replan = await cliInProcess(['sync', 'assets', '--full', '--plan'], environment({}));
+    const replan = await inProcess(['sync', 'assets', '--full', '--plan']);
     expect(replan.stdout).not.toContain('≥');
     // Now from the mirror's own sizes, and the ledger counts what the sync sent.
     const pages = ['token', 'equity', 'tokenizedStock'].map(
@@ -232,7 +245,7 @@ describe('ds-mirror CLI', () => {
     expect(replan.stdout).toMatch(new RegExp(`^assets\\s+${pages.reduce((a, b) => a + b)}\\s`, 'm'));
     expect(replan.stdout).toMatch(/^\/v1 \(and charts\): \d+ requests.*quota 2,500\/month.*, [\d,]+ left \([1-9]\d* used this month\)/m);
 
-    const status = await cli(['status', '--json']);
+    const status = await inProcess(['status', '--json']);
     const rows = JSON.parse(status.stdout) as { stream: string; rows: number; lastSuccess: string | null }[];
     const assets = rows.find((r) => r.stream === 'assets')!;
     expect(assets.rows).toBe(sandbox.records('assets').length);

@@ -1,10 +1,10 @@
 // @end-to-end
 // A newcomer's mistakes leave nothing, through `ds-mirror` spawned as a user runs it where its output is read
 // (the other runs through the library, or main() in this process, on the same files): a wrong key claims no
-// mirror (the keyless market stats answer any key), a run that reaches nothing, `sync --plan` and the
-// read-only commands make no file and leave no -wal/-shm, an unknown --db scheme is refused in one line, a
-// sync that finds every stream leased by another worker says so in one line and exits 3, and a run on a
-// disk that fills at any of its writes says "success" only when its last write committed.
+// mirror (the keyless market stats answer any key), a run that reaches nothing (test/mirror/reach-service.test.ts),
+// `sync --plan` and the read-only commands make no file and leave no -wal/-shm, an unknown --db scheme is refused
+// in one line, a sync that finds every stream leased by another worker says so in one line and exits 3, and a run
+// on a disk that fills at any of its writes says "success" only when its last write committed.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
@@ -108,10 +108,16 @@ for (const dialect of dialects) {
         expect(held.requests).toBe(0);
       }
       expect(await claims()).toEqual([]);
-      // One stream of the two free: that one runs, the other is a row of the summary, exit 0 as before.
+      // One stream of the two free: that one runs, the other is a row of the summary, exit 0 as before
+      // (main() in this process: the summary is its output wherever it runs; exit 0 through a process is every
+      // spawned sync's, e.g. this file's syncedFolder).
       await t.store.db.deleteFrom('leases').where('name', '=', 'sync:sectors').execute();
       if (dialect === 'sqlite') {
-        const some = await cli([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], dir);
+        const some = await cliInProcess([...dbArgs(t), 'sync', 'chains', 'sectors', '--no-progress'], {
+          DS_LOG_LEVEL: 'warn',
+          DS_BASE_URL: sandbox.url,
+          DS_API_KEY: sandbox.apiKey,
+        });
         expect(some.code).toBe(0);
         expect(some.stdout).toMatch(/^chains .* skipped/m);
         expect(some.stdout).toMatch(/^sectors .* success$/m);
@@ -140,29 +146,28 @@ function syncedFolder(): Promise<string> {
 }
 
 describe('mistakes in an empty folder (SQLite: the files a newcomer would find)', () => {
-  it('an unreachable address, sync --plan and an unknown --db scheme make no file', async () => {
+  // An unreachable address, in an empty folder: test/mirror/reach-service.test.ts ('sync against a closed port').
+  it('sync --plan and an unknown --db scheme make no file', async () => {
     const empty = mkdtempSync(join(dir, 'empty-'));
-    const unreachable = await cli(['sync', 'chains', '--no-progress'], empty, { DS_BASE_URL: 'http://127.0.0.1:1' });
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1 .*nothing was synced/);
     const plan = await cli(['sync', '--plan'], empty);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/requests/);
     // The commands that only read, in an empty folder, are test/cli/read-only.test.ts's first case.
-    // Refused before anything is opened: the first through a process, the others by main() in this one.
-    for (const [i, args] of [
+    // Refused before anything is opened, by main() in this process: exit 2 and one line through a process
+    // are test/cli/cli.test.ts's first case (the same refusal of input, whatever the input).
+    for (const args of [
       ['--db', 'sqllite:x.db', 'sync', '--plan'],
       ['--db', 'sqllite:x.db', 'status'],
       ['--db', 'file:x.db', 'sync', 'chains'],
-    ].entries()) {
-      const out = i === 0 ? await cli(args, empty) : await cliInProcess(args, { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey });
+    ]) {
+      const out = await cliInProcess(args, { DS_BASE_URL: sandbox.url, DS_API_KEY: sandbox.apiKey });
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr).toBe(
         `ds-mirror: --db ${args[1]}: unsupported scheme; use postgres://..., sqlite:path/to/file.db or a file path\n`,
       );
     }
     expect(readdirSync(empty)).toEqual([]);
-    expect(existsSync('x.db')).toBe(false); // the in-process ones' folder
+    expect(existsSync('x.db')).toBe(false); // the in-process runs' folder
   });
 
   it('read-only commands and --plan on a mirror leave it as it was, with no -wal or -shm', async () => {

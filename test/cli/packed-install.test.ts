@@ -70,11 +70,16 @@ afterAll(async () => {
 });
 
 describe('the packed package, installed', () => {
-  it('runs from a folder outside the checkout, on the same defaults: its jobs, data/ under the working folder', async () => {
+  // One process a command, in an order that proves the code caches too (src/cli/cached-start.ts): jobs,
+  // --version, again past a cache V8 rejects, a sync stopped by SIGINT (a failed run: a partial cache), then a
+  // sync that succeeds (its whole cache in the partial's place), then status.
+  const cacheDir = () => join(installed, 'dist', 'code-cache');
+  const caches = () => readdirSync(cacheDir());
+  const commands = () => caches().map((f) => f.replace(/^[0-9a-f]{16}-/, ''));
+
+  it('runs from a folder outside the checkout, with its own jobs, and starts past a code cache V8 rejects', async () => {
     const shipped = readdirSync(join(dir, 'lib', 'node_modules', 'ds-mirror')).sort();
     expect(shipped).toEqual(['README.md', 'bin', 'dist', 'jobs', 'node_modules', 'package.json']);
-    const version = await run('ds-mirror', ['--version'], { cwd: work, env });
-    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
     const jobs = await run('ds-mirror', ['jobs', '--json'], { cwd: work, env });
     const names = (JSON.parse(jobs.stdout) as { name: string }[]).map((j) => j.name).sort();
     expect(names).toEqual(
@@ -82,40 +87,15 @@ describe('the packed package, installed', () => {
         .map((f) => f.replace(/^\d+-|\.json$/g, ''))
         .sort(),
     );
-    const sync = await run('ds-mirror', ['sync', 'chains', '--no-progress'], { cwd: work, env, timeout: 120_000 });
-    expect(sync.stdout).toMatch(/chains/);
-    expect(readdirSync(join(work, 'data'))).toContain('mirror.db');
-    const status = await run('ds-mirror', ['status', '--json'], { cwd: work, env });
-    expect((JSON.parse(status.stdout) as { stream: string; rows: number }[]).find((r) => r.stream === 'chains')?.rows).toBe(
-      sandbox.records('chains').length,
-    );
-  }, 240_000);
-
-  it("keeps each command's compiled code in the install, and starts from source past a cache V8 rejects", async () => {
-    // The test above ran --version, jobs, sync and status: each left its code cache (src/cli/cached-start.ts).
-    const cacheDir = join(installed, 'dist', 'code-cache');
-    const commands = () => readdirSync(cacheDir).map((f) => f.replace(/^[0-9a-f]{16}-/, ''));
-    expect(commands().sort()).toEqual(['jobs.bin', 'none.bin', 'status.bin', 'sync.bin']);
-    const none = join(cacheDir, readdirSync(cacheDir).find((f) => f.endsWith('-none.bin'))!);
-    writeFileSync(none, 'not compiled code');
     const version = await run('ds-mirror', ['--version'], { cwd: work, env });
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(readFileSync(none).length).toBeGreaterThan(1000); // made anew
-    expect(commands()).toHaveLength(4);
-    // A run that fails compiled part of its command: its cache stands until the command first succeeds,
-    // which writes the whole one in its place.
-    const failed = await run('ds-mirror', ['--db', 'nosuch:x', 'migrate'], { cwd: work, env }).then(
-      () => ({ code: 0 }),
-      (e: { code: number }) => e,
-    );
-    expect(failed.code).toBe(2);
-    const partial = readdirSync(cacheDir).find((f) => f.endsWith('-migrate.partial.bin'));
-    expect(partial).toBeDefined();
-    const partialSize = statSync(join(cacheDir, partial!)).size;
-    await run('ds-mirror', ['--db', `sqlite:${join(work, 'migrated.db')}`, 'migrate'], { cwd: work, env });
-    expect(commands().filter((f) => f.startsWith('migrate'))).toEqual(['migrate.bin']);
-    const whole = readdirSync(cacheDir).find((f) => f.endsWith('-migrate.bin'))!;
-    expect(statSync(join(cacheDir, whole)).size).toBeGreaterThan(partialSize);
+    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+    // Each command left its code cache; one V8 rejects is compiled from source and made anew.
+    expect(commands().sort()).toEqual(['jobs.bin', 'none.bin']);
+    const none = join(cacheDir(), caches().find((f) => f.endsWith('-none.bin'))!);
+    writeFileSync(none, 'not compiled code');
+    const again = await run('ds-mirror', ['--version'], { cwd: work, env });
+    expect(again.stdout).toBe(version.stdout);
+    expect(readFileSync(none).length).toBeGreaterThan(1000);
   });
 
   // SIGINT, the signal proven nowhere else, on a sync: SIGTERM ends both long-running commands started from
@@ -123,7 +103,7 @@ describe('the packed package, installed', () => {
   // takes both signals for both (src/cli/stop-signal.ts, onStopSignal, which the daemon's command calls too);
   // the install adds no process in between (its bin is node itself). A daemon under SIGINT here proved
   // nothing more, and its start-up runs cost more than the sync.
-  it('ds-mirror sync stops on SIGINT with exit 3: its run closed as stopped, no lease held', async () => {
+  it('ds-mirror sync stops on SIGINT with exit 3: its run closed as stopped, no lease held, a partial cache', async () => {
     const db = join(work, 'sync-SIGINT.db');
     sandbox.setChaos({ latencyMs: 1000 }); // slow pages: the signal finds the assets list half-way
     const child = spawn('ds-mirror', ['--db', `sqlite:${db}`, 'sync', 'assets', '--no-progress'], {
@@ -161,5 +141,22 @@ describe('the packed package, installed', () => {
     } finally {
       await store.close();
     }
+    // A run that failed compiled part of its command: its cache is partial.
+    expect(commands().filter((f) => f.startsWith('sync'))).toEqual(['sync.partial.bin']);
+  }, 240_000);
+
+  it("syncs into data/ under the working folder, status reads it, and the sync's whole cache replaces the partial one", async () => {
+    const partial = statSync(join(cacheDir(), caches().find((f) => f.endsWith('-sync.partial.bin'))!)).size;
+    const sync = await run('ds-mirror', ['sync', 'chains', '--no-progress'], { cwd: work, env, timeout: 120_000 });
+    expect(sync.stdout).toMatch(/chains/);
+    expect(readdirSync(join(work, 'data'))).toContain('mirror.db');
+    // The first run that succeeds writes the whole cache (what both runs compiled) in the partial's place.
+    expect(commands().filter((f) => f.startsWith('sync'))).toEqual(['sync.bin']);
+    expect(statSync(join(cacheDir(), caches().find((f) => f.endsWith('-sync.bin'))!)).size).toBeGreaterThan(partial);
+    const status = await run('ds-mirror', ['status', '--json'], { cwd: work, env });
+    expect((JSON.parse(status.stdout) as { stream: string; rows: number }[]).find((r) => r.stream === 'chains')?.rows).toBe(
+      sandbox.records('chains').length,
+    );
+    expect(commands().sort()).toEqual(['jobs.bin', 'none.bin', 'status.bin', 'sync.bin']);
   }, 240_000);
 });

@@ -1,3 +1,4 @@
+// @end-to-end
 // The figures a newcomer reads in README.md and docs/budgets.md are the code's: what `sync --plan` and
 // `budget` print on an empty mirror (the real service's published sizes), not numbers typed once.
 import { execFile } from 'node:child_process';

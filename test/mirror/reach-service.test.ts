@@ -1,10 +1,11 @@
+// @end-to-end
 // A service that cannot be reached is said once per API family, before any stream starts: a closed port,
 // https on an http port, a host name that does not resolve, a port that never answers.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
@@ -50,10 +51,20 @@ describe('whether the service can be reached', () => {
     expect(await whyUnreachable(new URL(`https://127.0.0.1:${silentPort}`), 1_000)).toBe('no answer within 1 s');
   });
 
+  // A newcomer's first run in an empty folder (the default --db, data/mirror.db under it): the one case of
+  // test/cli/newcomer-mistakes.test.ts's "mistakes in an empty folder" that reaches nothing.
   it('sync against a closed port: one line per family, exit 1, no stream run and no file made', async () => {
-    const db = join(dir, 'mirror.db');
-    const out = await run(process.execPath, [...LAUNCHER_FLAGS, 'bin/ds-mirror.js', '--db', `sqlite:${db}`, 'sync', '--no-progress'], {
-      env: { ...process.env, DS_BASE_URL: `http://127.0.0.1:${closedPort}`, DS_API_KEY: 'a-key-of-some-length', DS_LOG_LEVEL: 'info' },
+    const empty = mkdtempSync(join(dir, 'empty-'));
+    const out = await run(process.execPath, [...LAUNCHER_FLAGS, resolve('bin/ds-mirror.js'), 'sync', '--no-progress'], {
+      cwd: empty,
+      env: {
+        ...process.env,
+        DS_DB: '',
+        DS_CONFIG: '',
+        DS_BASE_URL: `http://127.0.0.1:${closedPort}`,
+        DS_API_KEY: 'a-key-of-some-length',
+        DS_LOG_LEVEL: 'info',
+      },
     }).then(
       () => ({ code: 0, stdout: '', stderr: '' }),
       (e: { code: number; stdout: string; stderr: string }) => e,
@@ -69,8 +80,8 @@ describe('whether the service can be reached', () => {
     ]);
     for (const line of lines)
       expect(line).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused: nothing listens on .*\); nothing was synced/);
-    // Said before the mirror is opened: a run that can reach nothing makes no file (no run, no claim).
-    expect(existsSync(db)).toBe(false);
+    // Said before the mirror is opened: a run that can reach nothing makes no file (no run, no claim), no data/.
+    expect(readdirSync(empty)).toEqual([]);
   });
 
   it('the daemon against a closed port: one warning per family, no run at start, and it keeps its schedule', async () => {

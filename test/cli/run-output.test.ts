@@ -1,9 +1,15 @@
-// Progress with an injected clock: totals only where known (else a spinner with the rate), an ETA from
-// the rate so far, and off a terminal one log line per running stream per interval.
+// What a command writes while it runs, with an injected clock: progress (totals only where known, else a
+// spinner with the rate; an ETA from the rate so far; off a terminal one log line per running stream per
+// interval), the logs (one human line each on a terminal, pino's JSON lines elsewhere; both redacted), and
+// counts as every command and page writes them (grouped by hand, src/figures.ts, as en-US groups them).
 import pino from 'pino';
+import { Command } from 'commander';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { commandContext } from '../../src/cli/context.js';
 import { figures, logProgress, progressLine, ProgressTracker, type Clock } from '../../src/cli/progress-bars.js';
+import { count, counted } from '../../src/figures.js';
+import { createLogger } from '../../src/logger.js';
 import { emptyStats } from '../../src/sync/context.js';
 import { runEstimates } from '../../src/mirror/progress-estimates.js';
 import { outcomeNote } from '../../src/cli/run-summary.js';
@@ -132,5 +138,58 @@ describe('progress from the first run', () => {
     const stopped = { ...emptyStats('assets'), outcome: 'stopped' as const, error: `assets: ${message}` };
     expect(outcomeNote(stopped, new Map([[message, 'quota spent']]))).toBe('stopped: quota spent (see below)');
     expect(outcomeNote(stopped)).toContain(message);
+  });
+});
+
+function stderr(isTTY: boolean) {
+  const lines: string[] = [];
+  return {
+    lines,
+    stream: {
+      isTTY,
+      write: (text: string) => {
+        lines.push(text);
+        return true;
+      },
+    },
+  };
+}
+
+function logTo(isTTY: boolean) {
+  const err = stderr(isTTY);
+  const io = { stdout: process.stdout, stderr: err.stream as unknown as NodeJS.WriteStream, env: { DS_LOG_LEVEL: 'info' } };
+  const { logger } = commandContext(new Command('test'), io);
+  logger.warn({ signal: 'SIGTERM', job: 'monthly-assets', err: 'connect ECONNREFUSED 127.0.0.1:1', apiKey: 'sk-123' }, 'signal received');
+  logger.debug('not at info');
+  return err.lines;
+}
+
+describe('the logs', () => {
+  it('on a terminal: the time, the level, the message, then key=value, redacted', () => {
+    const lines = logTo(true);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d WARN {2}signal received signal=SIGTERM job=monthly-assets err="connect ECONNREFUSED 127\.0\.0\.1:1" apiKey=\[redacted\]\n$/,
+    );
+  });
+
+  it("elsewhere: pino's JSON lines on file descriptor 2, redacted", () => {
+    expect(logTo(false)).toEqual([]); // not the human lines: straight to fd 2
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    logger.warn({ signal: 'SIGTERM', apiKey: 'sk-123' }, 'signal received');
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 40, msg: 'signal received', signal: 'SIGTERM', apiKey: '[redacted]' });
+  });
+});
+
+describe('count', () => {
+  it('groups digits in threes as en-US does, rounded to a whole number', () => {
+    const numbers = [0, 7, 999, 1_000, 9_999.4, 109_226, 1_234_567.5, -1, -1_234, -987_654_321, 2 ** 53 - 1, 2 ** 60, Number.NaN, Infinity];
+    for (const n of numbers) expect(count(n), String(n)).toBe(Math.round(n).toLocaleString('en-US'));
+    expect(count(-0.2)).toBe('0');
+  });
+
+  it('agrees the noun with the number', () => {
+    expect([counted(1, 'request'), counted(2_500, 'request'), counted(1.2, 'view')]).toEqual(['1 request', '2,500 requests', '1 view']);
   });
 });
