@@ -114,8 +114,7 @@ export class KyselyStore implements Store {
     };
   }
 
-  async finishStream(runId: number, stats: StreamRunStats): Promise<void> {
-    const now = new Date().toISOString();
+  async finishStream(runId: number, stats: StreamRunStats, now: string): Promise<void> {
     const record = {
       fetched: stats.fetched,
       inserted: stats.inserted,

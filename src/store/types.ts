@@ -147,9 +147,9 @@ export interface Store {
   softDeleteMissing(table: string, key: readonly string[], seen: ReadonlySet<string>, scope: Row, now: string): Promise<number>;
 
   getState(stream: string): Promise<StreamState | null>;
-  /** Records the end of a stream's pass: its counts, and success or error; the checkpoint stays what the last page's
-   *  transaction saved (StoreTx.saveCheckpoint). */
-  finishStream(runId: number, stats: StreamRunStats): Promise<void>;
+  /** Records the end of a stream's pass at `now` (the run's clock, as its start and end): its counts, and success
+   *  or error; the checkpoint stays what the last page's transaction saved (StoreTx.saveCheckpoint). */
+  finishStream(runId: number, stats: StreamRunStats, now: string): Promise<void>;
 
   /** `job`: the scheduled job that started the run, if any; `owner`: the process running it (host:pid:random). */
   startRun(streams: readonly string[], mode: 'full' | 'incremental', now: string, job?: string, owner?: string): Promise<number>;

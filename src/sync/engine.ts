@@ -170,7 +170,7 @@ async function runStream(opts: RunOptions, def: StreamDef, run: StreamRun): Prom
   if (!lease) {
     // Said once, by whoever reports the run (the summary, the daemon's job line).
     logger.debug({ stream: def.name }, stats.error ?? '');
-    await bookkeep(() => store.finishStream(run.runId, stats)).catch((err: unknown) => {
+    await bookkeep(() => store.finishStream(run.runId, stats, run.now())).catch((err: unknown) => {
       run.unrecorded(def.name, describeStoreError(err, store.location));
     });
     return stats;
@@ -201,7 +201,7 @@ async function runStream(opts: RunOptions, def: StreamDef, run: StreamRun): Prom
     if (stats.outcome === 'success' && stats.errors > 0) stats.outcome = 'partial';
     // Recording the result may fail like the write before it (disk full): the stream then failed (its
     // result is still returned), since its last write did not commit.
-    await bookkeep(() => store.finishStream(run.runId, stats)).catch((err: unknown) => {
+    await bookkeep(() => store.finishStream(run.runId, stats, run.now())).catch((err: unknown) => {
       if (stats.outcome !== 'failed') {
         stats.outcome = 'failed';
         stats.errors++;

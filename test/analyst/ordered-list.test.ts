@@ -2,7 +2,9 @@
 // docs/analyst.md's recipes for an ordered list per group (each day's 8-K filers in name order, as one
 // text), run as the doc gives them on one mirrored sandbox: the SQLite ones in Python's sqlite3 (3.40),
 // in SQLite 3.36 (older than the 3.37 the docs promise) and in the bundled SQLite, the PostgreSQL one in
-// psql; every reader gives every day's list, in byte order of the names (ties by accession number).
+// psql; every reader gives every day's list, in byte order of the names (ties by accession number). The
+// sandbox's names are all capitalised alike, so one made-up day of filers whose byte order is not a
+// collation's ("ZETA Inc" before "alpha Labs", "Émile SA" last) lets a recipe that orders by a collation fail.
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +27,27 @@ function recipe(name: string): string {
 }
 
 type Lists = Record<string, string>;
+
+/** A day with no sandbox filing, and its 8-K filers: bytes order them otherwise than a case- or accent-blind collation. */
+const MADE_UP_DAY = '2001-02-03';
+const MADE_UP = ['alpha Labs', 'Émile SA', 'ZETA Inc', 'beta corp', 'Beta Corp'];
+
+/** The made-up day's filings, written as a sync writes a page (raw as served, its columns, a hash). */
+async function addMadeUpDay(t: TestStore, like: Record<string, unknown>): Promise<void> {
+  const rows = MADE_UP.map((company, i) => {
+    const raw = { ...like, accession_number: `0000000000-01-00000${i}`, company, form_type: '8-K', filing_date: MADE_UP_DAY };
+    return {
+      accession_number: raw.accession_number,
+      company,
+      form_type: '8-K',
+      category: like.category ?? null,
+      filing_date: MADE_UP_DAY,
+      raw,
+      row_hash: `made-up-${i}`,
+    };
+  });
+  await t.store.transaction((tx) => tx.upsertChanged('sec_filings', ['accession_number'], rows, new Date().toISOString()));
+}
 const asLists = (rows: readonly Record<string, unknown>[]): Lists =>
   Object.fromEntries(rows.map((r) => [String(r.filing_date).slice(0, 10), String(r.companies)]));
 
@@ -40,6 +63,8 @@ describe('an ordered list per group, from SQLite 3.37', () => {
     sb = await startSandbox({ start: PINNED_START, scale: 0.75, seed: 4 });
     [lite, pg] = [await openTestStore('sqlite'), await openTestStore('postgres')];
     for (const t of [lite, pg]) expect((await syncOnce(t.store, sb, ['sec-filings'])).outcome).toBe('success');
+    const like = (sb.records('sec-filings') as Record<string, unknown>[])[0]!;
+    for (const t of [lite, pg]) await addMadeUpDay(t, like);
     // The lists computed here from the filings themselves: names in byte order, ties by accession number.
     const filings = readerRows(
       lite,
@@ -67,8 +92,12 @@ describe('an ordered list per group, from SQLite 3.37', () => {
     await sb?.close();
   });
 
-  it('has days with several 8-K filers to order', () => {
+  it('has days with several 8-K filers to order, one of them in an order no collation gives', () => {
     expect(Object.values(truth).filter((l) => l.includes(', ')).length).toBeGreaterThan(5);
+    // Bytes: capitals, then small letters, then what is not ASCII. A collation sets case and accents aside.
+    expect(truth[MADE_UP_DAY]).toBe('Beta Corp, ZETA Inc, alpha Labs, beta corp, Émile SA');
+    const collated = [...MADE_UP].sort(new Intl.Collator('en').compare).join(', ');
+    expect(collated).not.toBe(truth[MADE_UP_DAY]);
   });
 
   it.each(['recursive', 'group_concat'])('the %s recipe in Python (SQLite 3.40), 3.36 and the bundled SQLite', async (name) => {
@@ -93,8 +122,18 @@ describe('an ordered list per group, from SQLite 3.37', () => {
     }
   });
 
-  it('the PostgreSQL form in psql, and the recursive one there too', () => {
+  it('the PostgreSQL form in psql, whatever the collation of the database, and the recursive one there too', () => {
     expect(asLists(readerRows(pg, recipe('PostgreSQL')))).toEqual(truth);
+    // The test cluster's collation is C, bytes: read as a database whose names have a language's collation
+    // (an en_US.UTF-8 server's), the recipe must still give byte order.
+    const [linguistic] = readerRows(
+      pg,
+      `select collname from pg_collation where collname in ('und-x-icu', 'en_US.utf8', 'en_US') order by collname desc limit 1`,
+    );
+    expect(linguistic, 'a collation that orders by language (ICU or en_US)').toBeDefined();
+    const columns = `filing_date, form_type, accession_number, company collate "${String(linguistic!.collname)}" as company`;
+    const asInLanguage = `with v_sec_filings as (select ${columns} from v_sec_filings)\n${recipe('PostgreSQL')}`;
+    expect(asLists(readerRows(pg, asInLanguage))).toEqual(truth);
     // The recursive recipe is plain SQL: on PostgreSQL it orders by the database's collation.
     expect(Object.keys(asLists(readerRows(pg, recipe('recursive')))).sort()).toEqual(Object.keys(truth).sort());
   });

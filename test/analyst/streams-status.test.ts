@@ -3,7 +3,8 @@
 // sqlite3, psql): the live rows of each table as it is now (once, v_streams kept the count of the last
 // run of each stream, so `assets-top` said 4,001 rows after a complete pass of `assets` had made them
 // 4,548), every stream status lists (the receiver's `webhook-deliveries` too), 0 for a stream never
-// run. Its tables are the catalog's, handed to the views (test/sync/add-a-list.test.ts adds one).
+// run. Its tables are the catalog's, handed to the views (test/sync/add-a-list.test.ts adds one). A
+// stream's last success is its run's time, by the run's clock (once the machine's, whatever clock the run had).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { allStreams } from '../../src/catalog/index.js';
 import { startReceiver } from '../../src/receiver/index.js';
+import { fullPassLater } from '../helpers/sync-later.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { readerRows } from '../helpers/reader-queries.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -112,5 +114,25 @@ describe.each(dialects)('v_streams and status on %s', (dialect) => {
     } finally {
       await fresh.cleanup();
     }
+  });
+
+  it("a stream's last success is when its run ended by the run's clock, not the machine's", async () => {
+    // A pass as if six hours from now (test/helpers/sync-later.ts injects the run's clock).
+    const [glossary] = await fullPassLater(t.store, sb, ['glossary'], 6);
+    expect(glossary?.outcome).toBe('success');
+    const iso = (v: unknown) => (v === null ? null : new Date(v as string).toISOString());
+    const stream = await t.store.db
+      .selectFrom('v_streams')
+      .select(['last_success_at', 'last_run_id'])
+      .where('stream', '=', 'glossary')
+      .executeTakeFirstOrThrow();
+    const runRow = await t.store.db
+      .selectFrom('v_runs')
+      .select(['started_at', 'finished_at'])
+      .where('run_id', '=', Number(stream.last_run_id))
+      .executeTakeFirstOrThrow();
+    const [started, success, finished] = [runRow.started_at, stream.last_success_at, runRow.finished_at].map(iso);
+    expect(Date.parse(started!)).toBeGreaterThan(Date.now() + 5 * 3_600_000);
+    expect([started! <= success!, success! <= finished!]).toEqual([true, true]);
   });
 });

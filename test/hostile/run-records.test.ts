@@ -42,18 +42,22 @@ for (const dialect of dialects) {
       try {
         const deadPid = spawnSync(process.execPath, ['-e', '0']).pid; // a process that has exited
         const killed = await t.store.startRun(['charts', 'assets'], 'full', ago(5_000), undefined, `${hostname()}:${deadPid}:aaaa`);
-        await t.store.finishStream(killed, {
-          stream: 'charts',
-          fetched: 7,
-          inserted: 7,
-          updated: 0,
-          unchanged: 0,
-          deleted: 0,
-          errors: 0,
-          requests: 2,
-          durationMs: 5,
-          outcome: 'success',
-        });
+        await t.store.finishStream(
+          killed,
+          {
+            stream: 'charts',
+            fetched: 7,
+            inserted: 7,
+            updated: 0,
+            unchanged: 0,
+            deleted: 0,
+            errors: 0,
+            requests: 2,
+            durationMs: 5,
+            outcome: 'success',
+          },
+          ago(4_000),
+        );
         const here = `${hostname()}:${process.pid}:bbbb`;
         const runningHere = await t.store.startRun(['assets'], 'full', ago(1_000), undefined, here);
         const endedHere = await t.store.startRun(['glossary'], 'full', ago(1_000), undefined, `${hostname()}:${process.pid}:eeee`);

@@ -44,10 +44,10 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
   it('reads the mirror at scrape time, lists catalog streams only, and counts process events once', async () => {
     const { store } = t;
     const run = await store.startRun(['glossary', 'chains', 'retired-stream'], 'incremental', new Date().toISOString());
-    await store.finishStream(run, pass('glossary', 'success', 10));
+    await store.finishStream(run, pass('glossary', 'success', 10), new Date().toISOString());
     await store.transaction((tx) => tx.saveCheckpoint('chains', { page: 4 }));
-    await store.finishStream(run, pass('chains', 'failed', 5));
-    await store.finishStream(run, pass('retired-stream', 'success', 7));
+    await store.finishStream(run, pass('chains', 'failed', 5), new Date().toISOString());
+    await store.finishStream(run, pass('retired-stream', 'success', 7), new Date().toISOString());
     await store.transaction((tx) => tx.saveCheckpoint('monitoring-events:full-pass', { fullAt: new Date().toISOString() }));
 
     const client: { stats: ClientStats } = {
@@ -106,7 +106,8 @@ describe.each(dialects)('/metrics on %s', (dialect) => {
     client.stats.retries += 2;
     client.stats.byFamily.v1 += 2;
     receiver.refused.bad_signature! += 1;
-    await store.finishStream(await store.startRun(['glossary'], 'incremental', new Date().toISOString()), pass('glossary', 'success', 4));
+    const now = new Date().toISOString();
+    await store.finishStream(await store.startRun(['glossary'], 'incremental', now), pass('glossary', 'success', 4), now);
     const second = parseMetrics(await metrics.render());
     expect(second.get('ds_mirror_http_retries_total')).toBe(3);
     expect(second.get('ds_mirror_http_requests_total{family="v1"}')).toBe(5);

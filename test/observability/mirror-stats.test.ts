@@ -116,18 +116,22 @@ describe.each(dialects)('mirror totals on %s', (dialect) => {
     const { store } = test;
     const now = new Date().toISOString();
     const runId = await store.startRun(['retired-stream'], 'incremental', now);
-    await store.finishStream(runId, {
-      stream: 'retired-stream',
-      fetched: 1,
-      inserted: 1,
-      updated: 0,
-      unchanged: 0,
-      deleted: 0,
-      errors: 0,
-      requests: 1,
-      durationMs: 1,
-      outcome: 'success',
-    });
+    await store.finishStream(
+      runId,
+      {
+        stream: 'retired-stream',
+        fetched: 1,
+        inserted: 1,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        errors: 0,
+        requests: 1,
+        durationMs: 1,
+        outcome: 'success',
+      },
+      now,
+    );
     await store.transaction((tx) => tx.saveCheckpoint('monitoring-events:full-pass', { fullAt: now }));
     const catalog = new Set(allStreams().map((s) => s.name));
 

@@ -1,7 +1,7 @@
 // @end-to-end
-// Size: scale 50 starts without generating its data up front (little memory; its start time is measured
-// in bench/sandbox-startup.ts, not asserted here); --profile real has the real service's sizes; sizes
-// grow linearly with scale.
+// Size: a sandbox serves deep and sorted pages; --profile real has the real service's sizes;
+// sizes grow linearly with scale. That scale 50 starts without generating its /v1 data up front (its
+// start time and the heap it adds) is a bar at scale: bench/sandbox-startup.ts checks it (bench/RESULTS.md).
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -31,19 +31,18 @@ async function count(sb: Sandbox, path: string, limit: number): Promise<number> 
 }
 
 describe('scale', () => {
-  it('scale 50 starts small, then serves filtered and sorted pages', async () => {
-    const heap0 = process.memoryUsage().heapUsed;
-    const sb = await startSandbox({ start: PINNED_START, scale: 50 });
+  it('serves deep, sorted pages, and the last page of a list of one', async () => {
+    // Scale 1: 1,581 tokens (the default asset class), 200 chains. Paging, sorting and the end of a list do not depend on the size.
+    const sb = await startSandbox({ start: PINNED_START, scale: 1 });
     try {
-      const page = await json(sb, '/v1/assets?limit=100&page=500');
+      const page = await json(sb, '/v1/assets?limit=100&page=15');
       expect(page.data).toHaveLength(100);
-      expect(process.memoryUsage().heapUsed - heap0).toBeLessThan(60 * 1024 * 1024);
       const top = await json(sb, '/v1/assets?limit=3&order_by=market_cap.rank&expand=market_cap');
       expect(top.data.map((a: any) => a.market_cap.rank)).toEqual([...top.data.map((a: any) => a.market_cap.rank)].sort((a, b) => a - b));
-      // 10,000 chains: the last one alone on page 10,000 of one, and none after (a page of all 10,000 cost more than the rest of the case).
+      // The last of 200 chains alone on page 200 of one, and none after.
       expect([
-        (await json(sb, '/v1/chains?limit=1&page=10000')).data.length,
-        (await json(sb, '/v1/chains?limit=1&page=10001')).data.length,
+        (await json(sb, '/v1/chains?limit=1&page=200')).data.length,
+        (await json(sb, '/v1/chains?limit=1&page=201')).data.length,
       ]).toEqual([1, 0]);
     } finally {
       await sb.close();

@@ -208,7 +208,9 @@ describe('Asset and its expandable parts', () => {
   });
 
   it('per-asset records: markets and ohlcv as the spec, price, market-cap and supply with asset ids', async () => {
-    const ids = (sb.records('assets') as Rec[]).slice(0, 300).map((a) => a.id);
+    // The first 100 assets' records carry a null in every nullable field (60 did not: updated_at); 300 cost
+    // three times the 200 requests for nothing more.
+    const ids = (sb.records('assets') as Rec[]).slice(0, 100).map((a) => a.id);
     const markets = await Promise.all(ids.map(async (id) => (await get(`/v1/assets/${id}/markets`)).body));
     expectAll(markets, MARKETS);
     const ohlcv = await Promise.all(ids.map(async (id) => (await get(`/v1/assets/${id}/ohlcv`)).body));

@@ -5,6 +5,7 @@ import type { StreamRunStats } from '../../src/store/index.js';
 
 const T1 = '2025-01-01T00:00:00.000Z';
 const T2 = '2025-01-01T00:05:00.000Z';
+const T3 = '2025-01-01T00:10:00.000Z';
 
 function stats(stream: string, outcome: StreamRunStats['outcome'], extra: Partial<StreamRunStats> = {}): StreamRunStats {
   return {
@@ -35,8 +36,8 @@ for (const dialect of dialects) {
     it('records a run with its streams, counts, duration and outcome', async () => {
       const runId = await t.store.startRun(['assets', 'chains'], 'incremental', T1);
       expect(await t.store.startRun(['assets'], 'full', T1, 'nightly-full')).toBe(runId + 1);
-      await t.store.finishStream(runId, stats('assets', 'success'));
-      await t.store.finishStream(runId, stats('chains', 'failed', { error: 'HTTP 503 after 5 attempts' }));
+      await t.store.finishStream(runId, stats('assets', 'success'), T2);
+      await t.store.finishStream(runId, stats('chains', 'failed', { error: 'HTTP 503 after 5 attempts' }), T2);
       await t.store.finishRun(runId, 'partial', T2);
 
       const run = await t.store.db.selectFrom('sync_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
@@ -112,20 +113,20 @@ for (const dialect of dialects) {
 
       // The last page of a completed pass clears the checkpoint in its transaction; finishStream keeps that.
       await t.store.transaction((tx) => tx.saveCheckpoint('glossary', null));
-      await t.store.finishStream(run1, stats('glossary', 'success'));
+      await t.store.finishStream(run1, stats('glossary', 'success'), T2);
       const done = (await t.store.getState('glossary'))!;
       expect([done.checkpoint, done.lastError, done.lastRunId]).toEqual([null, null, run1]);
-      expect(Date.parse(done.lastSuccessAt!)).toBeGreaterThan(Date.now() - 60_000);
+      expect(new Date(done.lastSuccessAt!).toISOString()).toBe(T2); // the time it is given: the run's clock
 
       // The checkpoint saved by the last page stays.
       await t.store.transaction((tx) => tx.saveCheckpoint('glossary', { page: 9 }));
-      await t.store.finishStream(run1, stats('glossary', 'stopped'));
+      await t.store.finishStream(run1, stats('glossary', 'stopped'), T2);
       expect((await t.store.getState('glossary'))?.checkpoint).toEqual({ page: 9 });
 
       // A failed pass keeps the last success, records the error, and its last page's checkpoint.
       const run2 = await t.store.startRun(['glossary'], 'incremental', T2);
       await t.store.transaction((tx) => tx.saveCheckpoint('glossary', { page: 3 }));
-      await t.store.finishStream(run2, stats('glossary', 'failed', { error: 'boom', errorCode: 'DS_DRIFT' }));
+      await t.store.finishStream(run2, stats('glossary', 'failed', { error: 'boom', errorCode: 'DS_DRIFT' }), T3);
       expect(await t.store.getState('glossary')).toEqual({
         stream: 'glossary',
         checkpoint: { page: 3 },
