@@ -10,13 +10,15 @@ export function expectedRecords(sandbox: Sandbox, stream: ListStream): Map<strin
     .split(',')
     .filter(Boolean);
   const unexpanded: Record<string, string[]> = { projects: ['asset', 'child_projects'].filter((f) => !expand.includes(f)) };
+  // The key's columns alone: mapping every column of 11,000 records (test/sync/workers) cost half a second.
+  const keyColumns = Object.fromEntries(stream.key.map((k) => [k, stream.columns[k]!]));
   const map = new Map<string, unknown>();
   for (const record of sandbox.records(stream.name) as Record<string, unknown>[]) {
     // The glossary's default (`status=true`) serves active entries only, and so does the mirror.
     if (stream.name === 'glossary' && record.status === false) continue;
     const copy = { ...record };
     for (const field of unexpanded[stream.name] ?? []) delete copy[field];
-    const row = toRow(copy, stream.columns);
+    const row = toRow(copy, keyColumns);
     map.set(keyString(stream.key.map((k) => row[k])), copy);
   }
   return map;
