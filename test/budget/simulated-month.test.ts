@@ -4,8 +4,8 @@
 // sizes, so the sandbox's quota is 1.27 times what `budget` projects for this mirror. The /v1 jobs of the
 // schedule run on the sandbox's clock, while the sandbox's data changes, at the kinds of fire July holds
 // (see walkedInSuite): no request is refused, every run completes, the ledger counts what the service
-// counted, each job's runs cost what the projection said (times its July fires, the month stays near the
-// promise and under the quota), and each stream is as fresh as promised between its cron times.
+// counted, the month the runs make (each job's July fires at what its walked runs cost) stays near the
+// promise and under the quota, and each stream is as fresh as promised between its cron times.
 // The whole month, every one of its 98 fires walked and the month's real spend checked, is
 // `npx tsx bench/simulated-month.ts` (DS_TEST_FULL_MONTH=1, SQLite; its figure in bench/RESULTS.md): each
 // job's runs cost the same all month at this size, which that walk is there to keep showing.
