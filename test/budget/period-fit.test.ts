@@ -35,14 +35,21 @@ const DATES = [
   '2026-04-30T03:00:00Z', // the last day of a 30-day month, before its daily run
 ];
 
-/** The fires in [from, to), one by one from the cron library: the oracle. */
+const counted = new Map<string, number>();
+
+/**
+ * The fires in [from, to), one by one from the cron library: the oracle. Asked again by the second store for
+ * the same dates, it answers from what it counted (about 5 ms a fire, 250 fires a store).
+ */
 function firesByCron(expr: string, from: Date, to: Date): number {
+  const key = `${expr} ${from.toISOString()} ${to.toISOString()}`;
+  let runs = counted.get(key);
+  if (runs !== undefined) return runs;
   const cron = new CronTime(expr, 'UTC');
-  let runs = 0;
-  for (let at = new Date(from.getTime() - 1); ; runs++) {
-    at = cron.getNextDateFrom(at).toJSDate();
-    if (at >= to) return runs;
-  }
+  runs = 0;
+  for (let at = cron.getNextDateFrom(new Date(from.getTime() - 1)).toJSDate(); at < to; runs++) at = cron.getNextDateFrom(at).toJSDate();
+  counted.set(key, runs);
+  return runs;
 }
 
 async function setUsed(store: Store, at: Date, used: number): Promise<void> {

@@ -4,39 +4,20 @@
 // removed rows are written; a sync under faults ends with the same mirror as a clean one.
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.js';
-import { toRow } from '../../src/sync/row-mapping.js';
 import { v1Lists } from '../../src/catalog/v1.js';
 import type { ListStream } from '../../src/catalog/types.js';
-import { keyString } from '../../src/store/index.js';
 import { listPaginator, readAheadExtra } from '../../src/requests/list-requests.js';
 import { syncSettings } from '../../src/sync/settings.js';
 import { dialects, openTestStore } from '../helpers/stores.js';
 import { liveRecords, syncOnce, tableSnapshot, totals } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
 import { sandboxWithStore } from '../helpers/sandbox-store.js';
+import { expectedRecords as expected } from '../helpers/v1-expected.js';
 
 // Scale 0.15 (about 900 rows over the /v1 lists, the assets 300 over three classes): lists of several pages, a change of
 // each kind in the lists after the clock advances, and enough requests for the chaos to fault some.
 const SCALE = 0.15;
 const V1 = v1Lists.map((s) => s.name);
-
-/** The sandbox's records as the stream requests them: E fields it does not expand are absent. */
-function expected(sandbox: Sandbox, stream: ListStream): Map<string, unknown> {
-  const expand = String(stream.query?.expand ?? '')
-    .split(',')
-    .filter(Boolean);
-  const unexpanded: Record<string, string[]> = { projects: ['asset', 'child_projects'].filter((f) => !expand.includes(f)) };
-  const map = new Map<string, unknown>();
-  for (const record of sandbox.records(stream.name) as Record<string, unknown>[]) {
-    // The glossary's default (`status=true`) serves active entries only, and so does the mirror.
-    if (stream.name === 'glossary' && record.status === false) continue;
-    const copy = { ...record };
-    for (const field of unexpanded[stream.name] ?? []) delete copy[field];
-    const row = toRow(copy, stream.columns);
-    map.set(keyString(stream.key.map((k) => row[k])), copy);
-  }
-  return map;
-}
 
 /** The pages the lists hold (a page short of full ends each), and the most a first read may make past their ends. */
 function minimumRequests(sandbox: Sandbox): { minimum: number; ahead: number } {
