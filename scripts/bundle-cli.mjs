@@ -97,6 +97,26 @@ const LAZY_BUILTINS = [
     text: "const { writeFile, readFile, mkdir } = require('node:fs/promises')",
     lazy: "const { writeFile, readFile, mkdir } = Object.fromEntries(['writeFile', 'readFile', 'mkdir'].map((name) => [name, (...args) => require('node:fs/promises')[name](...args)]))",
   },
+  // undici's WebIDL helpers at load, for its fetch and its Response and Request bodies (ds-mirror's client uses
+  // its Pool alone): Node's global ReadableStream, whose first read loads Node's web streams, 5-6 ms of CPU in
+  // every command that sends a request. Read at the first check instead.
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]web[\\/]webidl[\\/]index\.js$/,
+    text: 'webidl.is.ReadableStream = webidl.util.MakeTypeAssertion(ReadableStream)',
+    lazy: 'webidl.is.ReadableStream = (O) => webidl.util.MakeTypeAssertion(ReadableStream)(O)',
+  },
+  // prom-client's Pushgateway (loaded by its index; the daemon's /metrics is scraped, never pushed): node:https
+  // (and with it node:tls) and node:zlib, 5-10 ms of CPU in every daemon's start.
+  {
+    file: /[\\/]node_modules[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
+    text: "const https = require('https');",
+    lazy: "const https = { request: (...args) => require('https').request(...args) };",
+  },
+  {
+    file: /[\\/]node_modules[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
+    text: "const { gzipSync } = require('zlib');",
+    lazy: "const gzipSync = (...args) => require('zlib').gzipSync(...args);",
+  },
   // pino's logger at every start: node:assert for one check of a file stream's descriptor and of a thread
   // stream's mode, node:worker_threads for its transports' thread (ds-mirror's logger writes to a descriptor
   // and starts none) and to ask whether it runs on the main thread, a question asked only for such a
