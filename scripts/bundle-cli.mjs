@@ -136,6 +136,13 @@ const LAZY_BUILTINS = [
     text: "const { Worker } = require('worker_threads')",
     lazy: "const Worker = function (...args) { return new (require('worker_threads').Worker)(...args) }",
   },
+  // pino's transports (none started): node:module, for a transport's target; loading it sets up parts of node's
+  // ES module loader, 1-2 ms of CPU in every command (the start no longer loads it: src/cli/cached-start.ts).
+  {
+    file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]transport\.js$/,
+    text: "const { createRequire } = require('module')",
+    lazy: "const createRequire = (...args) => require('module').createRequire(...args)",
+  },
   {
     file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]tools\.js$/,
     text: "const { isMainThread } = require('worker_threads')",
