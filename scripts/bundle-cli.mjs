@@ -13,13 +13,15 @@
 // - main.js: cached-start.ts, what bin/ds-mirror.js requires.
 // - sqlite-writer-thread.js: the writer thread's entry.
 // - library.mjs: the library (src/index.ts), what the package's `exports` point at.
-// The native packages (better-sqlite3, pg's optional pg-native) and what the CLI loads by name at run time
-// (cli-progress) stay outside, loaded from node_modules. pino, cron, pg and prom-client are inside: in the
-// code cache, not compiled again at every start (pg's 0.07 s of CPU in a command on PostgreSQL).
+// The native addons (better-sqlite3's, pg's optional pg-native) and what the CLI loads by name at run time
+// (cli-progress) stay outside, loaded from node_modules. pino, cron, pg, prom-client and, in main.cjs,
+// better-sqlite3's JavaScript are inside: in the code cache, not compiled again at every start (pg's 0.07 s
+// of CPU in a command on PostgreSQL).
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -95,6 +97,26 @@ const LAZY_BUILTINS = [
     text: "const { writeFile, readFile, mkdir } = require('node:fs/promises')",
     lazy: "const { writeFile, readFile, mkdir } = Object.fromEntries(['writeFile', 'readFile', 'mkdir'].map((name) => [name, (...args) => require('node:fs/promises')[name](...args)]))",
   },
+  // undici's WebIDL helpers at load, for its fetch and its Response and Request bodies (ds-mirror's client uses
+  // its Pool alone): Node's global ReadableStream, whose first read loads Node's web streams, 5-6 ms of CPU in
+  // every command that sends a request. Read at the first check instead.
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]web[\\/]webidl[\\/]index\.js$/,
+    text: 'webidl.is.ReadableStream = webidl.util.MakeTypeAssertion(ReadableStream)',
+    lazy: 'webidl.is.ReadableStream = (O) => webidl.util.MakeTypeAssertion(ReadableStream)(O)',
+  },
+  // prom-client's Pushgateway (loaded by its index; the daemon's /metrics is scraped, never pushed): node:https
+  // (and with it node:tls) and node:zlib, 5-10 ms of CPU in every daemon's start.
+  {
+    file: /[\\/]node_modules[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
+    text: "const https = require('https');",
+    lazy: "const https = { request: (...args) => require('https').request(...args) };",
+  },
+  {
+    file: /[\\/]node_modules[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
+    text: "const { gzipSync } = require('zlib');",
+    lazy: "const gzipSync = (...args) => require('zlib').gzipSync(...args);",
+  },
   // pino's logger at every start: node:assert for one check of a file stream's descriptor and of a thread
   // stream's mode, node:worker_threads for its transports' thread (ds-mirror's logger writes to a descriptor
   // and starts none) and to ask whether it runs on the main thread, a question asked only for such a
@@ -114,6 +136,13 @@ const LAZY_BUILTINS = [
     text: "const { Worker } = require('worker_threads')",
     lazy: "const Worker = function (...args) { return new (require('worker_threads').Worker)(...args) }",
   },
+  // pino's transports (none started): node:module, for a transport's target; loading it sets up parts of node's
+  // ES module loader, 1-2 ms of CPU in every command (the start no longer loads it: src/cli/cached-start.ts).
+  {
+    file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]transport\.js$/,
+    text: "const { createRequire } = require('module')",
+    lazy: "const createRequire = (...args) => require('module').createRequire(...args)",
+  },
   {
     file: /[\\/]node_modules[\\/]pino[\\/]lib[\\/]tools\.js$/,
     text: "const { isMainThread } = require('worker_threads')",
@@ -125,6 +154,33 @@ const LAZY_BUILTINS = [
     lazy: "if (!opts.sync && require('worker_threads').isMainThread) {",
   },
 ];
+/**
+ * better-sqlite3's JavaScript inside the command line's bundle, in its code cache: loaded from node_modules,
+ * its dozen files were resolved and compiled at every start of a command that opens a SQLite file, 5-15 ms
+ * of CPU. Its native addon stays in node_modules: `bindings` looks for it from the folder of the file that
+ * calls it, which would be the bundle's, so it is told the package's own folder (its `module_root` option),
+ * two folders above the package's main file (lib/index.js, checked here) as `require.resolve` finds it at
+ * run time; it then tries the same places in the same order as before.
+ */
+const SQLITE_ADDON = /[\\/]node_modules[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/;
+const ADDON_LOOKUP = "require('bindings')('better_sqlite3.node')";
+const addonFromItsPackage = {
+  name: 'better-sqlite3-addon-from-its-package',
+  setup(b) {
+    b.onLoad({ filter: SQLITE_ADDON }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      const { main } = JSON.parse(await readFile(join(dirname(path), '..', 'package.json'), 'utf8'));
+      if (text.split(ADDON_LOOKUP).length !== 2 || main !== 'lib/index.js')
+        throw new Error(`bundle-cli: ${path} no longer reads \`${ADDON_LOOKUP}\` once, or its package's main moved: look again`);
+      // The name passed in, not written in the call: esbuild would resolve a literal at build time.
+      const root = "((name) => require('node:path').resolve(require.resolve(name), '..', '..'))('better-sqlite3')";
+      return {
+        contents: text.replace(ADDON_LOOKUP, `require('bindings')({ bindings: 'better_sqlite3.node', module_root: ${root} })`),
+        loader: 'js',
+      };
+    });
+  },
+};
 /** The values of node:http2's constants that undici's HTTP/2 client destructures at load, read here at build time. */
 function http2Constants() {
   const names = ['AUTHORITY', 'METHOD', 'PATH', 'SCHEME', 'CONTENT_LENGTH', 'EXPECT', 'STATUS', 'PROTOCOL'].map((n) => `HTTP2_HEADER_${n}`);
@@ -211,10 +267,12 @@ const lightOnly = {
   },
 };
 for (const [name, plugins] of [
-  ['main', [handOverImports, ownHeadersOnly, lazyBuiltins]],
+  ['main', [handOverImports, ownHeadersOnly, lazyBuiltins, addonFromItsPackage]],
   ['light', [handOverImports, lightOnly, lazyBuiltins]],
 ]) {
-  await build({ ...commandLine, entryPoints: { [name]: entry('cli/main.js') }, plugins });
+  // better-sqlite3 inside main.cjs (addonFromItsPackage); the library and the writer thread load it from node_modules.
+  const external = commandLine.external.filter((name) => name !== 'better-sqlite3');
+  await build({ ...commandLine, external, entryPoints: { [name]: entry('cli/main.js') }, plugins });
   const file = `${outdir}${name}.cjs`;
   writeFileSync(file, builtinsOnFirstUse(readFileSync(file, 'utf8'), name));
   const left = readFileSync(file, 'utf8').match(/[^\w$.]import\(.{0,60}/g);
