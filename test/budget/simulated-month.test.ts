@@ -166,8 +166,9 @@ for (const dialect of FULL_MONTH ? (['sqlite'] as const) : dialects) {
       expect(month).toBeLessThanOrEqual(projected * 1.1);
       expect(month).toBeGreaterThanOrEqual(projected * 0.5);
       expect(month).toBeLessThanOrEqual(quota);
-      // Every fire walked: the month made is the month the service counted.
-      if (FULL_MONTH) expect(month).toBe(used);
+      // Every request the service counted came from a walked run (with every fire walked, the month made is
+      // the sum of those runs, so it is the month the service counted).
+      expect([...spent.values()].flat().reduce((a, b) => a + b, 0)).toBe(used);
       if (MONTH_REPORT)
         writeFileSync(MONTH_REPORT, JSON.stringify({ walked: walked.length, used, month, projected, quota, spent: [...spent] }));
 
