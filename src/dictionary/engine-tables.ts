@@ -223,7 +223,7 @@ export const engineTables: readonly TableSource[] = [
       "On PostgreSQL, what a transaction wrote to the crosswalk's sources, recomputed into asset_crosswalk at its commit; empty outside one (and always on SQLite).",
     columns: {
       txid: 'The writing transaction (txid_current()).',
-      kind: "'asset' (a `/v1` asset's keys), 'token_unlocks' or 'monitoring' (a source asset).",
+      kind: "'asset' (a `/v1` asset's keys), 'token_unlocks' or 'monitoring' (a source asset), or 'due': one a transaction, the row the recomputation at its commit fires for (once, not once per row).",
       source_asset_id: 'The source asset, for a source.',
       slug: "The `/v1` asset's slug, for an asset.",
       code: 'Its code.',

@@ -22,13 +22,15 @@ declare module 'vitest' {
     sqliteTemplate: string;
     pgTemplate: string;
     pgPrefix: string;
+    /** The throwaway cluster's postmaster (0 for DS_TEST_PG_URL): file-cpu.ts reads its CPU. */
+    pgServerPid: number;
   }
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   // Vitest calls a global setup once for the root project and once for each project that runs files
-  // (vitest.config.ts has two, which inherit it): three clusters and three sets of templates a run. The
-  // projects read what the root provides (TestProject.getProvidedContext merges the root's in).
+  // (vitest.config.ts has none today; one that inherits it would make a second cluster and set of templates).
+  // Projects read what the root provides (TestProject.getProvidedContext merges the root's in).
   if (!project.isRootProject()) return undefined;
   dropExtraCertificates();
   const hidden = hiddenCpu();
@@ -59,6 +61,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide('sqliteTemplate', templates.sqliteFile);
   project.provide('pgTemplate', templates.pgDatabase);
   project.provide('pgPrefix', templates.pgPrefix);
+  project.provide('pgServerPid', hidden.server ?? 0);
   return async () => {
     hidden.runDone();
     if (!given) await appendStatementStats(url);

@@ -1,11 +1,11 @@
 // A test or hook has 20 s by default, so a hang fails in seconds. A file whose tests sync a sandbox, spawn
-// the CLI or run a daemon says so in its first line, `// @end-to-end`, and runs in the project whose bound
-// is END_TO_END (vitest.config.ts); a file that waits on the real clock says `// @real-clock` and also
-// starts first (sequencer.ts). The bounds are generous on purpose (a busy machine runs such files several
-// times slower): they catch a hang, they measure nothing. A first-line pragma rather than a call in the
-// file: vi.setConfig does not reach a file's tests once workers run file after file (isolate: false).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// the CLI or run a daemon says so in its first line, `// @end-to-end`, and its tests and hooks are bound by
+// END_TO_END (set before the file loads by the setup file file-timeouts.ts); a file that waits on the real
+// clock says `// @real-clock`, gets the same bound and also starts first (sequencer.ts). The bounds are
+// generous on purpose (a busy machine runs such files several times slower): they catch a hang, they
+// measure nothing. A first-line pragma rather than a call in the file: the file's tests and hooks take
+// their bound when they are declared, so it must be set before the file's first line runs.
+import { readFileSync } from 'node:fs';
 
 /** Tests and hooks of files that say nothing. */
 export const UNIT = 20_000;
@@ -20,13 +20,4 @@ export function fileKind(file: string): FileKind {
   if (first === '// @real-clock') return 'real-clock';
   if (first === '// @end-to-end') return 'end-to-end';
   return 'unit';
-}
-
-/** The test files under `dir` (relative to the working directory) that are not unit files. */
-export function longFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => join(dir, f))
-    .filter((f) => fileKind(f) !== 'unit')
-    .sort();
 }
