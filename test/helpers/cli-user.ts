@@ -17,6 +17,18 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The environment that points `ds-mirror` at the test's sandbox and store, with `config` (none when ''). */
+export function mirrorEnv(sandbox: { url: string; apiKey: string }, t: TestStore, config = ''): NodeJS.ProcessEnv {
+  return {
+    DS_BASE_URL: sandbox.url,
+    DS_API_KEY: sandbox.apiKey,
+    DS_DB: t.url,
+    DS_DB_SCHEMA: t.schema ?? '',
+    DS_CONFIG: config,
+    DS_LOG_LEVEL: 'error',
+  };
+}
+
 /** Runs `ds-mirror` on the test's store and sandbox with a config file in `dir` (empty unless given). */
 export function mirrorCli(
   sandbox: { url: string; apiKey: string },
@@ -29,12 +41,7 @@ export function mirrorCli(
   return async (args, opts = {}) => {
     const env = {
       ...process.env,
-      DS_BASE_URL: sandbox.url,
-      DS_API_KEY: sandbox.apiKey,
-      DS_DB: t.url,
-      DS_DB_SCHEMA: t.schema ?? '',
-      DS_CONFIG: config,
-      DS_LOG_LEVEL: 'error',
+      ...mirrorEnv(sandbox, t, config),
       DS_TEST_CLOCK_SHIFT_HOURS: String(opts.hoursLater ?? 0),
     };
     const node = ['--import', './test/helpers/shifted-clock.mjs', ...LAUNCHER_FLAGS, 'bin/ds-mirror.js', ...args];

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { countWithShellTool, mirrorCli, mirrorEnv } from '../helpers/cli-user.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { libraryRun } from '../helpers/library-run.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -52,14 +52,7 @@ for (const dialect of dialects) {
     const budget = async (at: Date | 'now') => {
       const out =
         at === 'now'
-          ? await cliInProcess(['budget', '--json'], {
-              DS_BASE_URL: sandbox.url,
-              DS_API_KEY: sandbox.apiKey,
-              DS_DB: t.url,
-              DS_DB_SCHEMA: t.schema ?? '',
-              DS_CONFIG: join(dir, 'config.json'),
-              DS_LOG_LEVEL: 'error',
-            })
+          ? await cliInProcess(['budget', '--json'], mirrorEnv(sandbox, t, join(dir, 'config.json')))
           : await cli(['budget', '--json'], { hoursLater: hoursTo(at) });
       expect(out.code, out.stderr).not.toBe(2);
       const report = JSON.parse(out.stdout) as { usage: { family: string; month: number; left: number; renewsAt: string }[] };

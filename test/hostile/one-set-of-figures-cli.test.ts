@@ -16,7 +16,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
 import type { SyncRequest } from '../../src/index.js';
-import { countWithShellTool, mirrorCli } from '../helpers/cli-user.js';
+import { countWithShellTool, mirrorCli, mirrorEnv } from '../helpers/cli-user.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { libraryRun as runThroughLibrary } from '../helpers/library-run.js';
 import { syncOnce } from '../helpers/mirror.js';
@@ -62,15 +62,7 @@ for (const dialect of dialects) {
      * the same command and output (the process's door: `budget --json` and the daemon here,
      * test/budget/budget-cli's and test/cli/cli's for `budget` and `--plan`).
      */
-    const inProcess = (args: string[]) =>
-      cliInProcess(args, {
-        DS_BASE_URL: sandbox.url,
-        DS_API_KEY: sandbox.apiKey,
-        DS_DB: t.url,
-        DS_DB_SCHEMA: t.schema ?? '',
-        DS_CONFIG: join(dir, 'config.json'),
-        DS_LOG_LEVEL: 'error',
-      });
+    const inProcess = (args: string[]) => cliInProcess(args, mirrorEnv(sandbox, t, join(dir, 'config.json')));
 
     /** The v1 month as `budget --json`, `budget`, `sync --plan`, the status page and /healthz say it. */
     async function everyDoor(url: string) {

@@ -23,7 +23,7 @@ import { Registry } from 'prom-client';
 import { registerMirrorMetrics } from '../../src/observability/mirror-metrics.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { readWithShellTool } from '../helpers/cli-user.js';
+import { mirrorEnv, readWithShellTool } from '../helpers/cli-user.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { NO_DETAILS, settings, syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -86,15 +86,7 @@ for (const dialect of dialects) {
     }
 
     /** `ds-mirror <args>` on this mirror, no configuration file, run by the CLI's main in this process. */
-    const statusInProcess = (args: string[]) =>
-      cliInProcess(args, {
-        DS_BASE_URL: sandbox.url,
-        DS_API_KEY: sandbox.apiKey,
-        DS_DB: t.url,
-        DS_DB_SCHEMA: t.schema ?? '',
-        DS_CONFIG: '',
-        DS_LOG_LEVEL: 'error',
-      });
+    const statusInProcess = (args: string[]) => cliInProcess(args, mirrorEnv(sandbox, t));
 
     /** Non-null values of each typed column of a view: what a dashboard reads. */
     async function typed(view: string, columns: readonly string[]): Promise<Record<string, number>> {

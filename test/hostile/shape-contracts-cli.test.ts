@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index.js';
-import { type CliResult, mirrorCli, readWithShellTool } from '../helpers/cli-user.js';
+import { type CliResult, mirrorCli, mirrorEnv, readWithShellTool } from '../helpers/cli-user.js';
 import { cliInProcess } from '../helpers/cli-in-process.js';
 import { syncOnce } from '../helpers/mirror.js';
 import { PINNED_START } from '../helpers/sandbox-start.js';
@@ -36,15 +36,7 @@ for (const dialect of dialects) {
     const cli = (args: string[], settings: Record<string, unknown> = {}): Promise<CliResult> =>
       mirrorCli(sandbox, t, dir, settings)(args[0] === 'sync' ? [...args, '--no-progress'] : args);
     /** `ds-mirror <args>` on this mirror, no configuration file, run by the CLI's main in this process. */
-    const statusInProcess = (args: string[]): Promise<CliResult> =>
-      cliInProcess(args, {
-        DS_BASE_URL: sandbox.url,
-        DS_API_KEY: sandbox.apiKey,
-        DS_DB: t.url,
-        DS_DB_SCHEMA: t.schema ?? '',
-        DS_CONFIG: '',
-        DS_LOG_LEVEL: 'error',
-      });
+    const statusInProcess = (args: string[]): Promise<CliResult> => cliInProcess(args, mirrorEnv(sandbox, t));
 
     /** Non-null values of each column of a view, as sqlite3 or psql reads them. */
     function typed(view: string, columns: readonly string[]): Record<string, number> {

@@ -24,18 +24,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const write = (folder: string, file: string, job: object) => writeFileSync(join(folder, file), JSON.stringify(job));
 
+/** The shipped jobs, in the order of jobs/. */
+const DEFAULT_JOB_NAMES = [
+  'daily-catalog',
+  'assets-top',
+  'weekly-charts',
+  'monthly-assets',
+  'monitoring-lists',
+  'monitoring-events',
+  'alert-backfill',
+];
+
 describe('job files', () => {
   it('the defaults are the files of jobs/, each saying what it buys', () => {
     expect(DEFAULT_JOBS_DIR).toMatch(/\/jobs\/?$/);
-    expect(defaultJobs.map((j) => j.name)).toEqual([
-      'daily-catalog',
-      'assets-top',
-      'weekly-charts',
-      'monthly-assets',
-      'monitoring-lists',
-      'monitoring-events',
-      'alert-backfill',
-    ]);
+    expect(defaultJobs.map((j) => j.name)).toEqual(DEFAULT_JOB_NAMES);
     for (const job of defaultJobs) expect((job.why ?? '').length, job.name).toBeGreaterThan(40);
   });
 
@@ -96,15 +99,7 @@ describe('job files', () => {
 describe('default jobs', () => {
   it('ship the budget schedule, each job over streams the catalog knows, every default stream covered', () => {
     const byName = Object.fromEntries(configureJobs(defaultJobs).map((j) => [j.name, j]));
-    expect(Object.keys(byName)).toEqual([
-      'daily-catalog',
-      'assets-top',
-      'weekly-charts',
-      'monthly-assets',
-      'monitoring-lists',
-      'monitoring-events',
-      'alert-backfill',
-    ]);
+    expect(Object.keys(byName)).toEqual(DEFAULT_JOB_NAMES);
     for (const job of Object.values(byName)) {
       expect(jobStreams(job).length).toBeGreaterThan(0);
       expect(job).toMatchObject({ mode: 'incremental', enabled: true });
