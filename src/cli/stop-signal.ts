@@ -32,14 +32,16 @@ export function onStopSignal(logger: Logger, boundMs: number, exitCode: number, 
   const onSignal = (signal: NodeJS.Signals) => {
     if (++signals > 1) return exit(logger, exitCode, 'second signal: exiting now; the next run resumes from the last checkpoint');
     logger.warn({ signal, boundSeconds: boundMs / 1000 }, stopping);
+    // The line names the time really waited (the bound and its grace), and the bound the operator set.
+    const waitedMs = boundMs + closingGraceMs(boundMs);
     timer = setTimeout(
       () =>
         exit(
           logger,
           exitCode,
-          `still running ${boundMs / 1000} s after the signal: exiting; the next run resumes from the last checkpoint`,
+          `still running ${waitedMs / 1000} s after the signal (stop bound ${boundMs / 1000} s): exiting; the next run resumes from the last checkpoint`,
         ),
-      boundMs + closingGraceMs(boundMs),
+      waitedMs,
     );
     timer.unref();
     stop.abort();

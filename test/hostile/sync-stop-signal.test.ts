@@ -128,7 +128,7 @@ for (const dialect of dialects) {
         cli.child.kill('SIGTERM');
         const { code, err } = await cli.exited; // long before the request's own time-out (NEVER_MS)
         expect(code).toBe(3);
-        expect(err).toMatch(/still running 1 s after the signal: exiting/);
+        expect(err).toMatch(/still running 2 s after the signal \(stop bound 1 s\): exiting/);
         fault = null;
         const next = await syncOnce(t.store, proxy, ['assets'], { settings: { mode: 'full' } });
         expect(next.streams.map((s) => [s.stream, s.outcome])).toEqual([['assets', 'success']]);
@@ -148,7 +148,7 @@ for (const dialect of dialects) {
         cli.child.kill('SIGTERM');
         const { code, err } = await cli.exited;
         expect(code).toBe(1);
-        expect(err).toMatch(/runs still going after 1000 ms|still running 1 s after the signal/);
+        expect(err).toMatch(/runs still going after 1000 ms|still running 2 s after the signal \(stop bound 1 s\)/);
       } finally {
         fault = null;
       }
